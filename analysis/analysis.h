@@ -1,0 +1,179 @@
+/*
+ * analysis.h — Hyperdo's communication model and mapping optimizers.
+ *
+ * Everything here follows seed 000 (Hou, Wang, Ku, Hsu, "Optimal processor
+ * mapping for linear-complement communication on hypercubes", IEEE TPDS
+ * 2001); section, definition and theorem numbers below are that paper's.
+ *
+ * Conventions (the paper's, used throughout Hyperdo):
+ *   - node x = sum x_i 2^i, so bit 0 is the least significant address bit;
+ *   - a matrix row i is stored as one uint64_t whose bit j is a_ij, so
+ *     row i is printed left to right as a_i0 a_i1 ... a_i,n-1;
+ *   - all arithmetic is over GF(2); dimensions n are 1 .. HD_MAX_DIM.
+ *
+ * Every type here is a plain value: nothing returned needs freeing, except
+ * where a function says so.
+ */
+#ifndef HYPERDO_ANALYSIS_H
+#define HYPERDO_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HD_MAX_DIM 64        /* one uint64_t per matrix row */
+#define HD_DP_MAX_DIM 26     /* Section 5 DP: 2^n subsets held in memory */
+#define HD_EXHAUSTIVE_MAX_DIM 10 /* n! orderings */
+#define HD_BRUTE_MAX_DIM 20  /* path counter: n * 2^n channel counters */
+
+/* Status codes of the functions that can fail. */
+enum {
+    HD_OK = 0,
+    HD_EINVAL = -1,   /* argument outside the documented domain */
+    HD_ETOOBIG = -2,  /* n above the algorithm's limit */
+    HD_ENOMEM = -3,   /* allocation failed */
+};
+
+/* ---------------------------------------------------------------- GF(2) */
+
+/* An n x n binary matrix; rows n .. HD_MAX_DIM-1 and bits >= n are zero. */
+typedef struct {
+    int n;
+    uint64_t row[HD_MAX_DIM];
+} hd_matrix;
+
+uint64_t hd_mask(int n);                       /* the low n bits set */
+hd_matrix hd_matrix_zero(int n);
+hd_matrix hd_matrix_identity(int n);
+bool hd_matrix_equal(const hd_matrix *a, const hd_matrix *b);
+uint64_t hd_matrix_apply(const hd_matrix *a, uint64_t x);   /* A x */
+hd_matrix hd_matrix_mul(const hd_matrix *a, const hd_matrix *b);
+hd_matrix hd_matrix_transpose(const hd_matrix *a);
+uint64_t hd_matrix_column(const hd_matrix *a, int j); /* bit i = a_ij */
+int hd_rank(const hd_matrix *a);
+/* Rank of the submatrix A_{R,C} of Definition 5: rows in the set `rows`,
+ * columns in the set `cols` (bit masks). */
+int hd_rank_sub(const hd_matrix *a, uint64_t rows, uint64_t cols);
+/* The columns j of A_{R,C} that are linear combinations of the other
+ * columns of A_{R,C}: the union of the supports of its null space. */
+uint64_t hd_dependent_columns(const hd_matrix *a, uint64_t rows,
+                              uint64_t cols);
+/* Inverse over GF(2); false (and *inv untouched) when A is singular. */
+bool hd_matrix_inverse(const hd_matrix *a, hd_matrix *inv);
+/* True when every row and column holds exactly one 1. */
+bool hd_matrix_is_permutation(const hd_matrix *a);
+
+/* ------------------------------------------------------------ orderings */
+
+/* A reordering mapping (Definition 8) given as the paper's R(L_n) of
+ * Section 5: new address bit k takes old bit r[k], so the permutation
+ * matrix Q has its row k's 1 in column r[k] and x' = Q x. */
+typedef struct {
+    int n;
+    uint8_t r[HD_MAX_DIM];
+} hd_order;
+
+hd_order hd_order_identity(int n);
+bool hd_order_is_valid(const hd_order *o);     /* a permutation of 0..n-1 */
+hd_order hd_order_reversed(const hd_order *o); /* (r_{n-1}, ..., r_0) */
+hd_order hd_order_inverse(const hd_order *o);
+hd_matrix hd_order_matrix(const hd_order *o);  /* Q */
+uint64_t hd_order_apply(const hd_order *o, uint64_t x); /* Q x */
+
+/* ------------------------------------------------------------ the model */
+
+/* Which way messages go.  A gather (or permutation) sends from every source
+ * x to y = A x + b (Definitions 1-3); a scatter sends to every destination
+ * y from x = A y + b (Definition 4). */
+typedef enum { HD_GATHER, HD_SCATTER } hd_direction;
+
+/* Definitions 2-4.  A scatter whose A is nonsingular is a permutation and
+ * classified LCP. */
+typedef enum { HD_LCP, HD_LCG, HD_LCS } hd_lcc_class;
+
+typedef struct {
+    hd_direction dir;
+    hd_matrix A;
+    uint64_t b;
+} hd_lcc;
+
+hd_lcc_class hd_lcc_classify(const hd_lcc *c);
+const char *hd_lcc_class_name(hd_lcc_class k);  /* "LCP", "LCG", "LCS" */
+/* Bit-permute-complement: A is a permutation matrix. */
+bool hd_lcc_is_bpc(const hd_lcc *c);
+/* Dimension i carries no message: y_i = x_i for every message, i.e. row i
+ * of A is the unit row e_i and b_i = 0 (Section 4, before Theorem 3). */
+bool hd_lcc_dim_is_fixed(const hd_lcc *c, int i);
+/* Theorem 2: the same communication between physical processors after the
+ * reordering o, (Q A Q^-1, Q b).  Holds for scatters too, since
+ * x' = Q x = Q A Q^-1 y' + Q b. */
+hd_lcc hd_lcc_reorder(const hd_lcc *c, const hd_order *o);
+/* The (source, destination) pair of message number t, 0 <= t < 2^n: for a
+ * gather the message from source t, for a scatter the one to destination t. */
+void hd_lcc_message(const hd_lcc *c, uint64_t t, uint64_t *src, uint64_t *dst);
+
+/* ----------------------------------------------------------- contention */
+
+/* The target network.  Only the e-cube wormhole-routed hypercube of
+ * Section 2.3 exists today; Theorem 1 and everything built on it hold for
+ * that network only. */
+typedef enum { HD_NET_HYPERCUBE_ECUBE } hd_network_kind;
+typedef struct {
+    hd_network_kind kind;
+    int n;
+} hd_network;
+
+hd_network hd_network_hypercube(int n);
+/* The dimension of the next channel from node `at` towards `dst`, or -1 when
+ * at == dst.  E-cube routing takes the lowest differing dimension. */
+int hd_network_next_hop(const hd_network *net, uint64_t at, uint64_t dst);
+
+/* T_i for i = 0 .. n-1 (Theorem 1 for gathers, its mirror image for
+ * scatters; see contention.c for the proof of the latter). */
+void hd_contention(const hd_lcc *c, uint64_t T[]);
+/* The same after the reordering o (Theorem 2). */
+void hd_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[]);
+uint64_t hd_contention_degree(const uint64_t T[], int n); /* Definition 6 */
+
+/* Independent check of the formulas: routes every message of c hop by hop
+ * through `net` and returns, per dimension, the largest number of paths
+ * sharing one channel.  HD_ETOOBIG above HD_BRUTE_MAX_DIM. */
+int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[]);
+
+/* ------------------------------------------------------------ mapping */
+
+/* Section 5's three objectives for a set of m LCCs:
+ *   HD_OBJ_MAX     max over LCCs of max over dimensions of T_i,
+ *   HD_OBJ_MAXSUM  max over dimensions of the sum over LCCs of T_i,
+ *   HD_OBJ_SUM     the sum over both. */
+typedef enum { HD_OBJ_MAX, HD_OBJ_MAXSUM, HD_OBJ_SUM } hd_objective;
+
+const char *hd_objective_name(hd_objective obj);   /* "max", ... */
+bool hd_objective_parse(const char *s, hd_objective *obj);
+/* The objective's value for the set under the reordering o, computed from
+ * Theorems 1 and 2 directly. */
+uint64_t hd_objective_cost(hd_objective obj, const hd_lcc *c, int m,
+                           const hd_order *o);
+
+/* Fig. 3, LCP_Optimizer, O(n^3): for a nonsingular gather, an ordering with
+ * T_i <= 1 for all i (Theorem 3, Corollary 1). */
+hd_order hd_lcp_optimizer(const hd_matrix *a);
+/* Theorem 4's construction for a singular A: an ordering with
+ * T_i <= 2^((n-1) - rank(A)) for all i of the gather y = A x + b. */
+hd_order hd_lcg_optimizer(const hd_lcc *c);
+/* The optimum for one LCC of any class and direction (Corollaries 1, 2). */
+hd_order hd_optimize_alone(const hd_lcc *c);
+
+/* Section 5: an ordering of the n address bits minimising obj over the set
+ * of m LCCs (Theorem 5's dynamic program over subsets of address bits).
+ * Among optimal orderings for max and maxsum it returns one of least total
+ * contention (the sum objective).  Every c[r].A.n must equal n, and
+ * n <= HD_DP_MAX_DIM; m may be 0.  Time O(m n 2^n), memory (9 + 5m) 2^n
+ * bytes. */
+int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
+                    hd_order *order, uint64_t *cost);
+/* The same optimum by trying all n! orderings (n <= HD_EXHAUSTIVE_MAX_DIM);
+ * a reference for tests and benchmarks. */
+int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
+                           hd_order *order, uint64_t *cost);
+
+#endif
