@@ -1,0 +1,447 @@
+/*
+ * spec.c — the reader of LCC spec files (the format is described in
+ * frontend.h).  The whole input is read first, then parsed one line at a
+ * time: a line is cut into tokens, its first token names the directive, and
+ * each directive's parser consumes the rest.  The first error stops the
+ * read, so a diagnostic always points at one line.
+ */
+#include "frontend.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *path;
+    hd_diag *err;
+    hd_spec *spec;
+    int line;        /* the current line, 1-based */
+    char *buf;       /* the current line, cut into NUL-terminated tokens */
+    char **tok;
+    int ntok, tokcap;
+    int lcccap;
+} reader;
+
+/* ------------------------------------------------------------ errors */
+
+__attribute__((format(printf, 2, 3)))
+static int error(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
+    va_end(ap);
+    r->err->path = r->path;
+    r->err->line = r->line;
+    return HD_SPEC_ESYNTAX;
+}
+
+static int out_of_memory(reader *r)
+{
+    r->err->path = r->path;
+    r->err->line = 0;
+    snprintf(r->err->message, sizeof r->err->message,
+             "out of memory while reading '%s'", r->path);
+    return HD_SPEC_ENOMEM;
+}
+
+/* ------------------------------------------------------------ tokens */
+
+static bool is_blank(char c)
+{
+    /* '\r' counts as a blank so that CRLF line endings need no care. */
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Cuts the line [start, start + len) into tokens, dropping its comment. */
+static int tokenize(reader *r, const char *start, size_t len)
+{
+    if (memchr(start, '\0', len))
+        return error(r, "the line contains a NUL byte");
+    char *buf = realloc(r->buf, len + 1);
+    if (!buf)
+        return out_of_memory(r);
+    r->buf = buf;
+    memcpy(buf, start, len);
+    buf[len] = '\0';
+    char *hash = strchr(buf, '#');
+    if (hash)
+        *hash = '\0';
+
+    r->ntok = 0;
+    for (char *p = buf; *p;) {
+        if (is_blank(*p)) {
+            *p++ = '\0';
+            continue;
+        }
+        if (r->ntok == r->tokcap) {
+            int cap = r->tokcap ? 2 * r->tokcap : 16;
+            char **tok = realloc(r->tok, (size_t)cap * sizeof *tok);
+            if (!tok)
+                return out_of_memory(r);
+            r->tok = tok;
+            r->tokcap = cap;
+        }
+        r->tok[r->ntok++] = p;
+        while (*p && !is_blank(*p))
+            p++;
+    }
+    return HD_SPEC_OK;
+}
+
+static bool equal(const char *tok, const char *word)
+{
+    return strcmp(tok, word) == 0;
+}
+
+/* A whole number written in decimal digits.  Values beyond any dimension
+ * saturate instead of overflowing; callers only compare them with n. */
+static bool parse_number(const char *tok, long *value)
+{
+    long v = 0;
+    if (!*tok)
+        return false;
+    for (const char *p = tok; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        if (v < 1000000)
+            v = 10 * v + (*p - '0');
+    }
+    *value = v;
+    return true;
+}
+
+static bool is_name(const char *tok)
+{
+    const char *p = tok;
+    if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+        return false;
+    for (p++; *p; p++)
+        if (!(*p == '_' || *p == '.' || *p == '-' ||
+              (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+static bool is_keyword(const char *tok)
+{
+    return equal(tok, "perm") || equal(tok, "matrix") ||
+           equal(tok, "gather") || equal(tok, "scatter");
+}
+
+/* The first character of tok that is neither '0' nor '1', or NULL. */
+static const char *first_non_bit(const char *tok)
+{
+    for (const char *p = tok; *p; p++)
+        if (*p != '0' && *p != '1')
+            return p;
+    return NULL;
+}
+
+static bool is_bits(const char *tok)
+{
+    return *tok && !first_non_bit(tok);
+}
+
+/* Character i of tok is bit i: rows are a_i0 .. a_i,n-1 and b is
+ * b_0 .. b_{n-1}, both printed left to right as in the paper. */
+static uint64_t bits_value(const char *tok)
+{
+    uint64_t v = 0;
+    for (int i = 0; tok[i]; i++)
+        if (tok[i] == '1')
+            v |= UINT64_C(1) << i;
+    return v;
+}
+
+/* ------------------------------------------------------------ n */
+
+static int directive_n(reader *r)
+{
+    hd_spec *s = r->spec;
+    long n;
+    if (s->n)
+        return error(r, "'n' given twice (first on line %d)", s->n_line);
+    if (r->ntok < 2)
+        return error(r, "'n' needs the hypercube dimension, e.g. 'n 8'");
+    if (!parse_number(r->tok[1], &n))
+        return error(r, "dimension '%.40s' is not a whole number", r->tok[1]);
+    if (n < 1 || n > HD_MAX_DIM)
+        return error(r, "dimension %.40s is out of range 1..%d", r->tok[1],
+                     HD_MAX_DIM);
+    if (r->ntok > 2)
+        return error(r, "unexpected '%.40s' after the dimension", r->tok[2]);
+    s->n = (int)n;
+    s->n_line = r->line;
+    return HD_SPEC_OK;
+}
+
+/* ------------------------------------------------------------ lcc */
+
+/* perm P_0 .. P_{n-1}: row i of A has its single 1 in column P_i. */
+static int parse_perm(reader *r, int *at, const char *name, hd_matrix *a)
+{
+    int n = r->spec->n, count = 0, i = *at;
+    int position[HD_MAX_DIM];
+    for (; i < r->ntok && !equal(r->tok[i], "b"); i++, count++) {
+        const char *tok = r->tok[i];
+        long p;
+        if (!parse_number(tok, &p)) {
+            if (count >= n)
+                return error(r, "unexpected '%.40s' after the %d entries of "
+                             "perm '%s'", tok, n, name);
+            return error(r, "entry %d of perm '%s' is '%.40s', not a number",
+                         count, name, tok);
+        }
+        if (count >= n)
+            continue;   /* counted, reported below */
+        if (p >= n)
+            return error(r, "entry %d of perm '%s' is %.40s, out of range "
+                         "0..%d", count, name, tok, n - 1);
+        for (int k = 0; k < count; k++)
+            if (position[k] == (int)p)
+                return error(r, "perm '%s' lists %ld twice (entries %d and "
+                             "%d): a permutation uses each bit once",
+                             name, p, k, count);
+        position[count] = (int)p;
+        a->row[count] = UINT64_C(1) << p;
+    }
+    if (count != n)
+        return error(r, "perm '%s' has %d entr%s, needs n = %d", name,
+                     count, count == 1 ? "y" : "ies", n);
+    *at = i;
+    return HD_SPEC_OK;
+}
+
+/* matrix ROW_0 .. ROW_{n-1}, each row n characters a_i0 .. a_i,n-1. */
+static int parse_matrix(reader *r, int *at, const char *name, hd_matrix *a)
+{
+    int n = r->spec->n, count = 0, i = *at;
+    for (; i < r->ntok && !equal(r->tok[i], "b"); i++, count++) {
+        const char *tok = r->tok[i];
+        if (count >= n) {
+            if (is_bits(tok))
+                continue;   /* counted, reported below */
+            return error(r, "unexpected '%.40s' after the %d rows of matrix "
+                         "'%s'", tok, n, name);
+        }
+        const char *bad = first_non_bit(tok);
+        if (bad)
+            return error(r, "row %d of matrix '%s' has '%c' in column %d: "
+                         "entries are 0 or 1", count, name, *bad,
+                         (int)(bad - tok));
+        if (strlen(tok) != (size_t)n)
+            return error(r, "row %d of matrix '%s' has %zu entr%s, needs "
+                         "n = %d", count, name, strlen(tok),
+                         strlen(tok) == 1 ? "y" : "ies", n);
+        a->row[count] = bits_value(tok);
+    }
+    if (count != n)
+        return error(r, "matrix '%s' has %d row%s, needs n = %d", name,
+                     count, count == 1 ? "" : "s", n);
+    *at = i;
+    return HD_SPEC_OK;
+}
+
+/* b BITS, character i being b_i. */
+static int parse_complement(reader *r, int *at, const char *name, uint64_t *b)
+{
+    int n = r->spec->n, i = *at + 1;
+    if (i >= r->ntok)
+        return error(r, "'b' of lcc '%s' needs a vector of n = %d bits",
+                     name, n);
+    const char *tok = r->tok[i];
+    const char *bad = first_non_bit(tok);
+    if (bad)
+        return error(r, "b of lcc '%s' has '%c' at position %d: bits are "
+                     "0 or 1", name, *bad, (int)(bad - tok));
+    if (strlen(tok) != (size_t)n)
+        return error(r, "b of lcc '%s' has %zu bit%s, needs n = %d", name,
+                     strlen(tok), strlen(tok) == 1 ? "" : "s", n);
+    *b = bits_value(tok);
+    *at = i + 1;
+    return HD_SPEC_OK;
+}
+
+static int add_lcc(reader *r, const char *name, const hd_lcc *c)
+{
+    hd_spec *s = r->spec;
+    if (s->m == r->lcccap) {
+        int cap = r->lcccap ? 2 * r->lcccap : 8;
+        hd_named_lcc *l = realloc(s->lccs, (size_t)cap * sizeof *l);
+        if (!l)
+            return out_of_memory(r);
+        s->lccs = l;
+        r->lcccap = cap;
+    }
+    char *copy = malloc(strlen(name) + 1);
+    if (!copy)
+        return out_of_memory(r);
+    strcpy(copy, name);
+    s->lccs[s->m].name = copy;
+    s->lccs[s->m].line = r->line;
+    s->lccs[s->m].lcc = *c;
+    s->m++;
+    return HD_SPEC_OK;
+}
+
+/* lcc NAME [gather|scatter] (perm ... | matrix ...) [b BITS] */
+static int directive_lcc(reader *r)
+{
+    hd_spec *s = r->spec;
+    if (!s->n)
+        return error(r, "'lcc' before 'n': give the hypercube dimension "
+                     "first, e.g. 'n 8'");
+    if (r->ntok < 2)
+        return error(r, "'lcc' needs a name, e.g. 'lcc transpose perm ...'");
+    const char *name = r->tok[1];
+    if (is_keyword(name))
+        return error(r, "'lcc' needs a name before '%s' (keywords are not "
+                     "names)", name);
+    if (!is_name(name))
+        return error(r, "'%.40s' is not a valid lcc name: use letters, "
+                     "digits, '_', '.', '-', starting with a letter or '_'",
+                     name);
+    for (int k = 0; k < s->m; k++)
+        if (equal(s->lccs[k].name, name))
+            return error(r, "duplicate lcc name '%s' (first defined on line "
+                         "%d)", name, s->lccs[k].line);
+
+    hd_lcc c = { HD_GATHER, hd_matrix_zero(s->n), 0 };
+    int i = 2, rc;
+    if (i < r->ntok && equal(r->tok[i], "scatter")) {
+        c.dir = HD_SCATTER;
+        i++;
+    } else if (i < r->ntok && equal(r->tok[i], "gather")) {
+        i++;
+    }
+
+    if (i >= r->ntok)
+        return error(r, "lcc '%s' needs its form: 'perm' or 'matrix'", name);
+    if (equal(r->tok[i], "perm")) {
+        i++;
+        rc = parse_perm(r, &i, name, &c.A);
+    } else if (equal(r->tok[i], "matrix")) {
+        i++;
+        rc = parse_matrix(r, &i, name, &c.A);
+    } else {
+        return error(r, "unknown form '%.40s' for lcc '%s': expected 'perm' "
+                     "or 'matrix'", r->tok[i], name);
+    }
+    if (rc != HD_SPEC_OK)
+        return rc;
+
+    if (i < r->ntok && equal(r->tok[i], "b")) {
+        rc = parse_complement(r, &i, name, &c.b);
+        if (rc != HD_SPEC_OK)
+            return rc;
+    }
+    if (i < r->ntok)
+        return error(r, "unexpected '%.40s' at the end of lcc '%s'",
+                     r->tok[i], name);
+    return add_lcc(r, name, &c);
+}
+
+/* ------------------------------------------------------------ the file */
+
+static int parse_line(reader *r)
+{
+    if (r->ntok == 0)
+        return HD_SPEC_OK;
+    if (equal(r->tok[0], "n"))
+        return directive_n(r);
+    if (equal(r->tok[0], "lcc"))
+        return directive_lcc(r);
+    return error(r, "unknown directive '%.40s': expected 'n' or 'lcc'",
+                 r->tok[0]);
+}
+
+static int parse(const char *text, size_t len, const char *path,
+                 hd_spec *out, hd_diag *err)
+{
+    hd_spec spec = { 0, 0, 0, NULL };
+    reader r = { path, err, &spec, 0, NULL, NULL, 0, 0, 0 };
+    int rc = HD_SPEC_OK;
+    const char *p = text, *end = text + len;
+
+    while (rc == HD_SPEC_OK && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        r.line++;
+        rc = tokenize(&r, p, (size_t)(eol - p));
+        if (rc == HD_SPEC_OK)
+            rc = parse_line(&r);
+        p = nl ? nl + 1 : end;
+    }
+    if (rc == HD_SPEC_OK && spec.m == 0) {
+        r.line = r.line ? r.line : 1;
+        rc = error(&r, "no 'lcc' lines: nothing to analyze");
+    }
+
+    free(r.buf);
+    free(r.tok);
+    if (rc != HD_SPEC_OK)
+        hd_spec_free(&spec);
+    *out = spec;
+    return rc;
+}
+
+int hd_spec_parse_string(const char *text, const char *path, hd_spec *out,
+                         hd_diag *err)
+{
+    return parse(text, strlen(text), path, out, err);
+}
+
+int hd_spec_read(FILE *in, const char *path, hd_spec *out, hd_diag *err)
+{
+    size_t len = 0, cap = 4096;
+    char *text = malloc(cap);
+    out->n = out->n_line = out->m = 0;
+    out->lccs = NULL;
+    err->path = path;
+    err->line = 0;
+    if (!text) {
+        snprintf(err->message, sizeof err->message,
+                 "out of memory while reading '%s'", path);
+        return HD_SPEC_ENOMEM;
+    }
+    for (;;) {
+        if (len == cap) {
+            char *bigger = realloc(text, 2 * cap);
+            if (!bigger) {
+                free(text);
+                snprintf(err->message, sizeof err->message,
+                         "out of memory while reading '%s'", path);
+                return HD_SPEC_ENOMEM;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(text + len, 1, cap - len, in);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(in)) {
+        int e = errno;
+        free(text);
+        snprintf(err->message, sizeof err->message, "cannot read '%s': %s",
+                 path, strerror(e));
+        return HD_SPEC_EIO;
+    }
+    int rc = parse(text, len, path, out, err);
+    free(text);
+    return rc;
+}
+
+void hd_spec_free(hd_spec *spec)
+{
+    for (int k = 0; k < spec->m; k++)
+        free(spec->lccs[k].name);
+    free(spec->lccs);
+    spec->lccs = NULL;
+    spec->n = spec->n_line = spec->m = 0;
+}

@@ -1,0 +1,502 @@
+/*
+ * cli_json.c — `hyperdo analyze --json` against its contract and against
+ * the numbers seed 000 prints: Examples 1, 3, 4, 5, 6 and Section 6.1.
+ * The contention after every mapping is recomputed here by routing each
+ * message hop by hop with e-cube routing (Section 2.3), independently of
+ * the analysis library.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "harness.h"
+
+static const char *const objectives[] = { "max", "maxsum", "sum" };
+
+static const char *const top_keys[] = { "n", "objective", "order", "cost",
+                                        "lccs" };
+static const char *const lcc_keys[] = {
+    "name", "class", "kind", "bpc", "rank", "A", "b", "contention_before",
+    "contention_after", "alone_order", "alone_contention",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Runs the analysis and parses its JSON; checks the process side. */
+static json_t *analyze_json(const char *sample, const char *objective)
+{
+    run_result r;
+    run_hyperdo(&r, NULL, "analyze", "--json", "--objective", objective,
+                source_path(sample), NULL);
+    if (r.status != 0 || r.errlen != 0)
+        fprintf(stderr, "hyperdo said: %s", r.err);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.errlen, 0);
+    /* Pretty-printed with an indent of 2 and ending with a newline. */
+    assert_true(r.outlen > 2);
+    assert_true(starts_with(r.out, "{\n  \"n\": "));
+    assert_string_equal(r.out + r.outlen - 2, "}\n");
+
+    json_error_t error;
+    json_t *root = json_loads(r.out, 0, &error);
+    if (!root)
+        fprintf(stderr, "bad JSON at line %d: %s\n", error.line, error.text);
+    assert_non_null(root);
+    run_result_free(&r);
+    return root;
+}
+
+static void check_keys(json_t *obj, const char *const *keys, size_t nkeys)
+{
+    size_t k = 0;
+    assert_true(json_is_object(obj));
+    for (void *it = json_object_iter(obj); it;
+         it = json_object_iter_next(obj, it), k++) {
+        assert_true(k < nkeys);
+        assert_string_equal(json_object_iter_key(it), keys[k]);
+    }
+    assert_int_equal(k, nkeys);
+}
+
+static void check_int_array(json_t *a, int n)
+{
+    assert_true(json_is_array(a));
+    assert_int_equal(json_array_size(a), n);
+    for (int i = 0; i < n; i++)
+        assert_true(json_is_integer(json_array_get(a, i)));
+}
+
+static void check_permutation(json_t *a, int n)
+{
+    uint64_t seen = 0;
+    check_int_array(a, n);
+    for (int k = 0; k < n; k++) {
+        json_int_t r = json_integer_value(json_array_get(a, k));
+        assert_true(r >= 0 && r < n);
+        assert_false((seen >> r) & 1);
+        seen |= UINT64_C(1) << r;
+    }
+}
+
+static void check_bits(json_t *s, int n)
+{
+    assert_true(json_is_string(s));
+    const char *v = json_string_value(s);
+    assert_int_equal(strlen(v), n);
+    assert_int_equal(strspn(v, "01"), n);
+}
+
+static void check_types(json_t *root)
+{
+    check_keys(root, top_keys, COUNT(top_keys));
+    assert_true(json_is_integer(json_object_get(root, "n")));
+    int n = (int)json_integer_value(json_object_get(root, "n"));
+    assert_true(json_is_string(json_object_get(root, "objective")));
+    check_permutation(json_object_get(root, "order"), n);
+    assert_true(json_is_integer(json_object_get(root, "cost")));
+    json_t *lccs = json_object_get(root, "lccs");
+    assert_true(json_is_array(lccs));
+    assert_true(json_array_size(lccs) > 0);
+
+    size_t r;
+    json_t *l;
+    json_array_foreach(lccs, r, l) {
+        check_keys(l, lcc_keys, COUNT(lcc_keys));
+        assert_true(json_is_string(json_object_get(l, "name")));
+        const char *cls = json_string_value(json_object_get(l, "class"));
+        assert_non_null(cls);
+        assert_true(!strcmp(cls, "LCP") || !strcmp(cls, "LCG") ||
+                    !strcmp(cls, "LCS"));
+        const char *kind = json_string_value(json_object_get(l, "kind"));
+        assert_non_null(kind);
+        assert_true(!strcmp(kind, "gather") || !strcmp(kind, "scatter"));
+        assert_true(json_is_boolean(json_object_get(l, "bpc")));
+        assert_true(json_is_integer(json_object_get(l, "rank")));
+        json_t *A = json_object_get(l, "A");
+        assert_true(json_is_array(A));
+        assert_int_equal(json_array_size(A), n);
+        for (int i = 0; i < n; i++)
+            check_bits(json_array_get(A, i), n);
+        check_bits(json_object_get(l, "b"), n);
+        check_int_array(json_object_get(l, "contention_before"), n);
+        check_int_array(json_object_get(l, "contention_after"), n);
+        check_permutation(json_object_get(l, "alone_order"), n);
+        check_int_array(json_object_get(l, "alone_contention"), n);
+    }
+}
+
+/* ------------------------------------------ brute-force e-cube routing */
+
+typedef struct {
+    int n;
+    int scatter;
+    uint64_t row[64];   /* bit j of row i is a_ij */
+    uint64_t b;
+} comm;
+
+static uint64_t bits_of(const char *s)
+{
+    uint64_t v = 0;
+    for (int i = 0; s[i]; i++)
+        if (s[i] == '1')
+            v |= UINT64_C(1) << i;
+    return v;
+}
+
+static comm comm_of(json_t *l, int n)
+{
+    comm c;
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    c.scatter = !strcmp(json_string_value(json_object_get(l, "kind")),
+                        "scatter");
+    for (int i = 0; i < n; i++)
+        c.row[i] = bits_of(json_string_value(
+            json_array_get(json_object_get(l, "A"), i)));
+    c.b = bits_of(json_string_value(json_object_get(l, "b")));
+    return c;
+}
+
+static uint64_t apply(const comm *c, uint64_t v)
+{
+    uint64_t y = 0;
+    for (int i = 0; i < c->n; i++)
+        y |= (uint64_t)__builtin_parityll(c->row[i] & v) << i;
+    return y ^ c->b;
+}
+
+/* Processor x is renamed x' with bit k of x' = bit order[k] of x. */
+static uint64_t rename_node(const int *order, int n, uint64_t x)
+{
+    uint64_t y = 0;
+    for (int k = 0; k < n; k++)
+        y |= ((x >> order[k]) & 1) << k;
+    return y;
+}
+
+/* T[d] = the most paths through one channel of dimension d, when every
+ * message goes between the renamed processors along e-cube routes. */
+static void route(const comm *c, const int *order, uint64_t *T)
+{
+    int n = c->n;
+    uint64_t nodes = UINT64_C(1) << n;
+    unsigned *load = calloc(nodes * (uint64_t)n, sizeof *load);
+    assert_non_null(load);
+    for (uint64_t t = 0; t < nodes; t++) {
+        uint64_t src = c->scatter ? apply(c, t) : t;
+        uint64_t dst = c->scatter ? t : apply(c, t);
+        uint64_t at = rename_node(order, n, src);
+        uint64_t to = rename_node(order, n, dst);
+        while (at != to) {
+            int d = __builtin_ctzll(at ^ to);   /* lowest dimension first */
+            load[at * (uint64_t)n + (uint64_t)d]++;
+            at ^= UINT64_C(1) << d;
+        }
+    }
+    for (int d = 0; d < n; d++)
+        T[d] = 0;
+    for (uint64_t z = 0; z < nodes; z++)
+        for (int d = 0; d < n; d++)
+            if (load[z * (uint64_t)n + (uint64_t)d] > T[d])
+                T[d] = load[z * (uint64_t)n + (uint64_t)d];
+    free(load);
+}
+
+static void order_of(json_t *a, int n, int *order)
+{
+    for (int k = 0; k < n; k++)
+        order[k] = (int)json_integer_value(json_array_get(a, k));
+}
+
+static void check_counts(json_t *a, const uint64_t *T, int n)
+{
+    for (int i = 0; i < n; i++)
+        assert_int_equal(json_integer_value(json_array_get(a, i)), T[i]);
+}
+
+static uint64_t degree(json_t *a)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        uint64_t v = (uint64_t)json_integer_value(json_array_get(a, i));
+        m = v > m ? v : m;
+    }
+    return m;
+}
+
+/* Section 5's three objectives from per-LCC contention counts. */
+static uint64_t objective_cost(const char *obj, uint64_t T[][64], int m,
+                               int n)
+{
+    uint64_t cost = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t dim = 0;
+        for (int r = 0; r < m; r++) {
+            if (!strcmp(obj, "max"))
+                dim = T[r][i] > dim ? T[r][i] : dim;
+            else
+                dim += T[r][i];
+        }
+        if (!strcmp(obj, "sum"))
+            cost += dim;
+        else
+            cost = dim > cost ? dim : cost;
+    }
+    return cost;
+}
+
+/*
+ * Every count in the answer is checked against routing: before (identity
+ * order), after (the set's order) and alone (each LCC's own order).  The
+ * set's cost must be the objective of the routed counts, and no better
+ * than the objective under any LCC's own order or the identity (the DP is
+ * optimal, Theorem 5).
+ */
+static void check_routing(json_t *root, const char *obj)
+{
+    int n = (int)json_integer_value(json_object_get(root, "n"));
+    json_t *lccs = json_object_get(root, "lccs");
+    int m = (int)json_array_size(lccs);
+    int set_order[64], identity[64], own[64];
+    uint64_t (*after)[64] = calloc((size_t)m, sizeof *after);
+    uint64_t (*other)[64] = calloc((size_t)m, sizeof *other);
+    assert_non_null(after);
+    assert_non_null(other);
+    order_of(json_object_get(root, "order"), n, set_order);
+    for (int k = 0; k < n; k++)
+        identity[k] = k;
+
+    for (int r = 0; r < m; r++) {
+        json_t *l = json_array_get(lccs, r);
+        comm c = comm_of(l, n);
+        uint64_t T[64];
+        route(&c, identity, T);
+        check_counts(json_object_get(l, "contention_before"), T, n);
+        route(&c, set_order, after[r]);
+        check_counts(json_object_get(l, "contention_after"), after[r], n);
+        order_of(json_object_get(l, "alone_order"), n, own);
+        route(&c, own, T);
+        check_counts(json_object_get(l, "alone_contention"), T, n);
+    }
+    uint64_t cost = (uint64_t)json_integer_value(json_object_get(root,
+                                                                 "cost"));
+    assert_int_equal(objective_cost(obj, after, m, n), cost);
+
+    for (int s = -1; s < m; s++) {
+        const int *o = identity;
+        if (s >= 0) {
+            order_of(json_object_get(json_array_get(lccs, s), "alone_order"),
+                     n, own);
+            o = own;
+        }
+        for (int r = 0; r < m; r++) {
+            comm c = comm_of(json_array_get(lccs, r), n);
+            route(&c, o, other[r]);
+        }
+        assert_true(objective_cost(obj, other, m, n) >= cost);
+    }
+    free(after);
+    free(other);
+}
+
+static json_t *lcc_named(json_t *root, const char *name)
+{
+    size_t r;
+    json_t *l;
+    json_array_foreach(json_object_get(root, "lccs"), r, l)
+        if (!strcmp(json_string_value(json_object_get(l, "name")), name))
+            return l;
+    fail_msg("no lcc named %s", name);
+    return NULL;
+}
+
+static void check_ints(json_t *a, const int *expect, int n)
+{
+    assert_int_equal(json_array_size(a), n);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(json_integer_value(json_array_get(a, i)), expect[i]);
+}
+
+/* ------------------------------------------------------------- tests */
+
+/* Examples 1 and 3, Section 6.1: all three have T = (1,2,4,8,8,4,2,1) and
+ * become contention-free alone (Corollary 1); Example 4's R(L_8). */
+static void test_paper(void **state)
+{
+    (void)state;
+    static const int before[8] = { 1, 2, 4, 8, 8, 4, 2, 1 };
+    static const int ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+    static const int example4[8] = { 0, 4, 2, 6, 1, 5, 3, 7 };
+    static const char *const names[3] = { "transpose", "bitrev", "revflip" };
+
+    for (size_t k = 0; k < COUNT(objectives); k++) {
+        json_t *root = analyze_json("samples/lcc/paper.lcc", objectives[k]);
+        check_types(root);
+        assert_int_equal(json_integer_value(json_object_get(root, "n")), 8);
+        assert_string_equal(json_string_value(json_object_get(root,
+                            "objective")), objectives[k]);
+        json_t *lccs = json_object_get(root, "lccs");
+        assert_int_equal(json_array_size(lccs), 3);
+        for (int r = 0; r < 3; r++) {
+            json_t *l = json_array_get(lccs, r);
+            assert_string_equal(json_string_value(json_object_get(l, "name")),
+                                names[r]);
+            assert_string_equal(json_string_value(json_object_get(l,
+                                "class")), "LCP");
+            assert_string_equal(json_string_value(json_object_get(l, "kind")),
+                                "gather");
+            assert_true(json_is_true(json_object_get(l, "bpc")));
+            assert_int_equal(json_integer_value(json_object_get(l, "rank")),
+                             8);
+            check_ints(json_object_get(l, "contention_before"), before, 8);
+            check_ints(json_object_get(l, "alone_contention"), ones, 8);
+        }
+        json_t *t = lcc_named(root, "transpose");
+        check_ints(json_object_get(t, "alone_order"), example4, 8);
+        /* A perm spec's "A" is the permutation matrix it denotes, printed
+         * as in Example 3. */
+        assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(t, "A"), 0)), "00001000");
+        assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(t, "A"), 4)), "10000000");
+        assert_string_equal(json_string_value(json_object_get(
+                            lcc_named(root, "revflip"), "b")), "11111111");
+        assert_string_equal(json_string_value(json_object_get(
+                            lcc_named(root, "bitrev"), "b")), "00000000");
+        check_routing(root, objectives[k]);
+        json_decref(root);
+    }
+}
+
+/* For max, the cost is the largest degree after the mapping. */
+static void test_max_cost_is_largest_degree(void **state)
+{
+    (void)state;
+    static const char *const samples[] = { "samples/lcc/paper.lcc",
+        "samples/lcc/example5.lcc", "samples/lcc/example6.lcc" };
+    for (size_t s = 0; s < COUNT(samples); s++) {
+        json_t *root = analyze_json(samples[s], "max");
+        uint64_t worst = 0;
+        size_t r;
+        json_t *l;
+        json_array_foreach(json_object_get(root, "lccs"), r, l) {
+            uint64_t d = degree(json_object_get(l, "contention_after"));
+            worst = d > worst ? d : worst;
+        }
+        assert_int_equal(json_integer_value(json_object_get(root, "cost")),
+                         worst);
+        json_decref(root);
+    }
+}
+
+/* Example 6: transpose and bit reverse together reach degree 2. */
+static void test_example6(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < COUNT(objectives); k++) {
+        json_t *root = analyze_json("samples/lcc/example6.lcc", objectives[k]);
+        check_types(root);
+        assert_int_equal(json_array_size(json_object_get(root, "lccs")), 2);
+        if (!strcmp(objectives[k], "max"))
+            assert_int_equal(json_integer_value(json_object_get(root,
+                             "cost")), 2);
+        check_routing(root, objectives[k]);
+        json_decref(root);
+    }
+}
+
+/* Example 5: the 2x scale is an LCS of rank 6 whose best degree is
+ * 2^((n-1) - 6) = 2 (Theorem 4, Corollary 2). */
+static void test_example5(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < COUNT(objectives); k++) {
+        json_t *root = analyze_json("samples/lcc/example5.lcc", objectives[k]);
+        check_types(root);
+        assert_int_equal(json_array_size(json_object_get(root, "lccs")), 11);
+        json_t *s = lcc_named(root, "scale");
+        assert_string_equal(json_string_value(json_object_get(s, "class")),
+                            "LCS");
+        assert_string_equal(json_string_value(json_object_get(s, "kind")),
+                            "scatter");
+        assert_true(json_is_false(json_object_get(s, "bpc")));
+        assert_int_equal(json_integer_value(json_object_get(s, "rank")), 6);
+        assert_int_equal(degree(json_object_get(s, "alone_contention")), 2);
+        assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(s, "A"), 0)), "01000000");
+        assert_string_equal(json_string_value(json_array_get(
+                            json_object_get(s, "A"), 3)), "00000000");
+        json_t *r = lcc_named(root, "rot90cw");
+        assert_string_equal(json_string_value(json_object_get(r, "b")),
+                            "11110000");
+        check_routing(root, objectives[k]);
+        json_decref(root);
+    }
+}
+
+/* "-" reads the spec from standard input, with the same answer. */
+static void test_stdin(void **state)
+{
+    (void)state;
+    const char *path = source_path("samples/lcc/paper.lcc");
+    char file[4096];
+    snprintf(file, sizeof file, "%s", path);
+    run_result a, b;
+    run_hyperdo(&a, NULL, "analyze", "--json", file, NULL);
+    run_hyperdo(&b, file, "analyze", "--json", "-", NULL);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    assert_string_equal(a.out, b.out);
+    assert_int_equal(b.errlen, 0);
+    run_result_free(&a);
+    run_result_free(&b);
+}
+
+/* CRLF endings, tabs, comments anywhere and blank lines are all fine. */
+static void test_lenient_layout(void **state)
+{
+    (void)state;
+    static const char spec[] =
+        "# a comment\r\n"
+        "\r\n"
+        "\tn\t4   # the dimension\r\n"
+        "  \r\n"
+        "lcc\tswap gather perm 2 3 0 1#no space before the comment\r\n"
+        "lcc spread scatter matrix 0100 0000 0001 0000 b 0010\r\n";
+    run_result r;
+    run_hyperdo_input(&r, spec, sizeof spec - 1, "analyze", "--json", "-",
+                      NULL);
+    if (r.status)
+        fprintf(stderr, "hyperdo said: %s", r.err);
+    assert_int_equal(r.status, 0);
+    json_t *root = json_loads(r.out, 0, NULL);
+    assert_non_null(root);
+    check_types(root);
+    json_t *l = lcc_named(root, "spread");
+    assert_string_equal(json_string_value(json_object_get(l, "b")), "0010");
+    assert_string_equal(json_string_value(json_object_get(l, "class")),
+                        "LCS");
+    check_routing(root, "max");
+    json_decref(root);
+    run_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    harness_init(argc, argv);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_paper),
+        cmocka_unit_test(test_max_cost_is_largest_degree),
+        cmocka_unit_test(test_example6),
+        cmocka_unit_test(test_example5),
+        cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_lenient_layout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

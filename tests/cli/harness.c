@@ -1,0 +1,203 @@
+/*
+ * harness.c — starts hyperdo with posix_spawn, its stdout and stderr on two
+ * pipes drained together with poll (so a chatty child cannot block on a
+ * full pipe), and waits for its exit status.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *binary, *source_dir;
+
+static void die(const char *what)
+{
+    perror(what);
+    exit(99);
+}
+
+void harness_init(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s HYPERDO_BINARY SOURCE_DIR\n", argv[0]);
+        exit(99);
+    }
+    binary = argv[1];
+    source_dir = argv[2];
+}
+
+const char *hyperdo_binary(void)
+{
+    return binary;
+}
+
+const char *source_path(const char *relative)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", source_dir, relative);
+    return buf;
+}
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} buffer;
+
+static void append(buffer *b, const char *data, size_t len)
+{
+    if (b->len + len + 1 > b->cap) {
+        b->cap = 2 * (b->len + len + 1);
+        b->data = realloc(b->data, b->cap);
+        if (!b->data)
+            die("realloc");
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+}
+
+void run_hyperdo_argv(run_result *r, const char *stdin_path,
+                      const char *const *args)
+{
+    int outp[2], errp[2];
+    if (pipe(outp) || pipe(errp))
+        die("pipe");
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, stdin_path ? stdin_path
+                                     : "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+    posix_spawn_file_actions_addclose(&fa, outp[0]);
+    posix_spawn_file_actions_addclose(&fa, errp[0]);
+    posix_spawn_file_actions_addclose(&fa, outp[1]);
+    posix_spawn_file_actions_addclose(&fa, errp[1]);
+
+    int argc = 0;
+    while (args[argc])
+        argc++;
+    char **argv = calloc((size_t)argc + 2, sizeof *argv);
+    if (!argv)
+        die("calloc");
+    argv[0] = (char *)binary;
+    for (int k = 0; k < argc; k++)
+        argv[k + 1] = (char *)args[k];
+
+    pid_t pid;
+    int rc = posix_spawn(&pid, binary, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    free(argv);
+    if (rc != 0) {
+        errno = rc;
+        die("posix_spawn");
+    }
+    close(outp[1]);
+    close(errp[1]);
+
+    buffer out = { NULL, 0, 0 }, err = { NULL, 0, 0 };
+    append(&out, "", 0);
+    append(&err, "", 0);
+    struct pollfd fds[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
+    buffer *bufs[2] = { &out, &err };
+    int open_fds = 2;
+    while (open_fds > 0) {
+        if (poll(fds, 2, -1) < 0)
+            die("poll");
+        for (int k = 0; k < 2; k++) {
+            if (fds[k].fd < 0 || !fds[k].revents)
+                continue;
+            char chunk[4096];
+            ssize_t got = read(fds[k].fd, chunk, sizeof chunk);
+            if (got > 0) {
+                append(bufs[k], chunk, (size_t)got);
+            } else {
+                close(fds[k].fd);
+                fds[k].fd = -1;
+                open_fds--;
+            }
+        }
+    }
+
+    int wstatus;
+    if (waitpid(pid, &wstatus, 0) < 0)
+        die("waitpid");
+    r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+                                   : 128 + WTERMSIG(wstatus);
+    r->out = out.data;
+    r->outlen = out.len;
+    r->err = err.data;
+    r->errlen = err.len;
+}
+
+#define MAX_ARGS 32
+
+static void collect(va_list ap, const char **args)
+{
+    int n = 0;
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL) {
+        if (n == MAX_ARGS)
+            die("too many arguments");
+        args[n++] = a;
+    }
+    args[n] = NULL;
+}
+
+void run_hyperdo(run_result *r, const char *stdin_path, ...)
+{
+    const char *args[MAX_ARGS + 1];
+    va_list ap;
+    va_start(ap, stdin_path);
+    collect(ap, args);
+    va_end(ap);
+    run_hyperdo_argv(r, stdin_path, args);
+}
+
+void run_hyperdo_input(run_result *r, const char *input, size_t len, ...)
+{
+    const char *args[MAX_ARGS + 1];
+    char path[] = "/tmp/hyperdo-cli-input-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        die("mkstemp");
+    if (write(fd, input, len) != (ssize_t)len)
+        die("write");
+    close(fd);
+    va_list ap;
+    va_start(ap, len);
+    collect(ap, args);
+    va_end(ap);
+    run_hyperdo_argv(r, path, args);
+    unlink(path);
+}
+
+void run_result_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+int count_lines(const char *s)
+{
+    int k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}

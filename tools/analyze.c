@@ -1,0 +1,610 @@
+/*
+ * analyze.c — `hyperdo analyze`: read a set of LCCs, compute each one's
+ * channel contention (Theorem 1), its own optimal reordering mapping
+ * (Section 4) and one mapping for the whole set (Section 5), and print
+ * either a report for people or one JSON object for programs.
+ *
+ * Section numbers are those of seed 000 (Hou, Wang, Ku, Hsu, "Optimal
+ * processor mapping for linear-complement communication on hypercubes").
+ *
+ * Nothing reaches stdout until the whole answer has been built, so a
+ * failure leaves stdout empty and a diagnostic on stderr.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "frontend.h"
+
+/* ------------------------------------------------------- command line */
+
+typedef struct {
+    bool json;
+    hd_objective objective;
+    const char *path;
+} options;
+
+static const char usage_line[] =
+    "usage: hyperdo analyze [--json] [--objective max|maxsum|sum] FILE";
+
+static void print_help(void)
+{
+    printf("%s\n"
+        "\n"
+        "Reads a set of linear-complement communications (LCCs) and reports,\n"
+        "for an e-cube routed hypercube, how many paths share a channel of\n"
+        "each dimension (Theorem 1), the best renaming of processors for each\n"
+        "LCC alone (Fig. 3, Theorem 4) and the best one for the whole set\n"
+        "(Section 5's dynamic program).\n"
+        "\n"
+        "FILE is an LCC spec (.lcc), or - for standard input.  Example:\n"
+        "  n 8\n"
+        "  lcc transpose perm 4 5 6 7 0 1 2 3     # y_i = x_{p_i}\n"
+        "  lcc revflip perm 7 6 5 4 3 2 1 0 b 11111111\n"
+        "  lcc scale scatter matrix 01000000 00100000 00010000 00000000 "
+        "00000100 00000010 00000001 00000000\n"
+        "\n"
+        "Options:\n"
+        "  --json              print one JSON object instead of the report\n"
+        "  --objective OBJ     what the set mapping minimises (default max):\n"
+        "                        max     the largest T(A_r, b_r) of any LCC\n"
+        "                        maxsum  the largest sum over LCCs of T_i\n"
+        "                        sum     the sum over LCCs and dimensions\n"
+        "  -h, --help          show this help and exit\n",
+        usage_line);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hyperdo: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "%s (see 'hyperdo analyze --help')\n", usage_line);
+    return HD_EXIT_USAGE;
+}
+
+/* Returns -1 to go on, or the exit status to leave with. */
+static int parse_options(int argc, char **argv, options *opt)
+{
+    bool only_operands = false;
+    opt->json = false;
+    opt->objective = HD_OBJ_MAX;
+    opt->path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = NULL;
+        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (opt->path)
+                return usage_error("too many arguments: '%s' (analyze "
+                                   "takes one FILE)", arg);
+            opt->path = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_operands = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help();
+            return HD_EXIT_OK;
+        } else if (strcmp(arg, "--json") == 0) {
+            opt->json = true;
+        } else if (strcmp(arg, "--objective") == 0) {
+            if (i + 1 == argc)
+                return usage_error("option '--objective' needs a value: "
+                                   "max, maxsum or sum");
+            value = argv[++i];
+        } else if (strncmp(arg, "--objective=", 12) == 0) {
+            value = arg + 12;
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+        if (value && !hd_objective_parse(value, &opt->objective))
+            return usage_error("unknown objective '%s': expected max, "
+                               "maxsum or sum", value);
+    }
+    if (!opt->path)
+        return usage_error("missing FILE (an .lcc spec, or - for standard "
+                           "input)");
+    return -1;
+}
+
+/* ------------------------------------------------------- reading */
+
+/* Which reader understands a file, by its extension.  Standard input is
+ * taken to be a spec. */
+typedef struct {
+    const char *extension;
+    int (*read)(FILE *in, const char *path, hd_spec *out, hd_diag *err);
+} reader;
+
+static const reader readers[] = {
+    { ".lcc", hd_spec_read },
+};
+
+static const reader *reader_for(const char *path)
+{
+    size_t len = strlen(path);
+    if (strcmp(path, "-") == 0)
+        return &readers[0];
+    for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++) {
+        size_t e = strlen(readers[k].extension);
+        if (len > e && strcmp(path + len - e, readers[k].extension) == 0)
+            return &readers[k];
+    }
+    return NULL;
+}
+
+static void print_diag(const hd_diag *d)
+{
+    if (d->line > 0)
+        fprintf(stderr, "%s:%d: error: %s\n", d->path, d->line, d->message);
+    else
+        fprintf(stderr, "hyperdo: error: %s\n", d->message);
+}
+
+static int read_input(const char *path, hd_spec *spec)
+{
+    const reader *rd = reader_for(path);
+    if (!rd) {
+        fprintf(stderr, "hyperdo: error: '%s': only .lcc specs can be "
+                        "analyzed yet\n", path);
+        return HD_EXIT_FAILURE;
+    }
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *in = is_stdin ? stdin : fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "hyperdo: error: cannot open '%s': %s\n", path,
+                strerror(errno));
+        return HD_EXIT_FAILURE;
+    }
+    hd_diag diag;
+    int rc = rd->read(in, name, spec, &diag);
+    if (!is_stdin)
+        fclose(in);
+    if (rc != HD_SPEC_OK) {
+        print_diag(&diag);
+        return HD_EXIT_FAILURE;
+    }
+    /* The format allows n up to 64, but the set optimizer keeps a table
+     * over all 2^n subsets of address bits (Theorem 5). */
+    if (spec->n > HD_DP_MAX_DIM) {
+        fprintf(stderr, "%s:%d: error: n = %d is too large: the Section 5 "
+                "set optimizer handles at most n = %d (its dynamic program "
+                "keeps a table over all 2^n subsets of address bits)\n",
+                name, spec->n_line, spec->n, HD_DP_MAX_DIM);
+        hd_spec_free(spec);
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
+}
+
+/* ------------------------------------------------------- analysis */
+
+typedef struct {
+    const hd_named_lcc *in;
+    hd_lcc_class class;
+    bool bpc;
+    int rank;
+    uint64_t before[HD_MAX_DIM];   /* T_i as given (Theorem 1) */
+    hd_order alone_order;          /* Section 4's optimum for it alone */
+    uint64_t alone[HD_MAX_DIM];
+    hd_lcc mapped;                 /* under the set's order (Theorem 2) */
+    uint64_t after[HD_MAX_DIM];
+} lcc_result;
+
+typedef struct {
+    const char *name;      /* of the input, for the report */
+    int n, m;
+    hd_objective objective;
+    hd_order order;        /* R(L_n) for the whole set */
+    uint64_t cost;
+    lcc_result *lcc;
+} result;
+
+static int analyze(const hd_spec *spec, hd_objective objective, result *res)
+{
+    int n = spec->n, m = spec->m;
+    hd_lcc *set = malloc((size_t)m * sizeof *set);
+    res->lcc = calloc((size_t)m, sizeof *res->lcc);
+    if (!set || !res->lcc) {
+        free(set);
+        free(res->lcc);
+        res->lcc = NULL;
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        return HD_EXIT_FAILURE;
+    }
+    res->n = n;
+    res->m = m;
+    res->objective = objective;
+    for (int r = 0; r < m; r++)
+        set[r] = spec->lccs[r].lcc;
+
+    int rc = hd_optimize_set(set, m, n, objective, &res->order, &res->cost);
+    free(set);
+    if (rc != HD_OK) {
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
+                rc == HD_ENOMEM ? "out of memory" : "internal error");
+        free(res->lcc);
+        res->lcc = NULL;
+        return HD_EXIT_FAILURE;
+    }
+
+    for (int r = 0; r < m; r++) {
+        lcc_result *l = &res->lcc[r];
+        const hd_lcc *c = &spec->lccs[r].lcc;
+        l->in = &spec->lccs[r];
+        l->class = hd_lcc_classify(c);
+        l->bpc = hd_lcc_is_bpc(c);
+        l->rank = hd_rank(&c->A);
+        hd_contention(c, l->before);
+        l->alone_order = hd_optimize_alone(c);
+        hd_contention_after(c, &l->alone_order, l->alone);
+        l->mapped = hd_lcc_reorder(c, &res->order);
+        hd_contention_after(c, &res->order, l->after);
+    }
+    return HD_EXIT_OK;
+}
+
+/* ------------------------------------------------------- JSON */
+
+static const char *kind_name(hd_direction dir)
+{
+    return dir == HD_GATHER ? "gather" : "scatter";
+}
+
+/* Character j is bit j: a matrix row a_i0 .. a_i,n-1, or b_0 .. b_{n-1}. */
+static void bit_string(uint64_t v, int n, char *s)
+{
+    for (int j = 0; j < n; j++)
+        s[j] = ((v >> j) & 1) ? '1' : '0';
+    s[n] = '\0';
+}
+
+static json_t *json_counts(const uint64_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+static json_t *json_order(const hd_order *o)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < o->n; k++)
+        json_array_append_new(a, json_integer(o->r[k]));
+    return a;
+}
+
+static json_t *json_lcc(const lcc_result *l, int n)
+{
+    const hd_lcc *c = &l->in->lcc;
+    char bits[HD_MAX_DIM + 1];
+    json_t *o = json_object(), *rows = json_array();
+    for (int i = 0; i < n; i++) {
+        bit_string(c->A.row[i], n, bits);
+        json_array_append_new(rows, json_string(bits));
+    }
+    json_object_set_new(o, "name", json_string(l->in->name));
+    json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->class)));
+    json_object_set_new(o, "kind", json_string(kind_name(c->dir)));
+    json_object_set_new(o, "bpc", json_boolean(l->bpc));
+    json_object_set_new(o, "rank", json_integer(l->rank));
+    json_object_set_new(o, "A", rows);
+    bit_string(c->b, n, bits);
+    json_object_set_new(o, "b", json_string(bits));
+    json_object_set_new(o, "contention_before", json_counts(l->before, n));
+    json_object_set_new(o, "contention_after", json_counts(l->after, n));
+    json_object_set_new(o, "alone_order", json_order(&l->alone_order));
+    json_object_set_new(o, "alone_contention", json_counts(l->alone, n));
+    return o;
+}
+
+/* The whole answer as one newly allocated, newline-terminated string. */
+static char *render_json(const result *res)
+{
+    json_t *root = json_object(), *lccs = json_array();
+    json_object_set_new(root, "n", json_integer(res->n));
+    json_object_set_new(root, "objective",
+                        json_string(hd_objective_name(res->objective)));
+    json_object_set_new(root, "order", json_order(&res->order));
+    json_object_set_new(root, "cost", json_integer((json_int_t)res->cost));
+    for (int r = 0; r < res->m; r++)
+        json_array_append_new(lccs, json_lcc(&res->lcc[r], res->n));
+    json_object_set_new(root, "lccs", lccs);
+
+    char *body = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!body)
+        return NULL;
+    size_t len = strlen(body);
+    char *text = malloc(len + 2);
+    if (text) {
+        memcpy(text, body, len);
+        text[len] = '\n';
+        text[len + 1] = '\0';
+    }
+    free(body);
+    return text;
+}
+
+/* ------------------------------------------------------- the report */
+
+/* Prints row i of a matrix as the paper does, a_i0 first, with the i-th
+ * entry of a vector beside it. */
+static void print_matrix(FILE *out, const char *title, const hd_matrix *a,
+                         const char *vtitle, const uint64_t *v)
+{
+    int n = a->n;
+    /* Each row is "    i  | a_i0 .. a_i,n-1 |  | v_i |": the entries start
+     * in column 12, the vector's in column 2n + 17. */
+    if (v) {
+        int pad = 2 * n + 5 - (int)strlen(title);
+        fprintf(out, "%12s%s%*s%s\n", "", title, pad > 1 ? pad : 1, "",
+                vtitle);
+    } else {
+        fprintf(out, "%12s%s\n", "", title);
+    }
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "    %4d  |", i);
+        for (int j = 0; j < n; j++)
+            fprintf(out, " %d", (int)((a->row[i] >> j) & 1));
+        fprintf(out, " |");
+        if (v)
+            fprintf(out, "  | %d |", (int)((*v >> i) & 1));
+        fputc('\n', out);
+    }
+}
+
+static int digits(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Wide enough for every count and for the header "T_<n-1>". */
+static int count_width(const result *res)
+{
+    int w = 2 + digits((uint64_t)(res->n - 1));
+    for (int r = 0; r < res->m; r++)
+        for (int i = 0; i < res->n; i++) {
+            const lcc_result *l = &res->lcc[r];
+            uint64_t v[3] = { l->before[i], l->alone[i], l->after[i] };
+            for (int k = 0; k < 3; k++)
+                if (digits(v[k]) > w)
+                    w = digits(v[k]);
+        }
+    return w;
+}
+
+static void print_counts_header(FILE *out, const char *lead, int n, int w)
+{
+    fprintf(out, "%s", lead);
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %*s%d", w - digits((uint64_t)i), "T_", i);
+}
+
+static void print_counts(FILE *out, const char *lead, const uint64_t *T,
+                         int n, int w)
+{
+    fprintf(out, "%s", lead);
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %*llu", w, (unsigned long long)T[i]);
+}
+
+static void print_order(FILE *out, const hd_order *o)
+{
+    fprintf(out, "R(L_%d) = (", o->n);
+    for (int k = 0; k < o->n; k++)
+        fprintf(out, "%s%d", k ? ", " : "", o->r[k]);
+    fputc(')', out);
+}
+
+static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
+                      int w)
+{
+    const hd_lcc *c = &l->in->lcc;
+    int n = c->A.n;
+    bool gather = c->dir == HD_GATHER;
+
+    fprintf(out, "\n== LCC %d of %d: %s (line %d) ==\n", index + 1, m,
+            l->in->name, l->in->line);
+    if (gather)
+        fprintf(out, "  %s: every source x sends to y = A x + b "
+                "(Definition 1).\n", l->class == HD_LCP ? "permutation"
+                                                         : "gather");
+    else
+        fprintf(out, "  scatter: every destination y receives from "
+                "x = A y + b (Definition 4).\n");
+    fprintf(out, "  Class %s", hd_lcc_class_name(l->class));
+    if (l->class == HD_LCP)
+        fprintf(out, " (A nonsingular, Definition 2)");
+    else if (l->class == HD_LCG)
+        fprintf(out, " (rank(A) < n, Definition 3)");
+    else
+        fprintf(out, " (rank(A) < n, Definition 4)");
+    if (l->bpc)
+        fprintf(out, ", BPC (A permutes the address bits)");
+    fprintf(out, "; rank(A) = %d.\n\n", l->rank);
+    print_matrix(out, "A", &c->A, "b", &c->b);
+
+    fprintf(out, "\n  Contention as given: T_i paths share the busiest "
+            "channel of dimension i\n");
+    if (gather)
+        fprintf(out, "  (Theorem 1: 2^(i - rank A[L_{i+1}, L_i]), or 0 where "
+                "no message changes bit i).\n");
+    else
+        fprintf(out, "  (Theorem 1 mirrored for a scatter: "
+                "2^((n-1-i) - rank A[H_i, H_{i+1}]), H_k = {k..n-1}).\n");
+    print_counts_header(out, "          ", n, w);
+    fputc('\n', out);
+    print_counts(out, "          ", l->before, n, w);
+    fprintf(out, "    degree T = %llu (Definition 6)\n",
+            (unsigned long long)hd_contention_degree(l->before, n));
+
+    fprintf(out, "\n  Best mapping for this LCC alone ");
+    if (l->class == HD_LCP)
+        fprintf(out, "(Fig. 3's LCP_Optimizer; Corollary 1: no contention):\n");
+    else
+        fprintf(out, "(Theorem 4; Corollary 2: the minimum "
+                "2^((n-1) - rank A) = %llu):\n",
+                (unsigned long long)(UINT64_C(1) << ((n - 1) - l->rank)));
+    fprintf(out, "    ");
+    print_order(out, &l->alone_order);
+    fputc('\n', out);
+    print_counts_header(out, "          ", n, w);
+    fputc('\n', out);
+    print_counts(out, "          ", l->alone, n, w);
+    fprintf(out, "    degree T = %llu\n",
+            (unsigned long long)hd_contention_degree(l->alone, n));
+}
+
+static const char *objective_meaning(hd_objective obj)
+{
+    switch (obj) {
+    case HD_OBJ_MAX:
+        return "the largest degree T(A_r, b_r) of any LCC\n"
+               "  (for LCCs that run one at a time)";
+    case HD_OBJ_MAXSUM:
+        return "max over dimensions i of the sum over LCCs of T_i\n"
+               "  (for LCCs that run simultaneously)";
+    case HD_OBJ_SUM:
+        return "the sum of T_i over all LCCs and dimensions";
+    }
+    return "?";
+}
+
+static void print_set_mapping(FILE *out, const result *res, int w)
+{
+    int n = res->n;
+    hd_matrix q = hd_order_matrix(&res->order);
+
+    fprintf(out, "\n== One mapping for all %d LCC%s (Section 5) ==\n", res->m,
+            res->m == 1 ? "" : "s");
+    fprintf(out, "  Objective %s: minimise %s.\n",
+            hd_objective_name(res->objective),
+            objective_meaning(res->objective));
+    fprintf(out, "  Theorem 5's dynamic program over subsets of address bits "
+            "finds\n    ");
+    print_order(out, &res->order);
+    fprintf(out, "    cost = %llu\n", (unsigned long long)res->cost);
+    if (res->objective != HD_OBJ_SUM)
+        fprintf(out, "  (of the optimal orderings, one with the least total "
+                "contention).\n");
+    fprintf(out, "  New address bit k takes old bit r_k: processor x is "
+            "renamed x' = Q x\n"
+            "  (Definitions 7, 8), where row k of Q has its 1 in column "
+            "r_k:\n\n");
+    print_matrix(out, "Q", &q, NULL, NULL);
+    fprintf(out, "\n  Theorem 2: under the new names a gather becomes "
+            "y' = (Q A Q^-1) x' + Q b\n"
+            "  (a scatter likewise x' = (Q A Q^-1) y' + Q b).\n");
+
+    for (int r = 0; r < res->m; r++) {
+        const lcc_result *l = &res->lcc[r];
+        fprintf(out, "\n  %s after the mapping:\n", l->in->name);
+        print_matrix(out, "Q A Q^-1", &l->mapped.A, "Q b", &l->mapped.b);
+        print_counts_header(out, "          ", n, w);
+        fputc('\n', out);
+        print_counts(out, "          ", l->after, n, w);
+        fprintf(out, "    degree T = %llu\n",
+                (unsigned long long)hd_contention_degree(l->after, n));
+    }
+}
+
+static void print_summary(FILE *out, const result *res, int w)
+{
+    int n = res->n, namew = 3;
+    for (int r = 0; r < res->m; r++) {
+        int len = (int)strlen(res->lcc[r].in->name);
+        if (len > namew)
+            namew = len;
+    }
+    fprintf(out, "\n== Contention before and after the mapping ==\n");
+    fprintf(out, "  %-*s  %-6s ", namew, "LCC", "");
+    print_counts_header(out, "", n, w);
+    fprintf(out, "   %*s\n", w, "T");
+    for (int r = 0; r < res->m; r++) {
+        const lcc_result *l = &res->lcc[r];
+        fprintf(out, "  %-*s  %-6s ", namew, l->in->name, "before");
+        print_counts(out, "", l->before, n, w);
+        fprintf(out, "   %*llu\n", w,
+                (unsigned long long)hd_contention_degree(l->before, n));
+        fprintf(out, "  %-*s  %-6s ", namew, "", "after");
+        print_counts(out, "", l->after, n, w);
+        fprintf(out, "   %*llu\n", w,
+                (unsigned long long)hd_contention_degree(l->after, n));
+    }
+}
+
+static char *render_report(const result *res)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out)
+        return NULL;
+    int w = count_width(res);
+    fprintf(out, "Hyperdo analysis of %s\n", res->name);
+    fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
+            "%d LCC%s.\n", res->n, 1ULL << res->n, res->m,
+            res->m == 1 ? "" : "s");
+    fprintf(out, "Node x = sum x_i 2^i; row i of a matrix is printed "
+            "a_i0 .. a_i,n-1 as in the paper.\n");
+    for (int r = 0; r < res->m; r++)
+        print_lcc(out, &res->lcc[r], r, res->m, w);
+    print_set_mapping(out, res, w);
+    print_summary(out, res, w);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* ------------------------------------------------------- the command */
+
+int hd_cmd_analyze(int argc, char **argv)
+{
+    options opt;
+    int status = parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+
+    hd_spec spec;
+    status = read_input(opt.path, &spec);
+    if (status != HD_EXIT_OK)
+        return status;
+
+    result res;
+    res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
+    status = analyze(&spec, opt.objective, &res);
+    if (status == HD_EXIT_OK) {
+        char *text = opt.json ? render_json(&res) : render_report(&res);
+        if (text) {
+            fputs(text, stdout);
+            free(text);
+        } else {
+            fprintf(stderr, "hyperdo: error: out of memory\n");
+            status = HD_EXIT_FAILURE;
+        }
+        free(res.lcc);
+    }
+    hd_spec_free(&spec);
+    return status;
+}

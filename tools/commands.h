@@ -1,0 +1,15 @@
+/*
+ * commands.h — what the driver (hyperdo.c) knows about each subcommand.
+ *
+ * A subcommand gets its own name as argv[0] and returns the process exit
+ * status: HD_EXIT_OK, HD_EXIT_FAILURE when the input is bad or the work
+ * fails, HD_EXIT_USAGE when the command line itself is wrong.
+ */
+#ifndef HYPERDO_COMMANDS_H
+#define HYPERDO_COMMANDS_H
+
+enum { HD_EXIT_OK = 0, HD_EXIT_FAILURE = 1, HD_EXIT_USAGE = 2 };
+
+int hd_cmd_analyze(int argc, char **argv);
+
+#endif
