@@ -147,7 +147,7 @@ int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[]);
  *   HD_OBJ_SUM     the sum over both. */
 typedef enum { HD_OBJ_MAX, HD_OBJ_MAXSUM, HD_OBJ_SUM } hd_objective;
 
-const char *hd_objective_name(hd_objective obj);   /* "max", ... */
+const char *hd_objective_name(hd_objective obj);   /* "max", ...; "?" if invalid */
 bool hd_objective_parse(const char *s, hd_objective *obj);
 /* The objective's value for the set under the reordering o, computed from
  * Theorems 1 and 2 directly. */
@@ -155,10 +155,12 @@ uint64_t hd_objective_cost(hd_objective obj, const hd_lcc *c, int m,
                            const hd_order *o);
 
 /* Fig. 3, LCP_Optimizer, O(n^3): for a nonsingular gather, an ordering with
- * T_i <= 1 for all i (Theorem 3, Corollary 1). */
+ * T_i <= 1 for all i (Theorem 3, Corollary 1).  Given a singular matrix it
+ * returns hd_lcg_optimizer's ordering for the gather y = A x. */
 hd_order hd_lcp_optimizer(const hd_matrix *a);
 /* Theorem 4's construction for a singular A: an ordering with
- * T_i <= 2^((n-1) - rank(A)) for all i of the gather y = A x + b. */
+ * T_i <= 2^((n-1) - rank(A)) for all i of the gather y = A x + b.  Given a
+ * nonsingular A it returns hd_lcp_optimizer's ordering. */
 hd_order hd_lcg_optimizer(const hd_lcc *c);
 /* The optimum for one LCC of any class and direction (Corollaries 1, 2). */
 hd_order hd_optimize_alone(const hd_lcc *c);

@@ -13,7 +13,7 @@ static const char *const objective_names[] = { "max", "maxsum", "sum" };
 
 const char *hd_objective_name(hd_objective obj)
 {
-    return objective_names[obj];
+    return (unsigned)obj < 3 ? objective_names[obj] : "?";
 }
 
 bool hd_objective_parse(const char *s, hd_objective *obj)

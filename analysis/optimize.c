@@ -38,6 +38,11 @@ static void swap_order(hd_order *o, int a, int b)
 hd_order hd_lcp_optimizer(const hd_matrix *a)
 {
     int n = a->n;
+    if (hd_rank(a) < n) {
+        /* Outside Fig. 3's domain; Theorem 4's ordering is the optimum. */
+        hd_lcc c = { HD_GATHER, *a, 0 };
+        return hd_lcg_optimizer(&c);
+    }
     hd_order q = hd_order_identity(n);
     hd_matrix v = *a;
     uint64_t marked = 0;
@@ -45,7 +50,6 @@ hd_order hd_lcp_optimizer(const hd_matrix *a)
         int j = 0;
         while (j < n && !(((v.row[j] >> i) & 1) && !((marked >> j) & 1)))
             j++;
-        assert(j < n && "LCP_Optimizer needs a nonsingular matrix");
         if (j > i + 1) {
             swap_dims(&v, i + 1, j);
             swap_bits(&marked, i + 1, j);
@@ -98,7 +102,8 @@ hd_order hd_lcg_optimizer(const hd_lcc *c)
 
     uint64_t live = prefix_set(o.r, m);
     int bound = (m - 1) - hd_rank_sub(a, live, live);
-    assert(bound >= 0 && "Theorem 4 needs a singular matrix");
+    if (bound < 0)   /* nonsingular: outside Theorem 4, inside Fig. 3 */
+        return hd_lcp_optimizer(a);
     uint64_t dep = hd_dependent_columns(a, live, live);
     int j = m - 1;
     while (!((dep >> o.r[j]) & 1))
@@ -114,7 +119,7 @@ hd_order hd_lcg_optimizer(const hd_lcc *c)
         j = k - 2;
         while (j >= 0 && !((dep >> o.r[j]) & 1))
             j--;
-        assert(j >= 0);
+        assert(j >= 0 && "the proof of Theorem 4 guarantees such a column");
         swap_order(&o, j, k - 1);
     }
     return o;
