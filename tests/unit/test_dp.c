@@ -323,6 +323,8 @@ static void test_objective_names(void **state)
         TU_CHECK(hd_objective_parse(names[k], &obj) && obj == objectives[k], "parse %s",
                  names[k]);
     }
+    TU_CHECK(strcmp(hd_objective_name((hd_objective)3), "?") == 0, "invalid objective");
+    TU_CHECK(strcmp(hd_objective_name((hd_objective)-1), "?") == 0, "invalid objective");
     hd_objective obj = HD_OBJ_SUM;
     TU_CHECK(!hd_objective_parse("maximum", &obj), "parse of a bad name");
     TU_CHECK(!hd_objective_parse("", &obj), "parse of an empty name");

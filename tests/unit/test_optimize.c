@@ -234,6 +234,40 @@ static void test_alone_vs_own_search(void **state)
     }
 }
 
+static bool same_order(const hd_order *a, const hd_order *b)
+{
+    return a->n == b->n && memcmp(a->r, b->r, (size_t)a->n) == 0;
+}
+
+/* Outside their domains the two constructions hand over to each other
+ * (analysis.h): Fig. 3 on a singular matrix gives Theorem 4's ordering for
+ * y = A x, Theorem 4 on a nonsingular one gives Fig. 3's; either way the
+ * result is still the optimum. */
+static void test_out_of_domain(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    long cases = tu_cases(1500);
+    for (long t = 0; t < cases; t++) {
+        int n = random_small_n(), rank;
+        hd_lcc c = random_singular_lcc(t, n, HD_GATHER, &rank);
+        c.b = 0;
+        hd_order o = hd_lcp_optimizer(&c.A), want = hd_lcg_optimizer(&c);
+        tu_case(t, &c, 1, &o);
+        TU_CHECK(hd_order_is_valid(&o) && same_order(&o, &want),
+                 "hd_lcp_optimizer(singular) is not hd_lcg_optimizer's ordering");
+        TU_CHECK_EQ(degree_after(&c, &o), optimum(&c, rank), "still the optimum");
+
+        c = random_nonsingular_lcc(t, n, HD_GATHER);
+        o = hd_lcg_optimizer(&c);
+        want = hd_lcp_optimizer(&c.A);
+        tu_case(t, &c, 1, &o);
+        TU_CHECK(hd_order_is_valid(&o) && same_order(&o, &want),
+                 "hd_lcg_optimizer(nonsingular) is not hd_lcp_optimizer's ordering");
+        TU_CHECK_EQ(degree_after(&c, &o), optimum(&c, n), "still the optimum");
+    }
+}
+
 /* n = 1 and the paper's degenerate cases. */
 static void test_small_cases(void **state)
 {
@@ -281,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_optimize_alone),
         cmocka_unit_test(test_alone_vs_exhaustive),
         cmocka_unit_test(test_alone_vs_own_search),
+        cmocka_unit_test(test_out_of_domain),
         cmocka_unit_test(test_small_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
