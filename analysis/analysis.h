@@ -104,7 +104,7 @@ bool hd_lcc_is_bpc(const hd_lcc *c);
  * of A is the unit row e_i and b_i = 0 (Section 4, before Theorem 3). */
 bool hd_lcc_dim_is_fixed(const hd_lcc *c, int i);
 /* Theorem 2: the same communication between physical processors after the
- * reordering o, (Q A Q^-1, Q b).  Holds for scatters too, since
+ * reordering o (o->n must equal c->A.n), (Q A Q^-1, Q b).  Holds for scatters too, since
  * x' = Q x = Q A Q^-1 y' + Q b. */
 hd_lcc hd_lcc_reorder(const hd_lcc *c, const hd_order *o);
 /* The (source, destination) pair of message number t, 0 <= t < 2^n: for a
@@ -150,7 +150,8 @@ typedef enum { HD_OBJ_MAX, HD_OBJ_MAXSUM, HD_OBJ_SUM } hd_objective;
 const char *hd_objective_name(hd_objective obj);   /* "max", ...; "?" if invalid */
 bool hd_objective_parse(const char *s, hd_objective *obj);
 /* The objective's value for the set under the reordering o, computed from
- * Theorems 1 and 2 directly. */
+ * Theorems 1 and 2 directly.  Sums are exact while they fit in 64 bits,
+ * which holds for every n the set optimizers accept. */
 uint64_t hd_objective_cost(hd_objective obj, const hd_lcc *c, int m,
                            const hd_order *o);
 
