@@ -179,4 +179,44 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
 int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
                            hd_order *order, uint64_t *cost);
 
+/* ------------------------------------------- affine maps of an index */
+
+/* A GF(2)-affine map from the k bits of a loop variable i (0 <= i < 2^k) to
+ * the 64 bits of an integer: bit t of the value is
+ * parity(row[t] & i) ^ (bit t of c).  The front end describes index
+ * expressions this way; owner maps are the same with only the low n output
+ * bits kept. */
+typedef struct {
+    int in;                 /* k, 0 .. 64 */
+    uint64_t row[64];
+    uint64_t c;
+} hd_affine;
+
+hd_affine hd_affine_constant(int in, uint64_t value);
+hd_affine hd_affine_identity(int in);    /* the loop variable itself */
+uint64_t hd_affine_apply(const hd_affine *f, uint64_t i);
+/* Output bits that are 0 for every i. */
+uint64_t hd_affine_zero_bits(const hd_affine *f);
+bool hd_affine_is_constant(const hd_affine *f);
+/* A nonzero v such that the low `bits` output bits of f(i) and f(i ^ v) agree
+ * for every i, or 0 when those bits of f are one-to-one. */
+uint64_t hd_affine_collision(const hd_affine *f, int bits);
+
+/* What one array reference makes processors exchange under owner computes:
+ * iteration i runs on dst(i), the element it reads lives on src(i) (both
+ * given by their low n output bits). */
+typedef enum {
+    HD_COMM_LOCAL,    /* src(i) = dst(i) for every i: no message */
+    HD_COMM_LCC,      /* an LCC on the n-cube */
+    HD_COMM_GENERAL,  /* some other pattern; *reason says why */
+} hd_comm_kind;
+
+/* The LCC is a gather y = A x + b when every processor is a source and a
+ * source's address determines its destination's (the rows of dst lie in the
+ * row space of src, which has rank n), a scatter x = A y + b in the mirror
+ * case; a permutation is given as a gather. */
+hd_comm_kind hd_comm_from_owners(int n, const hd_affine *src,
+                                 const hd_affine *dst, hd_lcc *out,
+                                 const char **reason);
+
 #endif

@@ -3,9 +3,10 @@
  * description into the set of linear-complement communications (LCCs) the
  * analysis stage (analysis.h) works on.
  *
- * Today there is one reader, for the line-oriented LCC spec format below;
- * the C reader (libclang) will be declared here too and fill the same
- * hd_spec.
+ * Two readers: the line-oriented LCC spec format below, and the C reader
+ * (libclang) for programs annotated with `#pragma hyperdo` (the language is
+ * in docs/annotations.md), which builds an hd_program and, from it, the
+ * same hd_spec.
  *
  * The spec format (one directive a line, tokens separated by spaces or
  * tabs, '#' starts a comment anywhere, blank lines and CRLF endings are
@@ -46,8 +47,13 @@ typedef struct {
 
 typedef struct {
     char *name;   /* owned by the hd_spec */
-    int line;     /* of its lcc directive, 1-based */
-    hd_lcc lcc;   /* lcc.A.n == the spec's n */
+    int line;     /* of its lcc directive, 1-based; of the reference in C */
+    hd_lcc lcc;   /* lcc.A.n == the spec's n; unused when general */
+    /* Filled by the C reader only (array == NULL for specs): */
+    char *array;      /* the array read */
+    int col;          /* of the reference */
+    int loop_line;    /* of the doall's for keyword */
+    char *reason;     /* non-NULL: a general communication, not an LCC */
 } hd_named_lcc;
 
 /* The LCCs of one input, in input order.  Owns everything it points to. */
@@ -78,5 +84,147 @@ int hd_spec_parse_string(const char *text, const char *path, hd_spec *out,
 
 /* Frees what a successful read put in *spec and empties it. */
 void hd_spec_free(hd_spec *spec);
+
+/* ------------------------------------------------------------------ C */
+
+/*
+ * Index expressions.  The C reader turns every array subscript of a doall
+ * body into this small tree, which the analysis reads as a GF(2)-affine map
+ * of the loop variable's bits (hd_expr_affine) and, when it is not one,
+ * still evaluates for a given iteration (hd_expr_eval).  Values are C
+ * integers of `bits` bits, held in 64 bits sign- or zero-extended.
+ */
+typedef enum {
+    HD_EX_CONST,    /* value */
+    HD_EX_INDEX,    /* the doall loop variable */
+    HD_EX_UNARY,    /* op kid[0] */
+    HD_EX_BINARY,   /* kid[0] op kid[1] */
+    HD_EX_COND,     /* kid[0] ? kid[1] : kid[2] */
+    HD_EX_CALL,     /* a helper of hyperdo/bits.h applied to kid[0..nkids) */
+    HD_EX_CAST,     /* kid[0] converted to this node's type */
+    HD_EX_OPAQUE,   /* unknown at compile time; reason says why */
+} hd_expr_kind;
+
+typedef enum {
+    HD_OP_ADD, HD_OP_SUB, HD_OP_MUL, HD_OP_DIV, HD_OP_MOD,
+    HD_OP_SHL, HD_OP_SHR, HD_OP_AND, HD_OP_OR, HD_OP_XOR,
+    HD_OP_LT, HD_OP_GT, HD_OP_LE, HD_OP_GE, HD_OP_EQ, HD_OP_NE,
+    HD_OP_LAND, HD_OP_LOR,
+    HD_OP_NEG, HD_OP_PLUS, HD_OP_NOT /* ~ */, HD_OP_LNOT /* ! */,
+} hd_op;
+
+/* The helpers of hyperdo/bits.h, each also a plain C function there. */
+typedef enum {
+    HD_HELPER_REVERSE,    /* reverse(i, n): bits 0..n-1 of i reversed */
+    HD_HELPER_GRAY,       /* gray(i) = i ^ (i >> 1) */
+    HD_HELPER_ROTL,       /* rotl(i, r, n): rotate the low n bits left by r */
+    HD_HELPER_ROTR,       /* rotr(i, r, n) */
+    HD_HELPER_SHUFFLE,    /* shuffle(i, n) = rotl(i, 1, n) */
+    HD_HELPER_UNSHUFFLE,  /* unshuffle(i, n) = rotr(i, 1, n) */
+    HD_HELPER_TRANSPOSE,  /* transpose(i, n): swap the halves of n bits */
+    HD_HELPER_BIT,        /* bit(i, k) = (i >> k) & 1 */
+} hd_helper;
+
+typedef struct hd_expr {
+    hd_expr_kind kind;
+    int bits;              /* width of the C type, 1..64 */
+    bool is_signed;
+    hd_op op;              /* UNARY, BINARY */
+    hd_helper helper;      /* CALL */
+    uint64_t value;        /* CONST, already extended */
+    int nkids;
+    struct hd_expr *kid[3];
+    char *reason;          /* OPAQUE; owned */
+} hd_expr;
+
+hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed);
+void hd_expr_free(hd_expr *e);
+/* The helper named `name`, or -1. */
+int hd_helper_lookup(const char *name, int *nargs);
+/* The map from the k bits of the loop variable to the value's bits; false,
+ * with a reason for people in `why`, when it is not GF(2)-affine. */
+bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
+                    size_t why_size);
+/* The value at iteration i; false (why says which operation) when it cannot
+ * be known at compile time or is undefined in C. */
+bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
+                  size_t why_size);
+
+/* How a distributed array's elements are spread over the 2^n processors:
+ * element e lives on the processor given by bits shift .. shift+n-1 of e. */
+typedef enum {
+    HD_DIST_NONE,          /* replicated: every processor has all of it */
+    HD_DIST_EXACT,         /* 2^n elements: element e on processor e */
+    HD_DIST_CYCLIC,        /* the low n bits */
+    HD_DIST_BLOCK,         /* the high n bits */
+    HD_DIST_BLOCK_CYCLIC,  /* bits log2(B) .. log2(B)+n-1 */
+} hd_dist_kind;
+
+typedef struct {
+    char *name;
+    int line, col;          /* of its declaration */
+    int ndims;
+    int64_t extent[8];
+    int log2_size;          /* all extents are powers of two */
+    hd_dist_kind dist;
+    int block_log2;         /* BLOCK_CYCLIC: log2(B) */
+    int shift;              /* owner = bits shift .. shift+n-1 */
+} hd_array;
+
+typedef struct {
+    int array;              /* index in hd_program.arrays */
+    bool is_write;
+    int line, col;
+    unsigned begin, end;    /* byte offsets of the reference in the file */
+    char *text;             /* its spelling */
+    hd_expr *index;         /* the flattened subscript */
+    bool affine;
+    hd_affine map;          /* when affine */
+    char *reason;           /* when not */
+    hd_comm_kind comm;      /* reads of distributed arrays */
+    hd_lcc lcc;             /* when comm == HD_COMM_LCC */
+} hd_ref;
+
+typedef struct {
+    int line, col;          /* of the for keyword */
+    int pragma_line;
+    char *var;              /* the loop variable */
+    int k;                  /* 2^k iterations */
+    unsigned begin, end;    /* byte offsets of the for statement */
+    int nrefs;
+    hd_ref *refs;           /* in source order */
+    int home;               /* the write whose owner runs an iteration */
+} hd_loop;
+
+typedef struct {
+    char *path;
+    int n;                  /* the cube's dimension */
+    int narrays;
+    hd_array *arrays;
+    int nloops;
+    hd_loop *loops;
+} hd_program;
+
+typedef struct {
+    int dim;                /* --dim, or 0 */
+    int nargs;              /* extra compiler arguments */
+    const char *const *args;
+    const char *build_dir;  /* -p: where compile_commands.json is, or NULL */
+    const char *include_dir; /* holds hyperdo/bits.h; added as -I, or NULL */
+} hd_c_options;
+
+/* Parses and analyses an annotated C file.  Diagnostics, formatted as the
+ * compilers do (file:line:col: error: ..., the source line and a caret),
+ * are appended to *diagnostics (a malloc'ed string the caller frees, NULL
+ * when there is nothing to say); warnings go there too.  Returns the number
+ * of errors: 0 means *out holds the program (release with
+ * hd_program_free). */
+int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
+              char **diagnostics);
+void hd_program_free(hd_program *p);
+
+/* The communications of the program as a spec: one entry per read
+ * reference that makes processors exchange data, in source order. */
+int hd_program_spec(const hd_program *p, hd_spec *out);
 
 #endif

@@ -281,6 +281,7 @@ static int add_lcc(reader *r, const char *name, const hd_lcc *c)
     if (!copy)
         return out_of_memory(r);
     strcpy(copy, name);
+    memset(&s->lccs[s->m], 0, sizeof s->lccs[s->m]);
     s->lccs[s->m].name = copy;
     s->lccs[s->m].line = r->line;
     s->lccs[s->m].lcc = *c;
@@ -439,8 +440,11 @@ int hd_spec_read(FILE *in, const char *path, hd_spec *out, hd_diag *err)
 
 void hd_spec_free(hd_spec *spec)
 {
-    for (int k = 0; k < spec->m; k++)
+    for (int k = 0; k < spec->m; k++) {
         free(spec->lccs[k].name);
+        free(spec->lccs[k].array);
+        free(spec->lccs[k].reason);
+    }
     free(spec->lccs);
     spec->lccs = NULL;
     spec->n = spec->n_line = spec->m = 0;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -29,10 +30,15 @@ typedef struct {
     bool json;
     hd_objective objective;
     const char *path;
+    int dim;                  /* --dim for C files, 0 when absent */
+    const char *build_dir;    /* -p */
+    int nclang;               /* compiler arguments after FILE -- */
+    char **clang;
 } options;
 
 static const char usage_line[] =
-    "usage: hyperdo analyze [--json] [--objective max|maxsum|sum] FILE";
+    "usage: hyperdo analyze [--json] [--objective max|maxsum|sum] [--dim n] "
+    "[-p builddir] FILE [-- clang args...]";
 
 static void print_help(void)
 {
@@ -44,7 +50,9 @@ static void print_help(void)
         "LCC alone (Fig. 3, Theorem 4) and the best one for the whole set\n"
         "(Section 5's dynamic program).\n"
         "\n"
-        "FILE is an LCC spec (.lcc), or - for standard input.  Example:\n"
+        "FILE is a C file annotated with '#pragma hyperdo doall' loops (see\n"
+        "docs/annotations.md), or an LCC spec (.lcc, or - for standard\n"
+        "input).  Example of a spec:\n"
         "  n 8\n"
         "  lcc transpose perm 4 5 6 7 0 1 2 3     # y_i = x_{p_i}\n"
         "  lcc revflip perm 7 6 5 4 3 2 1 0 b 11111111\n"
@@ -53,6 +61,11 @@ static void print_help(void)
         "\n"
         "Options:\n"
         "  --json              print one JSON object instead of the report\n"
+        "  --dim n             C files: the cube has 2^n processors (wins over\n"
+        "                      '#pragma hyperdo cube(n)')\n"
+        "  -p builddir         C files: take compiler flags from\n"
+        "                      builddir/compile_commands.json\n"
+        "  -- ARGS             after FILE: extra arguments for clang\n"
         "  --objective OBJ     what the set mapping minimises (default max):\n"
         "                        max     the largest T(A_r, b_r) of any LCC\n"
         "                        maxsum  the largest sum over LCCs of T_i\n"
@@ -81,9 +94,19 @@ static int parse_options(int argc, char **argv, options *opt)
     opt->json = false;
     opt->objective = HD_OBJ_MAX;
     opt->path = NULL;
+    opt->dim = 0;
+    opt->build_dir = NULL;
+    opt->nclang = 0;
+    opt->clang = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
+        if (opt->path && strcmp(arg, "--") == 0) {
+            /* FILE -- ARGS: the rest goes to clang, as in clang tools. */
+            opt->nclang = argc - i - 1;
+            opt->clang = argv + i + 1;
+            break;
+        }
         if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
             if (opt->path)
                 return usage_error("too many arguments: '%s' (analyze "
@@ -105,6 +128,18 @@ static int parse_options(int argc, char **argv, options *opt)
             value = argv[++i];
         } else if (strncmp(arg, "--objective=", 12) == 0) {
             value = arg + 12;
+        } else if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
+            const char *d = arg[5] == '=' ? arg + 6 : i + 1 < argc ? argv[++i] : NULL;
+            char *end = NULL;
+            long v = d ? strtol(d, &end, 10) : 0;
+            if (!d || !*d || *end || v < 1 || v > HD_DP_MAX_DIM)
+                return usage_error("option '--dim' needs an integer from 1 to "
+                                   "%d", HD_DP_MAX_DIM);
+            opt->dim = (int)v;
+        } else if (strcmp(arg, "-p") == 0) {
+            if (i + 1 == argc)
+                return usage_error("option '-p' needs a build directory");
+            opt->build_dir = argv[++i];
         } else {
             return usage_error("unknown option '%s'", arg);
         }
@@ -131,6 +166,7 @@ static const reader readers[] = {
     { ".lcc", hd_spec_read },
 };
 
+/* The spec reader, or NULL for the C reader (every other file). */
 static const reader *reader_for(const char *path)
 {
     size_t len = strlen(path);
@@ -144,6 +180,50 @@ static const reader *reader_for(const char *path)
     return NULL;
 }
 
+/* Where hyperdo/bits.h is: PREFIX/include beside an installed PREFIX/bin,
+ * else the source tree this binary was built from. */
+static char *helpers_include_dir(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            strcpy(slash, "/../include");
+            char probe[4200];
+            snprintf(probe, sizeof probe, "%s/hyperdo/bits.h", exe);
+            if (access(probe, R_OK) == 0)
+                return strdup(exe);
+        }
+    }
+    return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
+}
+
+static int read_c(const options *opt, hd_spec *spec)
+{
+    hd_program prog;
+    char *diagnostics = NULL;
+    char *include = helpers_include_dir();
+    hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
+                          opt->build_dir, include };
+    int errors = hd_c_read(opt->path, &copt, &prog, &diagnostics);
+    free(include);
+    if (diagnostics) {
+        fputs(diagnostics, stderr);
+        free(diagnostics);
+    }
+    if (errors)
+        return HD_EXIT_FAILURE;
+    int rc = hd_program_spec(&prog, spec);
+    hd_program_free(&prog);
+    if (rc != HD_SPEC_OK) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
+}
+
 static void print_diag(const hd_diag *d)
 {
     if (d->line > 0)
@@ -152,13 +232,16 @@ static void print_diag(const hd_diag *d)
         fprintf(stderr, "hyperdo: error: %s\n", d->message);
 }
 
-static int read_input(const char *path, hd_spec *spec)
+static int read_input(const options *opt, hd_spec *spec)
 {
+    const char *path = opt->path;
     const reader *rd = reader_for(path);
-    if (!rd) {
-        fprintf(stderr, "hyperdo: error: '%s': only .lcc specs can be "
-                        "analyzed yet\n", path);
-        return HD_EXIT_FAILURE;
+    if (!rd)
+        return read_c(opt, spec);
+    if (opt->dim || opt->build_dir || opt->nclang) {
+        fprintf(stderr, "hyperdo: error: --dim, -p and clang arguments apply "
+                        "to C files, not to the spec '%s'\n", path);
+        return HD_EXIT_USAGE;
     }
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
@@ -192,7 +275,7 @@ static int read_input(const char *path, hd_spec *spec)
 /* ------------------------------------------------------- analysis */
 
 typedef struct {
-    const hd_named_lcc *in;
+    const hd_named_lcc *in;       /* in->reason != NULL: general */
     hd_lcc_class class;
     bool bpc;
     int rank;
@@ -227,10 +310,18 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
     res->n = n;
     res->m = m;
     res->objective = objective;
+    /* General communications are not LCCs: the optimizer cannot weigh
+     * them, so the mapping is chosen for the LCCs alone. */
+    int nset = 0;
     for (int r = 0; r < m; r++)
-        set[r] = spec->lccs[r].lcc;
+        if (!spec->lccs[r].reason)
+            set[nset++] = spec->lccs[r].lcc;
 
-    int rc = hd_optimize_set(set, m, n, objective, &res->order, &res->cost);
+    int rc = HD_OK;
+    if (n > 0)
+        rc = hd_optimize_set(set, nset, n, objective, &res->order, &res->cost);
+    else
+        res->order.n = 0, res->cost = 0;   /* a C file without loops */
     free(set);
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
@@ -244,6 +335,8 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
         lcc_result *l = &res->lcc[r];
         const hd_lcc *c = &spec->lccs[r].lcc;
         l->in = &spec->lccs[r];
+        if (l->in->reason)
+            continue;
         l->class = hd_lcc_classify(c);
         l->bpc = hd_lcc_is_bpc(c);
         l->rank = hd_rank(&c->A);
@@ -287,11 +380,30 @@ static json_t *json_order(const hd_order *o)
     return a;
 }
 
+/* Where a reference of a C file is; nothing for spec entries. */
+static void json_source(json_t *o, const hd_named_lcc *in)
+{
+    if (!in->array)
+        return;
+    json_object_set_new(o, "array", json_string(in->array));
+    json_object_set_new(o, "line", json_integer(in->line));
+    json_object_set_new(o, "col", json_integer(in->col));
+    json_object_set_new(o, "loop_line", json_integer(in->loop_line));
+}
+
 static json_t *json_lcc(const lcc_result *l, int n)
 {
     const hd_lcc *c = &l->in->lcc;
     char bits[HD_MAX_DIM + 1];
     json_t *o = json_object(), *rows = json_array();
+    if (l->in->reason) {
+        json_decref(rows);
+        json_object_set_new(o, "name", json_string(l->in->name));
+        json_object_set_new(o, "class", json_string("general"));
+        json_object_set_new(o, "reason", json_string(l->in->reason));
+        json_source(o, l->in);
+        return o;
+    }
     for (int i = 0; i < n; i++) {
         bit_string(c->A.row[i], n, bits);
         json_array_append_new(rows, json_string(bits));
@@ -308,6 +420,7 @@ static json_t *json_lcc(const lcc_result *l, int n)
     json_object_set_new(o, "contention_after", json_counts(l->after, n));
     json_object_set_new(o, "alone_order", json_order(&l->alone_order));
     json_object_set_new(o, "alone_contention", json_counts(l->alone, n));
+    json_source(o, l->in);
     return o;
 }
 
@@ -415,6 +528,15 @@ static void print_order(FILE *out, const hd_order *o)
     fputc(')', out);
 }
 
+static void print_general(FILE *out, const lcc_result *l, int index, int m)
+{
+    fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
+            index + 1, m, l->in->name, l->in->line, l->in->col);
+    fprintf(out, "  General, not an LCC: %s.\n"
+            "  The mapping optimizer does not weigh it; the generated code will "
+            "use\n  tables for it.\n", l->in->reason);
+}
+
 static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
                       int w)
 {
@@ -422,8 +544,18 @@ static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
     int n = c->A.n;
     bool gather = c->dir == HD_GATHER;
 
-    fprintf(out, "\n== LCC %d of %d: %s (line %d) ==\n", index + 1, m,
-            l->in->name, l->in->line);
+    if (l->in->reason) {
+        print_general(out, l, index, m);
+        return;
+    }
+
+    if (l->in->array)
+        fprintf(out, "\n== LCC %d of %d: %s (line %d, column %d, loop on line "
+                "%d) ==\n", index + 1, m, l->in->name, l->in->line, l->in->col,
+                l->in->loop_line);
+    else
+        fprintf(out, "\n== LCC %d of %d: %s (line %d) ==\n", index + 1, m,
+                l->in->name, l->in->line);
     if (gather)
         fprintf(out, "  %s: every source x sends to y = A x + b "
                 "(Definition 1).\n", l->class == HD_LCP ? "permutation"
@@ -517,6 +649,8 @@ static void print_set_mapping(FILE *out, const result *res, int w)
 
     for (int r = 0; r < res->m; r++) {
         const lcc_result *l = &res->lcc[r];
+        if (l->in->reason)
+            continue;
         fprintf(out, "\n  %s after the mapping:\n", l->in->name);
         print_matrix(out, "Q A Q^-1", &l->mapped.A, "Q b", &l->mapped.b);
         print_counts_header(out, "          ", n, w);
@@ -541,6 +675,10 @@ static void print_summary(FILE *out, const result *res, int w)
     fprintf(out, "   %*s\n", w, "T");
     for (int r = 0; r < res->m; r++) {
         const lcc_result *l = &res->lcc[r];
+        if (l->in->reason) {
+            fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
+            continue;
+        }
         fprintf(out, "  %-*s  %-6s ", namew, l->in->name, "before");
         print_counts(out, "", l->before, n, w);
         fprintf(out, "   %*llu\n", w,
@@ -568,8 +706,10 @@ static char *render_report(const result *res)
             "a_i0 .. a_i,n-1 as in the paper.\n");
     for (int r = 0; r < res->m; r++)
         print_lcc(out, &res->lcc[r], r, res->m, w);
-    print_set_mapping(out, res, w);
-    print_summary(out, res, w);
+    if (res->n > 0) {
+        print_set_mapping(out, res, w);
+        print_summary(out, res, w);
+    }
     if (fclose(out) != 0) {
         free(text);
         return NULL;
@@ -587,7 +727,7 @@ int hd_cmd_analyze(int argc, char **argv)
         return status;
 
     hd_spec spec;
-    status = read_input(opt.path, &spec);
+    status = read_input(&opt, &spec);
     if (status != HD_EXIT_OK)
         return status;
 

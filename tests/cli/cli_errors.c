@@ -124,7 +124,8 @@ static void test_unreadable(void **state)
     rmdir(dir);
 }
 
-/* Only spec files have a reader yet. */
+/* Any file that is not a spec goes to the C reader, which must say when it
+ * cannot open it. */
 static void test_not_a_spec(void **state)
 {
     (void)state;
@@ -132,8 +133,8 @@ static void test_not_a_spec(void **state)
     run_hyperdo(&r, NULL, "analyze", "x.c", NULL);
     assert_int_equal(r.status, 1);
     assert_int_equal(r.outlen, 0);
-    assert_string_equal(r.err, "hyperdo: error: 'x.c': only .lcc specs can "
-                               "be analyzed yet\n");
+    assert_string_equal(r.err, "hyperdo: error: cannot open 'x.c': No such "
+                               "file or directory\n");
     run_result_free(&r);
 }
 

@@ -1,0 +1,552 @@
+/*
+ * cexpr.c — index expressions of doall bodies: when they are GF(2)-affine
+ * in the bits of the loop variable, and what they evaluate to otherwise.
+ *
+ * An affine map gives every output bit as a sum over GF(2) of input bits
+ * plus a constant (analysis.h).  XOR is that sum, so `^` is always affine;
+ * `&`, `|`, `+` and `-` are affine bit by bit wherever one operand's bit is a
+ * known constant or no carry or borrow can arise; shifts by constants move
+ * rows.  Values are C integers of the node's width, kept in 64 bits sign- or
+ * zero-extended, so the C semantics of signed and unsigned types carry over.
+ */
+#include "frontend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed)
+{
+    hd_expr *e = calloc(1, sizeof *e);
+    if (e) {
+        e->kind = kind;
+        e->bits = bits;
+        e->is_signed = is_signed;
+    }
+    return e;
+}
+
+void hd_expr_free(hd_expr *e)
+{
+    if (!e)
+        return;
+    for (int k = 0; k < e->nkids; k++)
+        hd_expr_free(e->kid[k]);
+    free(e->reason);
+    free(e);
+}
+
+static const struct {
+    const char *name;
+    int nargs;
+} helpers[] = {
+    [HD_HELPER_REVERSE] = { "reverse", 2 },
+    [HD_HELPER_GRAY] = { "gray", 1 },
+    [HD_HELPER_ROTL] = { "rotl", 3 },
+    [HD_HELPER_ROTR] = { "rotr", 3 },
+    [HD_HELPER_SHUFFLE] = { "shuffle", 2 },
+    [HD_HELPER_UNSHUFFLE] = { "unshuffle", 2 },
+    [HD_HELPER_TRANSPOSE] = { "transpose", 2 },
+    [HD_HELPER_BIT] = { "bit", 2 },
+};
+
+int hd_helper_lookup(const char *name, int *nargs)
+{
+    for (int h = 0; h < (int)(sizeof helpers / sizeof helpers[0]); h++)
+        if (strcmp(name, helpers[h].name) == 0) {
+            *nargs = helpers[h].nargs;
+            return h;
+        }
+    return -1;
+}
+
+__attribute__((format(printf, 3, 4)))
+static bool fail(char *why, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* ------------------------------------------------------------ values */
+
+/* Truncates v to `bits` and extends it back to 64 as the type says. */
+static uint64_t extend(uint64_t v, int bits, bool is_signed)
+{
+    if (bits >= 64)
+        return v;
+    v &= hd_mask(bits);
+    if (is_signed && ((v >> (bits - 1)) & 1))
+        v |= ~hd_mask(bits);
+    return v;
+}
+
+/* The same for an affine map: rows above the width copy the sign row. */
+static void extend_map(hd_affine *f, int bits, bool is_signed)
+{
+    if (bits >= 64)
+        return;
+    for (int t = bits; t < 64; t++)
+        f->row[t] = is_signed ? f->row[bits - 1] : 0;
+    f->c = extend(f->c, bits, is_signed);
+}
+
+static const char *op_name(hd_op op)
+{
+    static const char *const names[] = {
+        [HD_OP_ADD] = "+", [HD_OP_SUB] = "-", [HD_OP_MUL] = "*",
+        [HD_OP_DIV] = "/", [HD_OP_MOD] = "%", [HD_OP_SHL] = "<<",
+        [HD_OP_SHR] = ">>", [HD_OP_AND] = "&", [HD_OP_OR] = "|",
+        [HD_OP_XOR] = "^", [HD_OP_LT] = "<", [HD_OP_GT] = ">",
+        [HD_OP_LE] = "<=", [HD_OP_GE] = ">=", [HD_OP_EQ] = "==",
+        [HD_OP_NE] = "!=", [HD_OP_LAND] = "&&", [HD_OP_LOR] = "||",
+        [HD_OP_NEG] = "-", [HD_OP_PLUS] = "+", [HD_OP_NOT] = "~",
+        [HD_OP_LNOT] = "!",
+    };
+    return names[op];
+}
+
+/* A constant power of two 2^s; -1 otherwise. */
+static int log2_exact(uint64_t v)
+{
+    return v && !(v & (v - 1)) ? __builtin_ctzll(v) : -1;
+}
+
+/* ------------------------------------------------------ helpers' maps */
+
+/* Bit t of the result takes bit src[t] of the argument (-1: zero), for t
+ * below 64; this is how every helper of hyperdo/bits.h acts on bits. */
+static void permute_bits(hd_affine *f, const int src[64])
+{
+    hd_affine g = hd_affine_constant(f->in, 0);
+    for (int t = 0; t < 64; t++)
+        if (src[t] >= 0) {
+            g.row[t] = f->row[src[t]];
+            g.c |= ((f->c >> src[t]) & 1) << t;
+        }
+    *f = g;
+}
+
+/* The bit moves of a helper with constant extra arguments p[]; false when
+ * the arguments are out of the helper's domain. */
+static bool helper_moves(hd_helper h, const uint64_t *p, int src[64],
+                         char *why, size_t size)
+{
+    int n = 0, r = 0;
+    for (int t = 0; t < 64; t++)
+        src[t] = -1;
+    switch (h) {
+    case HD_HELPER_GRAY:
+        return true;   /* handled as i ^ (i >> 1) by the caller */
+    case HD_HELPER_BIT:
+        if (p[0] > 63)
+            return fail(why, size, "bit(i, %llu): bit index out of range",
+                        (unsigned long long)p[0]);
+        src[0] = (int)p[0];
+        return true;
+    case HD_HELPER_ROTL:
+    case HD_HELPER_ROTR:
+        n = (int)p[1];
+        if (p[1] < 1 || p[1] > 64)
+            return fail(why, size, "%s: n = %llu out of 1..64",
+                        helpers[h].name, (unsigned long long)p[1]);
+        r = (int)(p[0] % (uint64_t)n);
+        if (h == HD_HELPER_ROTR)
+            r = (n - r) % n;
+        break;
+    default:
+        n = (int)p[0];
+        if (p[0] < 1 || p[0] > 64)
+            return fail(why, size, "%s: n = %llu out of 1..64",
+                        helpers[h].name, (unsigned long long)p[0]);
+        break;
+    }
+    for (int t = 0; t < n; t++) {
+        switch (h) {
+        case HD_HELPER_REVERSE: src[t] = n - 1 - t; break;
+        case HD_HELPER_SHUFFLE: src[t] = (t + n - 1) % n; break;
+        case HD_HELPER_UNSHUFFLE: src[t] = (t + 1) % n; break;
+        case HD_HELPER_TRANSPOSE:
+            if (n % 2)
+                return fail(why, size, "transpose(i, %d): n must be even", n);
+            src[t] = (t + n / 2) % n;
+            break;
+        default: /* rotations: result bit (t + r) mod n is bit t */
+            src[(t + r) % n] = t;
+            break;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ affine */
+
+static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
+                   size_t size);
+
+static bool const_value(const hd_expr *e, int k, uint64_t *v, char *why,
+                        size_t size)
+{
+    hd_affine f;
+    if (!affine(e, k, &f, why, size))
+        return false;
+    if (!hd_affine_is_constant(&f))
+        return fail(why, size, "the operand must be a constant");
+    *v = f.c;
+    return true;
+}
+
+static bool affine_call(const hd_expr *e, int k, hd_affine *out, char *why,
+                        size_t size)
+{
+    uint64_t p[2] = { 0, 0 };
+    int src[64];
+    if (!affine(e->kid[0], k, out, why, size))
+        return false;
+    for (int a = 1; a < e->nkids; a++)
+        if (!const_value(e->kid[a], k, &p[a - 1], why, size))
+            return fail(why, size, "%s: argument %d is not a constant",
+                        helpers[e->helper].name, a + 1);
+    /* The helpers take and return unsigned long. */
+    extend_map(out, 64, false);
+    if (e->helper == HD_HELPER_GRAY) {
+        hd_affine shifted = *out;
+        int moves[64];
+        for (int t = 0; t < 64; t++)
+            moves[t] = t + 1 < 64 ? t + 1 : -1;
+        permute_bits(&shifted, moves);
+        for (int t = 0; t < 64; t++)
+            out->row[t] ^= shifted.row[t];
+        out->c ^= shifted.c;
+        return true;
+    }
+    if (!helper_moves(e->helper, p, src, why, size))
+        return false;
+    permute_bits(out, src);
+    return true;
+}
+
+/* Bit by bit: the result's bit t when one operand's bit t is the constant
+ * c; false when neither operand's bit is constant. */
+static bool bitwise(hd_op op, const hd_affine *a, const hd_affine *b,
+                    hd_affine *out, char *why, size_t size)
+{
+    uint64_t live = hd_mask(a->in);
+    *out = hd_affine_constant(a->in, 0);
+    for (int t = 0; t < 64; t++) {
+        bool ac = !(a->row[t] & live), bc = !(b->row[t] & live);
+        int av = (a->c >> t) & 1, bv = (b->c >> t) & 1;
+        const hd_affine *other;
+        int cv;
+        if (ac && bc) {
+            int v = op == HD_OP_AND ? (av & bv) : (av | bv);
+            out->c |= (uint64_t)v << t;
+            continue;
+        }
+        if (!ac && !bc)
+            return fail(why, size, "'%s' of two values that both depend on "
+                        "the same bit of the loop variable is not affine "
+                        "over GF(2)", op_name(op));
+        other = ac ? b : a;
+        cv = ac ? av : bv;
+        /* x & 0 = 0, x & 1 = x;  x | 0 = x, x | 1 = 1. */
+        if ((op == HD_OP_AND && cv) || (op == HD_OP_OR && !cv)) {
+            out->row[t] = other->row[t];
+            out->c |= other->c & (UINT64_C(1) << t);
+        } else if (op == HD_OP_OR) {
+            out->c |= UINT64_C(1) << t;
+        }
+    }
+    return true;
+}
+
+static void shift_rows(hd_affine *f, int s, bool left, bool arithmetic)
+{
+    int src[64];
+    for (int t = 0; t < 64; t++) {
+        int from = left ? t - s : t + s;
+        src[t] = from >= 0 && from < 64 ? from : (arithmetic && !left ? 63 : -1);
+    }
+    permute_bits(f, src);
+}
+
+static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
+                          char *why, size_t size)
+{
+    hd_affine a, b;
+    if (!affine(e->kid[0], k, &a, why, size) ||
+        !affine(e->kid[1], k, &b, why, size))
+        return false;
+    bool ac = hd_affine_is_constant(&a), bc = hd_affine_is_constant(&b);
+    uint64_t az = hd_affine_zero_bits(&a), bz = hd_affine_zero_bits(&b);
+    int s;
+
+    if (ac && bc) {
+        /* Folded by evaluation, which also reports undefined operations. */
+        uint64_t v;
+        if (!hd_expr_eval(e, 0, &v, why, size))
+            return false;
+        *out = hd_affine_constant(k, v);
+        return true;
+    }
+    switch (e->op) {
+    case HD_OP_XOR:
+        break;
+    case HD_OP_AND:
+    case HD_OP_OR:
+        if (!bitwise(e->op, &a, &b, out, why, size))
+            return false;
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    case HD_OP_ADD:
+        /* No carry when every bit is zero in one of the operands. */
+        if ((az | bz) != ~UINT64_C(0))
+            return fail(why, size, "'+' may carry between bits, which is "
+                        "not affine over GF(2)");
+        break;
+    case HD_OP_SUB:
+        /* c - x with every bit x can set also set in c: no borrow. */
+        if (!ac || (~bz & ~a.c))
+            return fail(why, size, "'-' may borrow between bits, which is "
+                        "not affine over GF(2)");
+        break;
+    case HD_OP_MUL:
+        s = ac ? log2_exact(a.c) : bc ? log2_exact(b.c) : -1;
+        if (s < 0)
+            return fail(why, size, "'*' is affine over GF(2) only by a "
+                        "constant power of two");
+        *out = ac ? b : a;
+        shift_rows(out, s, true, false);
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    case HD_OP_SHL:
+    case HD_OP_SHR:
+    case HD_OP_DIV:
+    case HD_OP_MOD:
+        if (!bc)
+            return fail(why, size, "'%s' by a non-constant amount is not "
+                        "affine over GF(2)", op_name(e->op));
+        if (e->op == HD_OP_SHL || e->op == HD_OP_SHR) {
+            if (b.c >= (uint64_t)e->bits)
+                return fail(why, size, "shift by %lld is undefined for a "
+                            "%d-bit type", (long long)b.c, e->bits);
+            s = (int)b.c;
+        } else {
+            s = log2_exact(b.c);
+            if (s < 0)
+                return fail(why, size, "'%s' is affine over GF(2) only by a "
+                            "constant power of two", op_name(e->op));
+            if (e->is_signed && !((az >> 63) & 1))
+                return fail(why, size, "'%s' of a value that may be "
+                            "negative", op_name(e->op));
+        }
+        *out = a;
+        if (e->op == HD_OP_MOD) {
+            for (int t = s; t < 64; t++)
+                out->row[t] = 0;
+            out->c &= hd_mask(s);
+        } else {
+            shift_rows(out, s, e->op == HD_OP_SHL, e->is_signed);
+        }
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    default:
+        return fail(why, size, "'%s' is not affine over GF(2)",
+                    op_name(e->op));
+    }
+    /* XOR, and + or - without carries or borrows. */
+    for (int t = 0; t < 64; t++)
+        a.row[t] ^= b.row[t];
+    a.c ^= b.c;
+    *out = a;
+    extend_map(out, e->bits, e->is_signed);
+    return true;
+}
+
+static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
+                   size_t size)
+{
+    uint64_t v;
+    switch (e->kind) {
+    case HD_EX_CONST:
+        *out = hd_affine_constant(k, e->value);
+        return true;
+    case HD_EX_INDEX:
+        *out = hd_affine_identity(k);
+        return true;
+    case HD_EX_CAST:
+        if (!affine(e->kid[0], k, out, why, size))
+            return false;
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    case HD_EX_UNARY:
+        if (!affine(e->kid[0], k, out, why, size))
+            return false;
+        if (e->op == HD_OP_NOT) {
+            out->c = ~out->c;
+        } else if (e->op != HD_OP_PLUS) {
+            if (!hd_affine_is_constant(out))
+                return fail(why, size, "unary '%s' is not affine over GF(2)",
+                            op_name(e->op));
+            if (!hd_expr_eval(e, 0, &v, why, size))
+                return false;
+            *out = hd_affine_constant(k, v);
+        }
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    case HD_EX_BINARY:
+        return affine_binary(e, k, out, why, size);
+    case HD_EX_COND:
+        if (!const_value(e->kid[0], k, &v, why, size))
+            return fail(why, size, "'?:' with a condition that depends on "
+                        "the loop variable is not affine over GF(2)");
+        if (!affine(e->kid[v ? 1 : 2], k, out, why, size))
+            return false;
+        extend_map(out, e->bits, e->is_signed);
+        return true;
+    case HD_EX_CALL:
+        return affine_call(e, k, out, why, size);
+    case HD_EX_OPAQUE:
+        return fail(why, size, "%s", e->reason ? e->reason : "unknown value");
+    }
+    return fail(why, size, "unknown expression");
+}
+
+bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
+                    size_t why_size)
+{
+    return affine(e, k, out, why, why_size);
+}
+
+/* ------------------------------------------------------------ values */
+
+static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
+                 size_t size);
+
+static bool eval_call(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
+                      size_t size)
+{
+    uint64_t x, p[2] = { 0, 0 };
+    int src[64];
+    if (!eval(e->kid[0], i, &x, why, size))
+        return false;
+    for (int a = 1; a < e->nkids; a++)
+        if (!eval(e->kid[a], i, &p[a - 1], why, size))
+            return false;
+    if (e->helper == HD_HELPER_GRAY) {
+        *v = x ^ (x >> 1);
+        return true;
+    }
+    if (!helper_moves(e->helper, p, src, why, size))
+        return false;
+    *v = 0;
+    for (int t = 0; t < 64; t++)
+        if (src[t] >= 0)
+            *v |= ((x >> src[t]) & 1) << t;
+    return true;
+}
+
+static bool eval_binary(const hd_expr *e, uint64_t a, uint64_t b,
+                        uint64_t *v, char *why, size_t size)
+{
+    bool sg = e->is_signed;
+    int64_t sa = (int64_t)a, sb = (int64_t)b;
+    switch (e->op) {
+    case HD_OP_ADD: *v = a + b; break;
+    case HD_OP_SUB: *v = a - b; break;
+    case HD_OP_MUL: *v = a * b; break;
+    case HD_OP_DIV:
+    case HD_OP_MOD:
+        if (b == 0)
+            return fail(why, size, "division by zero");
+        if (sg && sb == -1 && sa == INT64_MIN)
+            return fail(why, size, "division overflows");
+        if (e->op == HD_OP_DIV)
+            *v = sg ? (uint64_t)(sa / sb) : a / b;
+        else
+            *v = sg ? (uint64_t)(sa % sb) : a % b;
+        break;
+    case HD_OP_SHL:
+    case HD_OP_SHR:
+        if (b >= (uint64_t)e->bits)
+            return fail(why, size, "shift by %lld is undefined for a %d-bit "
+                        "type", (long long)sb, e->bits);
+        if (e->op == HD_OP_SHL)
+            *v = a << b;
+        else
+            *v = sg ? (uint64_t)(sa >> b) : a >> b;
+        break;
+    case HD_OP_AND: *v = a & b; break;
+    case HD_OP_OR: *v = a | b; break;
+    case HD_OP_XOR: *v = a ^ b; break;
+    case HD_OP_LT: *v = sg ? sa < sb : a < b; break;
+    case HD_OP_GT: *v = sg ? sa > sb : a > b; break;
+    case HD_OP_LE: *v = sg ? sa <= sb : a <= b; break;
+    case HD_OP_GE: *v = sg ? sa >= sb : a >= b; break;
+    case HD_OP_EQ: *v = a == b; break;
+    case HD_OP_NE: *v = a != b; break;
+    case HD_OP_LAND: *v = a && b; break;
+    case HD_OP_LOR: *v = a || b; break;
+    default:
+        return fail(why, size, "bad operator");
+    }
+    return true;
+}
+
+static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
+                 size_t size)
+{
+    uint64_t a, b;
+    switch (e->kind) {
+    case HD_EX_CONST:
+        *v = e->value;
+        break;
+    case HD_EX_INDEX:
+        *v = i;
+        break;
+    case HD_EX_CAST:
+        if (!eval(e->kid[0], i, v, why, size))
+            return false;
+        break;
+    case HD_EX_UNARY:
+        if (!eval(e->kid[0], i, &a, why, size))
+            return false;
+        *v = e->op == HD_OP_NEG ? -a : e->op == HD_OP_NOT ? ~a
+           : e->op == HD_OP_LNOT ? !a : a;
+        break;
+    case HD_EX_BINARY:
+        if (!eval(e->kid[0], i, &a, why, size))
+            return false;
+        /* && and || do not evaluate their right operand needlessly. */
+        if ((e->op == HD_OP_LAND && !a) || (e->op == HD_OP_LOR && a)) {
+            *v = e->op == HD_OP_LOR;
+            break;
+        }
+        if (!eval(e->kid[1], i, &b, why, size) ||
+            !eval_binary(e, a, b, v, why, size))
+            return false;
+        break;
+    case HD_EX_COND:
+        if (!eval(e->kid[0], i, &a, why, size) ||
+            !eval(e->kid[a ? 1 : 2], i, v, why, size))
+            return false;
+        break;
+    case HD_EX_CALL:
+        if (!eval_call(e, i, v, why, size))
+            return false;
+        break;
+    case HD_EX_OPAQUE:
+        return fail(why, size, "%s", e->reason ? e->reason : "unknown value");
+    }
+    *v = extend(*v, e->bits, e->is_signed);
+    return true;
+}
+
+bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
+                  size_t why_size)
+{
+    return eval(e, i, value, why, why_size);
+}

@@ -1,0 +1,1927 @@
+/*
+ * cfront.c — the C reader: finds the `#pragma hyperdo doall` loops of a C
+ * file with libclang, checks that each is a canonical loop whose body is
+ * plain assignments, turns every array subscript into an index expression
+ * (cexpr.c), and works out under owner computes which references make
+ * processors exchange data, and how (seed 000, Section 3).
+ *
+ * The pass order: clang parses; the pragmas are read from the file's tokens
+ * (libclang has no pragma cursors); the AST walk analyses each annotated
+ * loop on its own (its index maps need only its trip count 2^k); then, with
+ * the cube's dimension n known, every array gets its distribution and every
+ * reference its owners and communication.
+ *
+ * libclang 14 does not expose an operator's kind, so operators are read
+ * from the source text between the operands.  Inside a macro body operands
+ * have no positions of their own; an operator there cannot be read, and an
+ * index using one is reported as not understood rather than guessed.
+ */
+#define _XOPEN_SOURCE 700   /* realpath */
+
+#include "frontend.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Iterations are enumerated to check general (non-affine) references only
+ * up to this many bits of the loop variable. */
+#define ENUMERATE_MAX_K 22
+
+typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE } pragma_kind;
+
+typedef struct {
+    pragma_kind kind;
+    int line;
+    unsigned offset;
+    unsigned next_offset;      /* DOALL: the first token after the line */
+    bool used;
+    long long value;           /* CUBE: n; DISTRIBUTE: B for block_cyclic */
+    hd_dist_kind dist;
+    int nnames;
+    char **names;              /* DISTRIBUTE */
+    int *name_cols;
+} pragma;
+
+/* An array declaration seen in a doall body. */
+typedef struct {
+    CXCursor decl;
+    int index;                 /* in the program's arrays */
+} array_decl;
+
+typedef struct {
+    const char *path;
+    const hd_c_options *opt;
+    CXTranslationUnit tu;
+    CXFile file;
+    const char *src;
+    size_t len;
+
+    char *diag;                /* collected diagnostics */
+    size_t diag_len, diag_cap;
+    int errors;
+
+    pragma *pragmas;
+    int npragmas;
+    int cube_pragma;           /* index, or -1 */
+
+    hd_program *prog;
+    array_decl *decls;
+    int ndecls;
+
+    /* The loop being analysed. */
+    hd_loop *loop;
+    CXCursor loop_var;
+    CXCursor *locals;          /* scalars declared in its body */
+    int nlocals;
+} reader;
+
+/* ------------------------------------------------------- diagnostics */
+
+static void append(reader *r, const char *text, size_t n)
+{
+    if (r->diag_len + n + 1 > r->diag_cap) {
+        size_t cap = (r->diag_len + n + 1) * 2;
+        char *d = realloc(r->diag, cap);
+        if (!d)
+            return;
+        r->diag = d;
+        r->diag_cap = cap;
+    }
+    memcpy(r->diag + r->diag_len, text, n);
+    r->diag_len += n;
+    r->diag[r->diag_len] = '\0';
+}
+
+/* The source line holding `offset` and a caret under column `col`. */
+static void append_caret(reader *r, unsigned offset, int col)
+{
+    if (!r->src || offset > r->len)
+        return;
+    size_t b = offset, e = offset;
+    while (b > 0 && r->src[b - 1] != '\n')
+        b--;
+    while (e < r->len && r->src[e] != '\n' && r->src[e] != '\r')
+        e++;
+    append(r, r->src + b, e - b);
+    append(r, "\n", 1);
+    for (size_t k = b; k < b + (size_t)col - 1 && k < e; k++)
+        append(r, r->src[k] == '\t' ? "\t" : " ", 1);
+    append(r, "^\n", 2);
+}
+
+__attribute__((format(printf, 5, 6)))
+static void report(reader *r, const char *severity, unsigned offset,
+                   int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    int col = 1;
+    for (size_t b = offset; b > 0 && r->src && r->src[b - 1] != '\n'; b--)
+        col++;
+    va_start(ap, fmt);
+    int n = snprintf(msg, sizeof msg, "%s:%d:%d: %s: ", r->path, line, col,
+                     severity);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    append(r, msg, strlen(msg));
+    append(r, "\n", 1);
+    append_caret(r, offset, col);
+    if (strcmp(severity, "error") == 0)
+        r->errors++;
+}
+
+typedef struct {
+    unsigned offset;
+    int line, col;
+    bool in_main;
+} position;
+
+static position where(reader *r, CXSourceLocation loc)
+{
+    CXFile f;
+    unsigned line, col, off;
+    position p;
+    clang_getExpansionLocation(loc, &f, &line, &col, &off);
+    p.offset = off;
+    p.line = (int)line;
+    p.col = (int)col;
+    p.in_main = f && clang_File_isEqual(f, r->file);
+    return p;
+}
+
+static position cursor_pos(reader *r, CXCursor c)
+{
+    return where(r, clang_getCursorLocation(c));
+}
+
+#define error_at(r, c, ...) \
+    do { position p_ = cursor_pos((r), (c)); \
+         report((r), "error", p_.offset, p_.line, __VA_ARGS__); } while (0)
+
+/* clang's own diagnostics, in its format, with a caret where we can. */
+static void pass_clang_diagnostics(reader *r)
+{
+    unsigned n = clang_getNumDiagnostics(r->tu);
+    for (unsigned k = 0; k < n; k++) {
+        CXDiagnostic d = clang_getDiagnostic(r->tu, k);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Warning) {
+            CXString s = clang_formatDiagnostic(d,
+                CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
+                CXDiagnostic_DisplayOption);
+            const char *text = clang_getCString(s);
+            append(r, text, strlen(text));
+            append(r, "\n", 1);
+            clang_disposeString(s);
+            position p = where(r, clang_getDiagnosticLocation(d));
+            if (p.in_main)
+                append_caret(r, p.offset, p.col);
+            if (sev >= CXDiagnostic_Error)
+                r->errors++;
+        }
+        clang_disposeDiagnostic(d);
+    }
+}
+
+/* ------------------------------------------------------- small helpers */
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *spelling(CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+/* The text of c's extent in the main file. */
+static char *source_text(reader *r, CXCursor c)
+{
+    CXSourceRange range = clang_getCursorExtent(c);
+    position b = where(r, clang_getRangeStart(range));
+    position e = where(r, clang_getRangeEnd(range));
+    if (!b.in_main || !e.in_main || e.offset < b.offset || e.offset > r->len)
+        return spelling(c);
+    char *d = malloc(e.offset - b.offset + 1);
+    if (d) {
+        memcpy(d, r->src + b.offset, e.offset - b.offset);
+        d[e.offset - b.offset] = '\0';
+    }
+    return d;
+}
+
+typedef struct {
+    CXCursor kid[8];
+    int n;
+} children;
+
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+    (void)parent;
+    children *k = data;
+    if (k->n < 8)
+        k->kid[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static children kids_of(CXCursor c)
+{
+    children k;
+    k.n = 0;
+    clang_visitChildren(c, collect_kid, &k);
+    return k;
+}
+
+/* Strips parentheses and implicit conversions. */
+static CXCursor strip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+            return c;
+        children kids = kids_of(c);
+        if (kids.n != 1)
+            return c;
+        c = kids.kid[0];
+    }
+}
+
+static bool is_loop_var(reader *r, CXCursor c)
+{
+    c = strip(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(c), r->loop_var);
+}
+
+static unsigned start_of(reader *r, CXCursor c, bool *in_main)
+{
+    position p = where(r, clang_getRangeStart(clang_getCursorExtent(c)));
+    *in_main = *in_main && p.in_main;
+    return p.offset;
+}
+
+static unsigned end_of(reader *r, CXCursor c, bool *in_main)
+{
+    position p = where(r, clang_getRangeEnd(clang_getCursorExtent(c)));
+    *in_main = *in_main && p.in_main;
+    return p.offset;
+}
+
+/* The operator written in the source between offsets b and e, without
+ * white space and comments; "" when that is not one operator token (as
+ * inside a macro body, where both offsets are the macro call's). */
+static void operator_between(reader *r, unsigned b, unsigned e, bool ok,
+                             char *op, size_t size)
+{
+    size_t n = 0;
+    op[0] = '\0';
+    if (!ok || b >= e || e > r->len)
+        return;
+    for (unsigned k = b; k < e; k++) {
+        char ch = r->src[k];
+        if (ch == '/' && k + 1 < e && r->src[k + 1] == '*') {
+            for (k += 2; k + 1 < e && !(r->src[k] == '*' && r->src[k + 1] == '/'); k++)
+                ;
+            k++;
+        } else if (ch == '/' && k + 1 < e && r->src[k + 1] == '/') {
+            while (k < e && r->src[k] != '\n')
+                k++;
+        } else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+                   ch == '\f' || ch == '\v' || ch == '\\') {
+            continue;
+        } else if (strchr("+-*/%<>=!&|^~", ch) && n + 1 < size) {
+            op[n++] = ch;
+        } else {
+            n = 0;
+            break;
+        }
+    }
+    op[n] = '\0';
+}
+
+/* The operator of a binary operator or compound assignment. */
+static void operator_text(reader *r, CXCursor c, CXCursor lhs, char *op,
+                          size_t size)
+{
+    children kids = kids_of(c);
+    bool ok = kids.n == 2;
+    unsigned b = end_of(r, lhs, &ok);
+    unsigned e = kids.n == 2 ? start_of(r, kids.kid[1], &ok) : 0;
+    operator_between(r, b, e, ok, op, size);
+}
+
+/* A unary operator's text, and whether it is postfix. */
+static void unary_text(reader *r, CXCursor c, CXCursor sub, char *op,
+                       size_t size, bool *postfix)
+{
+    bool ok = true;
+    unsigned cb = start_of(r, c, &ok), ce = end_of(r, c, &ok);
+    unsigned sb = start_of(r, sub, &ok), se = end_of(r, sub, &ok);
+    *postfix = cb == sb && se < ce;
+    if (*postfix)
+        operator_between(r, se, ce, ok, op, size);
+    else
+        operator_between(r, cb, sb, ok, op, size);
+}
+
+/* An integer type's width and signedness; false for other types. */
+static bool integer_type(CXType t, int *bits, bool *is_signed)
+{
+    t = clang_getCanonicalType(t);
+    switch (t.kind) {
+    case CXType_Bool: case CXType_Char_U: case CXType_UChar:
+    case CXType_UShort: case CXType_UInt: case CXType_ULong:
+    case CXType_ULongLong: case CXType_Char16: case CXType_Char32:
+        *is_signed = false;
+        break;
+    case CXType_Char_S: case CXType_SChar: case CXType_Short:
+    case CXType_Int: case CXType_Long: case CXType_LongLong:
+    case CXType_WChar:
+        *is_signed = true;
+        break;
+    case CXType_Enum:
+        return integer_type(clang_getEnumDeclIntegerType(
+                   clang_getTypeDeclaration(t)), bits, is_signed);
+    default:
+        return false;
+    }
+    long long size = clang_Type_getSizeOf(t);
+    if (size < 1 || size > 8)
+        return false;
+    *bits = t.kind == CXType_Bool ? 1 : (int)size * 8;
+    return true;
+}
+
+/* The value of a constant expression, if clang can fold it. */
+static bool evaluate(CXCursor c, long long *value)
+{
+    CXEvalResult res = clang_Cursor_Evaluate(c);
+    bool ok = false;
+    if (res) {
+        if (clang_EvalResult_getKind(res) == CXEval_Int) {
+            *value = clang_EvalResult_isUnsignedInt(res)
+                ? (long long)clang_EvalResult_getAsUnsigned(res)
+                : clang_EvalResult_getAsLongLong(res);
+            ok = true;
+        }
+        clang_EvalResult_dispose(res);
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------- pragmas */
+
+typedef struct {
+    CXToken *tok;
+    unsigned n;
+    unsigned at;
+    int line;                  /* the pragma's line: tokens end there */
+} token_cursor;
+
+static char *token_text(reader *r, CXToken t)
+{
+    CXString s = clang_getTokenSpelling(r->tu, t);
+    char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+static position token_pos(reader *r, CXToken t)
+{
+    return where(r, clang_getTokenLocation(r->tu, t));
+}
+
+static bool token_on_line(reader *r, token_cursor *tc)
+{
+    return tc->at < tc->n && token_pos(r, tc->tok[tc->at]).line == tc->line;
+}
+
+/* Accepts the token `want` on the pragma's line. */
+static bool accept(reader *r, token_cursor *tc, const char *want)
+{
+    if (!token_on_line(r, tc))
+        return false;
+    char *s = token_text(r, tc->tok[tc->at]);
+    bool ok = s && strcmp(s, want) == 0;
+    free(s);
+    if (ok)
+        tc->at++;
+    return ok;
+}
+
+static void pragma_error(reader *r, token_cursor *tc, const char *fmt,
+                         const char *arg)
+{
+    unsigned k = tc->at < tc->n && token_on_line(r, tc) ? tc->at : tc->at - 1;
+    position p = token_pos(r, tc->tok[k]);
+    report(r, "error", p.offset, p.line, fmt, arg);
+}
+
+/* A positive integer literal on the pragma's line. */
+static bool pragma_number(reader *r, token_cursor *tc, long long *value)
+{
+    if (!token_on_line(r, tc) ||
+        clang_getTokenKind(tc->tok[tc->at]) != CXToken_Literal)
+        return false;
+    char *s = token_text(r, tc->tok[tc->at]), *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    bool ok = errno == 0 && end != s && v <= INT_MAX &&
+              strspn(end, "uUlL") == strlen(end);
+    free(s);
+    if (ok) {
+        *value = (long long)v;
+        tc->at++;
+    }
+    return ok;
+}
+
+static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
+{
+    if (!accept(r, tc, "(")) {
+        pragma_error(r, tc, "expected '(' after 'distribute'%s", "");
+        return false;
+    }
+    do {
+        if (!token_on_line(r, tc) ||
+            clang_getTokenKind(tc->tok[tc->at]) != CXToken_Identifier) {
+            pragma_error(r, tc, "expected an array name in 'distribute'%s", "");
+            return false;
+        }
+        char **names = realloc(p->names, (size_t)(p->nnames + 1) * sizeof *names);
+        int *cols = realloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *cols);
+        if (names)
+            p->names = names;
+        if (cols)
+            p->name_cols = cols;
+        if (!names || !cols)
+            return false;
+        p->names[p->nnames] = token_text(r, tc->tok[tc->at]);
+        p->name_cols[p->nnames++] = (int)token_pos(r, tc->tok[tc->at]).offset;
+        tc->at++;
+    } while (accept(r, tc, ","));
+    if (!accept(r, tc, ":")) {
+        pragma_error(r, tc, "expected ':' and a distribution (cyclic, block or "
+                     "block_cyclic(B)) after the array names%s", "");
+        return false;
+    }
+    if (accept(r, tc, "cyclic")) {
+        p->dist = HD_DIST_CYCLIC;
+    } else if (accept(r, tc, "block")) {
+        p->dist = HD_DIST_BLOCK;
+    } else if (accept(r, tc, "block_cyclic")) {
+        p->dist = HD_DIST_BLOCK_CYCLIC;
+        if (!accept(r, tc, "(") || !pragma_number(r, tc, &p->value) ||
+            !accept(r, tc, ")")) {
+            pragma_error(r, tc, "expected block_cyclic(B) with B an integer "
+                         "literal%s", "");
+            return false;
+        }
+        if (p->value < 1 || (p->value & (p->value - 1))) {
+            pragma_error(r, tc, "the block size of block_cyclic must be a "
+                         "power of two%s", "");
+            return false;
+        }
+    } else {
+        pragma_error(r, tc, "unknown distribution: expected cyclic, block or "
+                     "block_cyclic(B)%s", "");
+        return false;
+    }
+    if (!accept(r, tc, ")")) {
+        pragma_error(r, tc, "expected ')' to end 'distribute'%s", "");
+        return false;
+    }
+    return true;
+}
+
+/* Is offset inside a region the preprocessor skipped (#if 0 ...)? */
+static bool skipped(CXSourceRangeList *ranges, reader *r, unsigned offset)
+{
+    for (unsigned k = 0; ranges && k < ranges->count; k++) {
+        position b = where(r, clang_getRangeStart(ranges->ranges[k]));
+        position e = where(r, clang_getRangeEnd(ranges->ranges[k]));
+        if (offset >= b.offset && offset <= e.offset)
+            return true;
+    }
+    return false;
+}
+
+/* Finds every `#pragma hyperdo ...` line of the main file. */
+static void scan_pragmas(reader *r)
+{
+    CXSourceRange all = clang_getRange(
+        clang_getLocationForOffset(r->tu, r->file, 0),
+        clang_getLocationForOffset(r->tu, r->file, (unsigned)r->len));
+    CXSourceRangeList *skip = clang_getSkippedRanges(r->tu, r->file);
+    token_cursor tc = { NULL, 0, 0, 0 };
+    clang_tokenize(r->tu, all, &tc.tok, &tc.n);
+    for (unsigned t = 0; t + 2 < tc.n; t++) {
+        if (clang_getTokenKind(tc.tok[t]) != CXToken_Punctuation)
+            continue;
+        position hash = token_pos(r, tc.tok[t]);
+        char *a = token_text(r, tc.tok[t]), *b = token_text(r, tc.tok[t + 1]),
+             *c = token_text(r, tc.tok[t + 2]);
+        bool ours = a && b && c && strcmp(a, "#") == 0 &&
+                    strcmp(b, "pragma") == 0 && strcmp(c, "hyperdo") == 0 &&
+                    token_pos(r, tc.tok[t + 2]).line == hash.line;
+        free(a);
+        free(b);
+        free(c);
+        if (!ours || skipped(skip, r, hash.offset))
+            continue;
+        pragma p;
+        memset(&p, 0, sizeof p);
+        p.line = hash.line;
+        p.offset = hash.offset;
+        tc.at = t + 3;
+        tc.line = hash.line;
+        bool ok = true;
+        if (accept(r, &tc, "doall")) {
+            p.kind = PRAGMA_DOALL;
+        } else if (accept(r, &tc, "cube")) {
+            p.kind = PRAGMA_CUBE;
+            if (!accept(r, &tc, "(") || !pragma_number(r, &tc, &p.value) ||
+                !accept(r, &tc, ")")) {
+                pragma_error(r, &tc, "expected cube(n) with n an integer "
+                             "literal%s", "");
+                ok = false;
+            } else if (p.value < 1 || p.value > HD_DP_MAX_DIM) {
+                pragma_error(r, &tc, "cube(n) needs 1 <= n <= 26 (the mapping "
+                             "optimizer's limit)%s", "");
+                ok = false;
+            }
+        } else if (accept(r, &tc, "distribute")) {
+            p.kind = PRAGMA_DISTRIBUTE;
+            ok = parse_distribute(r, &tc, &p);
+        } else {
+            char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
+                                               : xstrdup("");
+            pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
+                         "cube(n) or distribute(arrays : distribution)", word);
+            free(word);
+            ok = false;
+        }
+        if (ok && token_on_line(r, &tc)) {
+            pragma_error(r, &tc, "unexpected text after the pragma%s", "");
+            ok = false;
+        }
+        while (token_on_line(r, &tc))
+            tc.at++;
+        p.next_offset = tc.at < tc.n ? token_pos(r, tc.tok[tc.at]).offset : UINT_MAX;
+        if (!ok) {
+            for (int k = 0; k < p.nnames; k++)
+                free(p.names[k]);
+            free(p.names);
+            free(p.name_cols);
+            continue;
+        }
+        if (p.kind == PRAGMA_DOALL) {
+            /* The loop must come next: only comments may stand between. */
+            char *next = tc.at < tc.n ? token_text(r, tc.tok[tc.at]) : NULL;
+            if (!next || strcmp(next, "for") != 0) {
+                report(r, "error", p.offset, p.line, "'#pragma hyperdo doall' "
+                       "must be followed by a for loop");
+                free(next);
+                continue;
+            }
+            free(next);
+        }
+        pragma *grown = realloc(r->pragmas, (size_t)(r->npragmas + 1) * sizeof *grown);
+        if (!grown)
+            break;
+        r->pragmas = grown;
+        r->pragmas[r->npragmas++] = p;
+        if (p.kind == PRAGMA_CUBE) {
+            if (r->cube_pragma >= 0)
+                report(r, "error", p.offset, p.line, "a second '#pragma hyperdo "
+                       "cube' (the first is on line %d)",
+                       r->pragmas[r->cube_pragma].line);
+            else
+                r->cube_pragma = r->npragmas - 1;
+        }
+    }
+    clang_disposeTokens(r->tu, tc.tok, tc.n);
+    clang_disposeSourceRangeList(skip);
+}
+
+/* ------------------------------------------------- index expressions */
+
+static hd_expr *opaque(int bits, bool is_signed, const char *fmt, const char *arg)
+{
+    hd_expr *e = hd_expr_new(HD_EX_OPAQUE, bits, is_signed);
+    char buf[256];
+    snprintf(buf, sizeof buf, fmt, arg);
+    if (e)
+        e->reason = xstrdup(buf);
+    return e;
+}
+
+static const struct {
+    const char *text;
+    hd_op op;
+} binary_ops[] = {
+    { "+", HD_OP_ADD }, { "-", HD_OP_SUB }, { "*", HD_OP_MUL },
+    { "/", HD_OP_DIV }, { "%", HD_OP_MOD }, { "<<", HD_OP_SHL },
+    { ">>", HD_OP_SHR }, { "&", HD_OP_AND }, { "|", HD_OP_OR },
+    { "^", HD_OP_XOR }, { "<", HD_OP_LT }, { ">", HD_OP_GT },
+    { "<=", HD_OP_LE }, { ">=", HD_OP_GE }, { "==", HD_OP_EQ },
+    { "!=", HD_OP_NE }, { "&&", HD_OP_LAND }, { "||", HD_OP_LOR },
+};
+
+static bool fold(hd_expr *e)
+{
+    char why[64];
+    uint64_t v;
+    for (int k = 0; k < e->nkids; k++)
+        if (e->kid[k]->kind != HD_EX_CONST)
+            return false;
+    if (!hd_expr_eval(e, 0, &v, why, sizeof why))
+        return false;
+    for (int k = 0; k < e->nkids; k++)
+        hd_expr_free(e->kid[k]);
+    e->nkids = 0;
+    e->kind = HD_EX_CONST;
+    e->value = v;
+    return true;
+}
+
+static hd_expr *build(reader *r, CXCursor c);
+
+static hd_expr *build_kids(reader *r, hd_expr *e, const CXCursor *kids, int n)
+{
+    if (!e)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        e->kid[k] = build(r, kids[k]);
+        if (!e->kid[k]) {
+            hd_expr_free(e);
+            return NULL;
+        }
+        e->nkids = k + 1;
+    }
+    fold(e);
+    return e;
+}
+
+static hd_expr *build_call(reader *r, CXCursor c, int bits, bool sg)
+{
+    CXCursor callee = clang_getCursorReferenced(c);
+    char *name = spelling(callee);
+    int nargs = 0, h = name ? hd_helper_lookup(name, &nargs) : -1;
+    hd_expr *e = NULL;
+    if (h >= 0 && clang_Cursor_getNumArguments(c) == nargs) {
+        CXFile f;
+        clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
+        CXString fname = clang_getFileName(f);
+        const char *fn = clang_getCString(fname);
+        size_t fl = fn ? strlen(fn) : 0;
+        bool from_bits = fl >= 14 && strcmp(fn + fl - 14, "hyperdo/bits.h") == 0;
+        clang_disposeString(fname);
+        if (from_bits) {
+            CXCursor args[3];
+            for (int a = 0; a < nargs; a++)
+                args[a] = clang_Cursor_getArgument(c, (unsigned)a);
+            e = hd_expr_new(HD_EX_CALL, bits, sg);
+            if (e)
+                e->helper = (hd_helper)h;
+            free(name);
+            return build_kids(r, e, args, nargs);
+        }
+    }
+    e = opaque(bits, sg, "the value of '%s(...)' is not known at compile time",
+               name ? name : "?");
+    free(name);
+    return e;
+}
+
+/* The index expression tree of cursor c. */
+static hd_expr *build(reader *r, CXCursor c)
+{
+    int bits = 64;
+    bool sg = true;
+    long long value;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!integer_type(clang_getCursorType(c), &bits, &sg))
+        return opaque(64, true, "%s is not an integer", "the value");
+    children kids = kids_of(c);
+    char op[16];
+    bool postfix;
+    hd_expr *e;
+
+    switch (kind) {
+    case CXCursor_ParenExpr:
+        if (kids.n == 1)
+            return build(r, kids.kid[0]);
+        break;
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+        /* An implicit or explicit conversion: its operand is the last kid
+         * (a cast's first kid may name the type). */
+        if (kids.n >= 1) {
+            e = hd_expr_new(HD_EX_CAST, bits, sg);
+            return build_kids(r, e, &kids.kid[kids.n - 1], 1);
+        }
+        break;
+    case CXCursor_DeclRefExpr:
+        if (is_loop_var(r, c))
+            return hd_expr_new(HD_EX_INDEX, bits, sg);
+        break;
+    case CXCursor_UnaryOperator:
+        if (kids.n != 1)
+            break;
+        unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
+        e = NULL;
+        if (!postfix && strcmp(op, "~") == 0)
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_NOT : 0;
+        else if (!postfix && strcmp(op, "-") == 0)
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_NEG : 0;
+        else if (!postfix && strcmp(op, "+") == 0)
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_PLUS : 0;
+        else if (!postfix && strcmp(op, "!") == 0)
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_LNOT : 0;
+        if (e)
+            return build_kids(r, e, kids.kid, 1);
+        if (!op[0])
+            return opaque(bits, sg, "%s", "an operator inside a macro body "
+                          "cannot be read (libclang 14 gives no operator kinds); "
+                          "write the index without the macro, or use a helper "
+                          "of hyperdo/bits.h");
+        return opaque(bits, sg, "unary '%s' is not supported in an index", op);
+    case CXCursor_BinaryOperator:
+        if (kids.n != 2)
+            break;
+        operator_text(r, c, kids.kid[0], op, sizeof op);
+        for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
+            if (strcmp(op, binary_ops[k].text) == 0) {
+                e = hd_expr_new(HD_EX_BINARY, bits, sg);
+                if (e)
+                    e->op = binary_ops[k].op;
+                return build_kids(r, e, kids.kid, 2);
+            }
+        if (!op[0])
+            return opaque(bits, sg, "%s", "an operator inside a macro body "
+                          "cannot be read (libclang 14 gives no operator kinds); "
+                          "write the index without the macro, or use a helper "
+                          "of hyperdo/bits.h");
+        return opaque(bits, sg, "operator '%s' is not supported in an index", op);
+    case CXCursor_ConditionalOperator:
+        if (kids.n == 3)
+            return build_kids(r, hd_expr_new(HD_EX_COND, bits, sg), kids.kid, 3);
+        break;
+    case CXCursor_CallExpr:
+        return build_call(r, c, bits, sg);
+    case CXCursor_ArraySubscriptExpr: {
+        CXCursor base = strip(kids.n ? kids.kid[0] : c);
+        char *name = spelling(clang_getCursorReferenced(base));
+        e = opaque(bits, sg, "the index depends on the contents of '%s'",
+                   name && *name ? name : "an array");
+        free(name);
+        return e;
+    }
+    default:
+        break;
+    }
+    if (evaluate(c, &value)) {
+        e = hd_expr_new(HD_EX_CONST, bits, sg);
+        if (e) {
+            char why[8];
+            uint64_t v;
+            e->value = (uint64_t)value;
+            hd_expr_eval(e, 0, &v, why, sizeof why);   /* extends it */
+            e->value = v;
+        }
+        return e;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        char *name = spelling(c);
+        e = opaque(bits, sg, "the index depends on '%s', which is not a "
+                   "compile-time constant", name ? name : "?");
+        free(name);
+        return e;
+    }
+    return opaque(bits, sg, "%s", "this kind of expression is not supported in an index");
+}
+
+/* ------------------------------------------------------- arrays */
+
+static int array_of(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->ndecls; k++)
+        if (clang_equalCursors(r->decls[k].decl, decl))
+            return r->decls[k].index;
+    hd_program *p = r->prog;
+    hd_array a;
+    memset(&a, 0, sizeof a);
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    a.log2_size = 0;
+    while (t.kind == CXType_ConstantArray && a.ndims < 8) {
+        long long ext = clang_getArraySize(t);
+        a.extent[a.ndims++] = ext;
+        if (a.log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
+            a.log2_size += __builtin_ctzll((unsigned long long)ext);
+        else
+            a.log2_size = -1;
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    }
+    if (a.ndims == 0 || t.kind == CXType_ConstantArray)
+        return -1;
+    position pos = cursor_pos(r, decl);
+    a.name = spelling(decl);
+    a.line = pos.line;
+    a.col = pos.col;
+    hd_array *grown = realloc(p->arrays, (size_t)(p->narrays + 1) * sizeof *grown);
+    array_decl *dgrown = realloc(r->decls, (size_t)(r->ndecls + 1) * sizeof *dgrown);
+    if (grown)
+        p->arrays = grown;
+    if (dgrown)
+        r->decls = dgrown;
+    if (!grown || !dgrown) {
+        free(a.name);
+        return -1;
+    }
+    p->arrays[p->narrays] = a;
+    r->decls[r->ndecls].decl = decl;
+    r->decls[r->ndecls++].index = p->narrays;
+    return p->narrays++;
+}
+
+/* ------------------------------------------------------- loop bodies */
+
+static bool is_local(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->nlocals; k++)
+        if (clang_equalCursors(r->locals[k], decl))
+            return true;
+    return false;
+}
+
+static void add_ref(reader *r, CXCursor c, bool is_write)
+{
+    CXCursor subs[8];
+    int nsubs = 0;
+    CXCursor at = c;
+    /* a[s0][s1]... is ((a[s0])[s1]); collect subscripts outermost last. */
+    while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr) {
+        children kids = kids_of(at);
+        if (kids.n != 2 || nsubs == 8)
+            break;
+        memmove(subs + 1, subs, (size_t)nsubs * sizeof *subs);
+        subs[0] = kids.kid[1];
+        nsubs++;
+        at = strip(kids.kid[0]);
+    }
+    CXCursor decl = clang_getCursorReferenced(at);
+    int index = -1;
+    if (clang_getCursorKind(at) == CXCursor_DeclRefExpr &&
+        clang_getCursorKind(decl) == CXCursor_VarDecl)
+        index = array_of(r, decl);
+    if (index < 0) {
+        error_at(r, c, "unsupported array reference in a doall body: the base "
+                 "must be an array of constant size declared in this file");
+        return;
+    }
+    hd_array *a = &r->prog->arrays[index];
+    if (nsubs != a->ndims) {
+        error_at(r, c, "'%s' has %d dimensions but the reference gives %d "
+                 "subscripts", a->name, a->ndims, nsubs);
+        return;
+    }
+    hd_loop *l = r->loop;
+    hd_ref *grown = realloc(l->refs, (size_t)(l->nrefs + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    l->refs = grown;
+    hd_ref *ref = &l->refs[l->nrefs++];
+    memset(ref, 0, sizeof *ref);
+    position pos = cursor_pos(r, c);
+    CXSourceRange ext = clang_getCursorExtent(c);
+    ref->array = index;
+    ref->is_write = is_write;
+    ref->line = pos.line;
+    ref->col = pos.col;
+    ref->begin = where(r, clang_getRangeStart(ext)).offset;
+    ref->end = where(r, clang_getRangeEnd(ext)).offset;
+    ref->text = source_text(r, c);
+
+    /* The flattened, row-major subscript ((s0 * E1 + s1) * E2 + s2) ... */
+    hd_expr *flat = NULL;
+    for (int d = 0; d < nsubs; d++) {
+        hd_expr *s = hd_expr_new(HD_EX_CAST, 64, true);
+        if (s && (s->kid[0] = build(r, subs[d])) != NULL)
+            s->nkids = 1;
+        if (!flat) {
+            flat = s;
+            continue;
+        }
+        hd_expr *mul = hd_expr_new(HD_EX_BINARY, 64, true);
+        hd_expr *ext_c = hd_expr_new(HD_EX_CONST, 64, true);
+        hd_expr *add = hd_expr_new(HD_EX_BINARY, 64, true);
+        if (!mul || !ext_c || !add) {
+            hd_expr_free(mul); hd_expr_free(ext_c); hd_expr_free(add);
+            hd_expr_free(s);
+            break;
+        }
+        ext_c->value = (uint64_t)a->extent[d];
+        mul->op = HD_OP_MUL;
+        mul->kid[0] = flat;
+        mul->kid[1] = ext_c;
+        mul->nkids = 2;
+        add->op = HD_OP_ADD;
+        add->kid[0] = mul;
+        add->kid[1] = s;
+        add->nkids = 2;
+        flat = add;
+    }
+    ref->index = flat;
+
+    char why[256];
+    hd_affine map;
+    if (flat && hd_expr_affine(flat, l->k, &map, why, sizeof why)) {
+        ref->affine = true;
+        ref->map = map;
+    } else {
+        ref->affine = false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", flat ? why : "out of memory");
+        ref->reason = xstrdup(buf);
+    }
+}
+
+static bool is_pure_math(const char *name)
+{
+    static const char *const names[] = {
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+        "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log",
+        "log2", "log10", "log1p", "sqrt", "cbrt", "hypot", "pow", "fabs",
+        "floor", "ceil", "round", "trunc", "rint", "nearbyint", "fmod",
+        "remainder", "fmin", "fmax", "fdim", "fma", "copysign", "ldexp",
+        "scalbn", "erf", "erfc", "tgamma", "lgamma", "abs", "labs", "llabs",
+    };
+    char base[32];
+    size_t n = strlen(name);
+    if (n >= sizeof base)
+        return false;
+    memcpy(base, name, n + 1);
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t m = strlen(names[k]);
+        if (strcmp(base, names[k]) == 0 ||
+            (n == m + 1 && strncmp(base, names[k], m) == 0 &&
+             (base[m] == 'f' || base[m] == 'l')))
+            return true;
+    }
+    return false;
+}
+
+static void walk_rvalue(reader *r, CXCursor c);
+
+static enum CXChildVisitResult walk_kid(CXCursor c, CXCursor parent,
+                                        CXClientData data)
+{
+    (void)parent;
+    walk_rvalue(data, c);
+    return CXChildVisit_Continue;
+}
+
+static void check_call(reader *r, CXCursor c)
+{
+    CXCursor callee = clang_getCursorReferenced(c);
+    char *name = spelling(callee);
+    int nargs;
+    bool ok = false;
+    if (name && hd_helper_lookup(name, &nargs) >= 0) {
+        CXFile f;
+        clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
+        CXString fname = clang_getFileName(f);
+        const char *fn = clang_getCString(fname);
+        size_t fl = fn ? strlen(fn) : 0;
+        ok = fl >= 14 && strcmp(fn + fl - 14, "hyperdo/bits.h") == 0;
+        clang_disposeString(fname);
+    }
+    if (!ok && name && is_pure_math(name))
+        ok = clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
+    if (!ok)
+        error_at(r, c, "a doall body may call only the helpers of "
+                 "hyperdo/bits.h and pure math.h functions; '%s' is neither",
+                 name && *name ? name : "this function");
+    free(name);
+}
+
+static void walk_rvalue(reader *r, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    char op[16];
+    bool postfix;
+    switch (kind) {
+    case CXCursor_ArraySubscriptExpr:
+        add_ref(r, c, false);
+        break;   /* the subscripts are walked below too */
+    case CXCursor_CallExpr:
+        check_call(r, c);
+        break;
+    case CXCursor_UnaryOperator: {
+        children kids = kids_of(c);
+        if (kids.n == 1) {
+            unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
+            if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+                error_at(r, c, "'%s' in a doall body: only plain assignments "
+                         "may change values", op);
+                return;
+            }
+            if (!postfix && (strcmp(op, "*") == 0 || strcmp(op, "&") == 0)) {
+                error_at(r, c, "pointers ('%s') are not supported in a doall "
+                         "body", op);
+                return;
+            }
+        }
+        break;
+    }
+    case CXCursor_BinaryOperator: {
+        children kids = kids_of(c);
+        if (kids.n == 2) {
+            operator_text(r, c, kids.kid[0], op, sizeof op);
+            if (strcmp(op, "=") == 0) {
+                error_at(r, c, "an assignment inside an expression is not "
+                         "supported in a doall body");
+                return;
+            }
+        }
+        break;
+    }
+    case CXCursor_CompoundAssignOperator:
+        error_at(r, c, "an assignment inside an expression is not supported "
+                 "in a doall body");
+        return;
+    case CXCursor_StmtExpr:
+    case CXCursor_BlockExpr:
+        error_at(r, c, "this expression is not supported in a doall body");
+        return;
+    default:
+        break;
+    }
+    clang_visitChildren(c, walk_kid, r);
+}
+
+/* The target of an assignment statement. */
+static void walk_lvalue(reader *r, CXCursor lhs, bool also_read)
+{
+    CXCursor target = strip(lhs);
+    enum CXCursorKind kind = clang_getCursorKind(target);
+    if (kind == CXCursor_ArraySubscriptExpr) {
+        add_ref(r, target, true);
+        if (also_read)
+            add_ref(r, target, false);
+        /* Subscripts may read other arrays: walk a[s0][s1]'s s0, s1. */
+        for (CXCursor at = target;
+             clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
+            children kids = kids_of(at);
+            if (kids.n != 2)
+                break;
+            walk_rvalue(r, kids.kid[1]);
+            at = strip(kids.kid[0]);
+        }
+        return;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(target);
+        if (clang_equalCursors(decl, r->loop_var)) {
+            error_at(r, target, "the doall loop variable may not be assigned "
+                     "in its body");
+            return;
+        }
+        if (is_local(r, decl))
+            return;
+        char *name = spelling(target);
+        error_at(r, target, "'%s' is declared outside the doall loop: every "
+                 "iteration writing it would race (no reductions yet); "
+                 "declare it inside the loop body", name ? name : "?");
+        free(name);
+        return;
+    }
+    error_at(r, target, "a doall body may assign only to array elements and "
+             "to scalars declared in the body");
+}
+
+static void add_local(reader *r, CXCursor decl)
+{
+    CXCursor *grown = realloc(r->locals, (size_t)(r->nlocals + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    r->locals = grown;
+    r->locals[r->nlocals++] = decl;
+}
+
+static void walk_statement(reader *r, CXCursor s);
+
+static enum CXChildVisitResult visit_stmt(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+    (void)parent;
+    walk_statement(data, c);
+    return CXChildVisit_Continue;
+}
+
+static void walk_statement(reader *r, CXCursor s)
+{
+    enum CXCursorKind kind = clang_getCursorKind(s);
+    children kids = kids_of(s);
+    char op[16];
+    switch (kind) {
+    case CXCursor_NullStmt:
+        return;
+    case CXCursor_CompoundStmt:
+        clang_visitChildren(s, visit_stmt, r);
+        return;
+    case CXCursor_DeclStmt:
+        for (int k = 0; k < kids.n && k < 8; k++) {
+            CXCursor v = kids.kid[k];
+            if (k == 7 && kids.n > 8)
+                error_at(r, s, "declare at most 8 variables per declaration "
+                         "in a doall body");
+            if (clang_getCursorKind(v) != CXCursor_VarDecl) {
+                error_at(r, v, "only scalar variables may be declared in a "
+                         "doall body");
+                continue;
+            }
+            CXType t = clang_getCanonicalType(clang_getCursorType(v));
+            if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray ||
+                t.kind == CXType_IncompleteArray || t.kind == CXType_Pointer) {
+                error_at(r, v, "only scalar variables may be declared in a "
+                         "doall body");
+                continue;
+            }
+            if (clang_Cursor_getStorageClass(v) == CX_SC_Static) {
+                error_at(r, v, "a static variable in a doall body would be "
+                         "shared by all iterations");
+                continue;
+            }
+            clang_visitChildren(v, walk_kid, r);
+            add_local(r, v);
+        }
+        return;
+    case CXCursor_BinaryOperator:
+        if (kids.n == 2) {
+            operator_text(r, s, kids.kid[0], op, sizeof op);
+            if (strcmp(op, "=") == 0) {
+                walk_rvalue(r, kids.kid[1]);
+                walk_lvalue(r, kids.kid[0], false);
+                return;
+            }
+        }
+        break;
+    case CXCursor_CompoundAssignOperator:
+        if (kids.n == 2) {
+            walk_rvalue(r, kids.kid[1]);
+            walk_lvalue(r, kids.kid[0], true);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    error_at(r, s, "a doall body may contain only assignments and "
+             "declarations of scalars");
+}
+
+
+/* ------------------------------------------------------- loop headers */
+
+/* The byte offsets of the two ';' and the ')' of a for header. */
+static bool header_offsets(reader *r, CXCursor loop, unsigned *semi1,
+                           unsigned *semi2, unsigned *rparen)
+{
+    CXToken *tok;
+    unsigned n, depth = 0;
+    int semis = 0;
+    bool done = false;
+    clang_tokenize(r->tu, clang_getCursorExtent(loop), &tok, &n);
+    for (unsigned t = 1; t < n && !done; t++) {
+        char *s = token_text(r, tok[t]);
+        unsigned off = token_pos(r, tok[t]).offset;
+        if (!s)
+            break;
+        if (strcmp(s, "(") == 0) {
+            depth++;
+        } else if (strcmp(s, ")") == 0) {
+            if (--depth == 0) {
+                *rparen = off;
+                done = true;
+            }
+        } else if (strcmp(s, ";") == 0 && depth == 1) {
+            *(semis++ == 0 ? semi1 : semi2) = off;
+        }
+        free(s);
+    }
+    clang_disposeTokens(r->tu, tok, n);
+    return done && semis == 2;
+}
+
+static bool is_const(CXCursor c, long long want)
+{
+    long long v;
+    return evaluate(c, &v) && v == want;
+}
+
+/* `i++`, `++i`, `i += 1` or `i = i + 1`. */
+static bool canonical_increment(reader *r, CXCursor inc)
+{
+    children kids = kids_of(inc);
+    char op[16];
+    bool postfix;
+    switch (clang_getCursorKind(inc)) {
+    case CXCursor_UnaryOperator:
+        if (kids.n != 1 || !is_loop_var(r, kids.kid[0]))
+            return false;
+        unary_text(r, inc, kids.kid[0], op, sizeof op, &postfix);
+        return strcmp(op, "++") == 0;
+    case CXCursor_CompoundAssignOperator:
+        if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
+            return false;
+        operator_text(r, inc, kids.kid[0], op, sizeof op);
+        return strcmp(op, "+=") == 0 && is_const(kids.kid[1], 1);
+    case CXCursor_BinaryOperator: {
+        if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
+            return false;
+        operator_text(r, inc, kids.kid[0], op, sizeof op);
+        CXCursor sum = strip(kids.kid[1]);
+        children terms = kids_of(sum);
+        char plus[16];
+        if (strcmp(op, "=") != 0 || clang_getCursorKind(sum) != CXCursor_BinaryOperator ||
+            terms.n != 2)
+            return false;
+        operator_text(r, sum, terms.kid[0], plus, sizeof plus);
+        return strcmp(plus, "+") == 0 &&
+               ((is_loop_var(r, terms.kid[0]) && is_const(terms.kid[1], 1)) ||
+                (is_loop_var(r, terms.kid[1]) && is_const(terms.kid[0], 1)));
+    }
+    default:
+        return false;
+    }
+}
+
+static const char canonical_form[] =
+    "a doall loop must have the form 'for (int i = 0; i < N; i++)' (also "
+    "'++i', 'i += 1', or an 'i' declared earlier), N a power of two";
+
+/* Reads `for (init; cond; inc) body`; false after reporting an error. */
+static bool read_header(reader *r, CXCursor loop, CXCursor *body)
+{
+    unsigned semi1 = 0, semi2 = 0, rparen = 0;
+    if (!header_offsets(r, loop, &semi1, &semi2, &rparen)) {
+        error_at(r, loop, "%s", canonical_form);
+        return false;
+    }
+    CXCursor init = clang_getNullCursor(), cond = init, inc = init;
+    *body = init;
+    children kids = kids_of(loop);
+    for (int k = 0; k < kids.n && k < 8; k++) {
+        CXSourceRange ext = clang_getCursorExtent(kids.kid[k]);
+        unsigned off = where(r, clang_getRangeStart(ext)).offset;
+        if (off < semi1) init = kids.kid[k];
+        else if (off < semi2) cond = kids.kid[k];
+        else if (off < rparen) inc = kids.kid[k];
+        else *body = kids.kid[k];
+    }
+    if (clang_Cursor_isNull(init) || clang_Cursor_isNull(cond) ||
+        clang_Cursor_isNull(inc) || clang_Cursor_isNull(*body)) {
+        error_at(r, loop, "%s", canonical_form);
+        return false;
+    }
+
+    /* init: `int i = 0` or `i = 0`. */
+    CXCursor start = clang_getNullCursor();
+    children ik = kids_of(init);
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt && ik.n == 1 &&
+        clang_getCursorKind(ik.kid[0]) == CXCursor_VarDecl) {
+        r->loop_var = ik.kid[0];
+        children vk = kids_of(ik.kid[0]);
+        if (vk.n >= 1)
+            start = vk.kid[vk.n - 1];
+    } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator && ik.n == 2 &&
+               clang_getCursorKind(strip(ik.kid[0])) == CXCursor_DeclRefExpr) {
+        char op[16];
+        operator_text(r, init, ik.kid[0], op, sizeof op);
+        if (strcmp(op, "=") == 0) {
+            r->loop_var = clang_getCursorReferenced(strip(ik.kid[0]));
+            start = ik.kid[1];
+        }
+    }
+    int bits;
+    bool sg;
+    if (clang_Cursor_isNull(start) || clang_Cursor_isNull(r->loop_var) ||
+        !integer_type(clang_getCursorType(r->loop_var), &bits, &sg)) {
+        error_at(r, init, "%s", canonical_form);
+        return false;
+    }
+    if (!is_const(start, 0)) {
+        error_at(r, start, "a doall loop must start at 0 (%s)", canonical_form);
+        return false;
+    }
+
+    /* cond: `i < N`, N a constant power of two. */
+    children ck = kids_of(cond);
+    char op[16] = "";
+    if (clang_getCursorKind(cond) == CXCursor_BinaryOperator && ck.n == 2)
+        operator_text(r, cond, ck.kid[0], op, sizeof op);
+    if (strcmp(op, "<") != 0 || !is_loop_var(r, ck.kid[0])) {
+        error_at(r, cond, "the condition of a doall loop must be 'i < N' (%s)",
+                 canonical_form);
+        return false;
+    }
+    long long bound;
+    if (!evaluate(ck.kid[1], &bound)) {
+        error_at(r, ck.kid[1], "the bound of a doall loop must be a constant "
+                 "expression");
+        return false;
+    }
+    if (bound < 1 || (bound & (bound - 1))) {
+        error_at(r, ck.kid[1], "the bound %lld of a doall loop is not a power "
+                 "of two", bound);
+        return false;
+    }
+    r->loop->k = __builtin_ctzll((unsigned long long)bound);
+    if (r->loop->k >= bits - (sg ? 1 : 0)) {
+        error_at(r, ck.kid[1], "the loop variable's type cannot hold the bound "
+                 "%lld", bound);
+        return false;
+    }
+    if (!canonical_increment(r, inc)) {
+        error_at(r, inc, "a doall loop must step by one: 'i++', '++i' or "
+                 "'i += 1' (%s)", canonical_form);
+        return false;
+    }
+    r->loop->var = spelling(r->loop_var);
+    return true;
+}
+
+/* ------------------------------------------------------- the AST walk */
+
+static pragma *doall_for(reader *r, CXCursor loop)
+{
+    unsigned off = where(r, clang_getRangeStart(clang_getCursorExtent(loop))).offset;
+    for (int k = 0; k < r->npragmas; k++)
+        if (r->pragmas[k].kind == PRAGMA_DOALL && r->pragmas[k].next_offset == off)
+            return &r->pragmas[k];
+    return NULL;
+}
+
+static void read_loop(reader *r, CXCursor loop, pragma *pr)
+{
+    hd_program *p = r->prog;
+    hd_loop *grown = realloc(p->loops, (size_t)(p->nloops + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    p->loops = grown;
+    hd_loop *l = &p->loops[p->nloops++];
+    memset(l, 0, sizeof *l);
+    position pos = cursor_pos(r, loop);
+    CXSourceRange ext = clang_getCursorExtent(loop);
+    l->line = pos.line;
+    l->col = pos.col;
+    l->pragma_line = pr->line;
+    l->begin = where(r, clang_getRangeStart(ext)).offset;
+    l->end = where(r, clang_getRangeEnd(ext)).offset;
+    l->home = -1;
+    r->loop = l;
+    r->loop_var = clang_getNullCursor();
+    r->nlocals = 0;
+    CXCursor body;
+    int errors = r->errors;
+    if (!read_header(r, loop, &body))
+        return;
+    if (clang_getCursorKind(body) == CXCursor_CompoundStmt)
+        clang_visitChildren(body, visit_stmt, r);
+    else
+        walk_statement(r, body);
+    if (r->errors == errors) {
+        for (int k = 0; k < l->nrefs; k++)
+            if (l->refs[k].is_write) {
+                l->home = k;
+                break;
+            }
+        if (l->home < 0)
+            error_at(r, loop, "this doall loop writes no array element");
+    }
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
+                                     CXClientData data)
+{
+    (void)parent;
+    reader *r = data;
+    if (!where(r, clang_getCursorLocation(c)).in_main)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_ForStmt) {
+        pragma *pr = doall_for(r, c);
+        if (pr) {
+            if (r->loop) {
+                error_at(r, c, "nested doall loops are not supported (the "
+                         "enclosing doall is on line %d)", r->loop->line);
+                pr->used = true;
+                return CXChildVisit_Continue;
+            }
+            pr->used = true;
+            read_loop(r, c, pr);
+            /* Look inside for doall pragmas that would be nested. */
+            clang_visitChildren(c, visit, r);
+            r->loop = NULL;
+            return CXChildVisit_Continue;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* ------------------------------------------------- owners and messages */
+
+static hd_affine owner_map(const hd_array *a, const hd_affine *index, int n)
+{
+    hd_affine o = hd_affine_constant(index->in, 0);
+    for (int t = 0; t < n; t++) {
+        o.row[t] = index->row[a->shift + t];
+        o.c |= ((index->c >> (a->shift + t)) & 1) << t;
+    }
+    return o;
+}
+
+static uint64_t owner_at(const hd_array *a, uint64_t element, int n)
+{
+    return (element >> a->shift) & hd_mask(n);
+}
+
+static const pragma *distribution_of(reader *r, const char *name, int *which)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        pragma *p = &r->pragmas[k];
+        if (p->kind != PRAGMA_DISTRIBUTE)
+            continue;
+        for (int j = 0; j < p->nnames; j++)
+            if (strcmp(p->names[j], name) == 0) {
+                if (which)
+                    *which = j;
+                return p;
+            }
+    }
+    return NULL;
+}
+
+static void distribute_arrays(reader *r)
+{
+    hd_program *p = r->prog;
+    for (int k = 0; k < p->narrays; k++) {
+        hd_array *a = &p->arrays[k];
+        int which = 0;
+        const pragma *d = distribution_of(r, a->name, &which);
+        if (!d) {
+            a->dist = a->log2_size == p->n ? HD_DIST_EXACT : HD_DIST_NONE;
+            continue;
+        }
+        int need = p->n + (d->dist == HD_DIST_BLOCK_CYCLIC
+                           ? __builtin_ctzll((unsigned long long)d->value) : 0);
+        if (a->log2_size < 0 || a->log2_size < need) {
+            report(r, "error", (unsigned)d->name_cols[which], d->line,
+                   "'%s' cannot be distributed this way: it needs a power-of-two "
+                   "number of elements, at least 2^%d", a->name, need);
+            continue;
+        }
+        a->dist = d->dist;
+        a->block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
+                        ? __builtin_ctzll((unsigned long long)d->value) : 0;
+        a->shift = d->dist == HD_DIST_BLOCK ? a->log2_size - p->n : a->block_log2;
+    }
+    /* Every name in a distribute pragma must be an array the loops use. */
+    for (int k = 0; k < r->npragmas; k++) {
+        pragma *d = &r->pragmas[k];
+        for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++) {
+            bool found = false;
+            for (int a = 0; a < p->narrays && !found; a++)
+                found = strcmp(p->arrays[a].name, d->names[j]) == 0;
+            if (!found)
+                report(r, "error", (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not an array used in a doall "
+                       "loop of this file", d->names[j]);
+        }
+    }
+}
+
+/* Reports the first element out of range, if any, of a reference. */
+static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[256];
+    uint64_t v;
+    if (a->log2_size < 0)
+        return true;
+    if (ref->affine) {
+        uint64_t outside = ~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size);
+        if (!outside)
+            return true;
+        /* An iteration that sets that bit: 0, or one input bit of its row. */
+        int t = __builtin_ctzll(outside);
+        uint64_t i = (ref->map.c >> t) & 1 ? 0 : ref->map.row[t] & -ref->map.row[t];
+        v = hd_affine_apply(&ref->map, i);
+        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at "
+               "%s = %llu the element index is %lld, but '%s' has %llu "
+               "elements", ref->text, l->var, (unsigned long long)i,
+               (long long)v, a->name, 1ULL << a->log2_size);
+        return false;
+    }
+    if (l->k > ENUMERATE_MAX_K)
+        return true;
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
+            return true;   /* depends on data: checked at run time */
+        if (v >> a->log2_size) {
+            report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: "
+                   "at %s = %llu the element index is %lld, but '%s' has %llu "
+                   "elements", ref->text, l->var, (unsigned long long)i,
+                   (long long)v, a->name, 1ULL << a->log2_size);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Two iterations must not write the same element (no reductions yet). */
+static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[256];
+    if (ref->affine) {
+        uint64_t v = hd_affine_collision(&ref->map, a->log2_size);
+        if (v)
+            report(r, "error", ref->begin, ref->line, "iterations %s = 0 and "
+                   "%s = %llu both write element %llu of '%s' (a doall loop "
+                   "may not write an element twice; no reductions yet)",
+                   l->var, l->var, (unsigned long long)v,
+                   (unsigned long long)hd_affine_apply(&ref->map, 0), a->name);
+        return;
+    }
+    uint64_t first;
+    if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why)) {
+        report(r, "error", ref->begin, ref->line, "the element written by '%s' "
+               "is not known at compile time (%s), so its owner cannot run the "
+               "iteration", ref->text, why);
+        return;
+    }
+    if (l->k > ENUMERATE_MAX_K || a->log2_size > 24)
+        return;
+    uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
+    uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
+    for (uint64_t i = 0; who && i < (UINT64_C(1) << l->k); i++) {
+        uint64_t v;
+        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why) || (v >> a->log2_size))
+            break;
+        if (seen[v]) {
+            report(r, "error", ref->begin, ref->line, "iterations %s = %llu "
+                   "and %s = %llu both write element %llu of '%s' (a doall loop "
+                   "may not write an element twice; no reductions yet)", l->var,
+                   (unsigned long long)who[v], l->var, (unsigned long long)i,
+                   (unsigned long long)v, a->name);
+            break;
+        }
+        seen[v] = 1;
+        who[v] = i;
+    }
+    free(seen);
+    free(who);
+}
+
+/* The owner of ref's element at iteration i, if it can be known. */
+static bool owner_of(reader *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[8];
+    uint64_t v;
+    if (ref->affine)
+        v = hd_affine_apply(&ref->map, i);
+    else if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
+        return false;
+    *owner = owner_at(a, v, r->prog->n);
+    return true;
+}
+
+/* Does ref live on the same processor as home at every iteration? */
+static int same_owner_everywhere(reader *r, const hd_loop *l, const hd_ref *ref,
+                                 const hd_ref *home)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    const hd_array *h = &r->prog->arrays[home->array];
+    if (ref->affine && home->affine) {
+        hd_affine x = owner_map(a, &ref->map, r->prog->n);
+        hd_affine y = owner_map(h, &home->map, r->prog->n);
+        hd_lcc unused;
+        const char *why;
+        return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
+    }
+    if (l->k > ENUMERATE_MAX_K)
+        return -1;
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        uint64_t x, y;
+        if (!owner_of(r, ref, i, &x) || !owner_of(r, home, i, &y))
+            return -1;
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+static void communications(reader *r, hd_loop *l)
+{
+    hd_program *p = r->prog;
+    hd_ref *home = &l->refs[l->home];
+    for (int k = 0; k < l->nrefs; k++) {
+        hd_ref *ref = &l->refs[k];
+        hd_array *a = &p->arrays[ref->array];
+        if (ref->is_write && a->dist == HD_DIST_NONE) {
+            report(r, "error", ref->begin, ref->line, "'%s' is written in a "
+                   "doall loop but not distributed: give it exactly 2^%d "
+                   "elements or name it in '#pragma hyperdo distribute' (it "
+                   "has %lld)", a->name, p->n,
+                   a->log2_size >= 0 ? 1LL << a->log2_size : -1LL);
+            continue;
+        }
+        if (a->dist == HD_DIST_NONE) {
+            ref->comm = HD_COMM_LOCAL;    /* a replicated copy */
+            continue;
+        }
+        if (!check_bounds(r, l, ref))
+            continue;
+        if (ref->is_write) {
+            check_writes(r, l, ref);
+            if (k != l->home && same_owner_everywhere(r, l, ref, home) != 1)
+                report(r, "error", ref->begin, ref->line, "'%s' and '%s' are "
+                       "written by the same iteration but live on different "
+                       "processors; split the loop", ref->text, home->text);
+            ref->comm = HD_COMM_LOCAL;
+            continue;
+        }
+        if (ref->affine && home->affine) {
+            hd_affine src = owner_map(a, &ref->map, p->n);
+            hd_affine dst = owner_map(&p->arrays[home->array], &home->map, p->n);
+            const char *why = NULL;
+            ref->lcc.A = hd_matrix_zero(p->n);
+            ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
+            if (ref->comm == HD_COMM_GENERAL)
+                ref->reason = xstrdup(why);
+            continue;
+        }
+        int same = same_owner_everywhere(r, l, ref, home);
+        ref->comm = same == 1 ? HD_COMM_LOCAL : HD_COMM_GENERAL;
+        if (ref->comm == HD_COMM_GENERAL && !ref->reason) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "the owner of the iteration's element "
+                     "'%s' is not an affine function of %s", home->text, l->var);
+            ref->reason = xstrdup(buf);
+        }
+    }
+}
+
+/* ------------------------------------------------------- the reader */
+
+static char *exe_arg(const char *flag, const char *value)
+{
+    size_t n = strlen(flag) + strlen(value) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s", flag, value);
+    return s;
+}
+
+/* The compiler arguments: -p's compile command (less the compiler, the
+ * file, -c and -o), then those after --, then the helpers' include dir. */
+static int build_args(reader *r, const char *path, char ***out, int *nout)
+{
+    char **args = NULL;
+    int n = 0;
+    CXCompilationDatabase db = NULL;
+    CXCompileCommands cmds = NULL;
+    if (r->opt->build_dir) {
+        CXCompilationDatabase_Error err;
+        db = clang_CompilationDatabase_fromDirectory(r->opt->build_dir, &err);
+        if (err != CXCompilationDatabase_NoError) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "hyperdo: error: cannot load "
+                     "compile_commands.json from '%s'\n", r->opt->build_dir);
+            append(r, msg, strlen(msg));
+            r->errors++;
+            return -1;
+        }
+        char *abs = realpath(path, NULL);
+        cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : path);
+        free(abs);
+        if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "hyperdo: error: '%s' has no entry in "
+                     "%s/compile_commands.json\n", path, r->opt->build_dir);
+            append(r, msg, strlen(msg));
+            r->errors++;
+            clang_CompileCommands_dispose(cmds);
+            clang_CompilationDatabase_dispose(db);
+            return -1;
+        }
+    }
+    unsigned ncmd = cmds ? clang_CompileCommand_getNumArgs(
+                               clang_CompileCommands_getCommand(cmds, 0)) : 0;
+    args = calloc((size_t)ncmd + (size_t)r->opt->nargs + 4, sizeof *args);
+    if (!args)
+        return -1;
+    if (cmds) {
+        CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+        CXString dir = clang_CompileCommand_getDirectory(cmd);
+        args[n++] = exe_arg("-working-directory=", clang_getCString(dir));
+        clang_disposeString(dir);
+        char *abs = realpath(path, NULL);
+        for (unsigned k = 1; k < ncmd; k++) {
+            CXString s = clang_CompileCommand_getArg(cmd, k);
+            const char *a = clang_getCString(s);
+            char *aabs = realpath(a, NULL);
+            bool is_file = aabs && abs && strcmp(aabs, abs) == 0;
+            free(aabs);
+            if (strcmp(a, "-o") == 0 && k + 1 < ncmd) {
+                k++;
+            } else if (strcmp(a, "-c") != 0 && !is_file && strcmp(a, path) != 0) {
+                args[n++] = xstrdup(a);
+            }
+            clang_disposeString(s);
+        }
+        free(abs);
+        clang_CompileCommands_dispose(cmds);
+        clang_CompilationDatabase_dispose(db);
+    }
+    for (int k = 0; k < r->opt->nargs; k++)
+        args[n++] = xstrdup(r->opt->args[k]);
+    if (r->opt->include_dir)
+        args[n++] = exe_arg("-I", r->opt->include_dir);
+    *out = args;
+    *nout = n;
+    return 0;
+}
+
+static void free_pragmas(reader *r)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        for (int j = 0; j < r->pragmas[k].nnames; j++)
+            free(r->pragmas[k].names[j]);
+        free(r->pragmas[k].names);
+        free(r->pragmas[k].name_cols);
+    }
+    free(r->pragmas);
+}
+
+int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
+              char **diagnostics)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    memset(out, 0, sizeof *out);
+    r.path = path;
+    r.opt = opt;
+    r.cube_pragma = -1;
+    r.prog = out;
+    *diagnostics = NULL;
+
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "hyperdo: error: cannot open '%s': %s\n",
+                 path, strerror(errno));
+        *diagnostics = xstrdup(msg);
+        return 1;
+    }
+    fclose(probe);
+
+    char **args = NULL;
+    int nargs = 0;
+    if (build_args(&r, path, &args, &nargs) != 0) {
+        *diagnostics = r.diag;
+        return r.errors ? r.errors : 1;
+    }
+    CXIndex index = clang_createIndex(0, 0);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(
+        index, path, (const char *const *)args, nargs, NULL, 0,
+        CXTranslationUnit_DetailedPreprocessingRecord |
+        CXTranslationUnit_KeepGoing, &r.tu);
+    for (int k = 0; k < nargs; k++)
+        free(args[k]);
+    free(args);
+    if (ec != CXError_Success || !r.tu) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "hyperdo: error: clang could not parse '%s' "
+                 "(libclang error %d)\n", path, (int)ec);
+        append(&r, msg, strlen(msg));
+        clang_disposeIndex(index);
+        *diagnostics = r.diag;
+        return 1;
+    }
+    r.file = clang_getFile(r.tu, path);
+    r.src = r.file ? clang_getFileContents(r.tu, r.file, &r.len) : NULL;
+
+    pass_clang_diagnostics(&r);
+    if (r.errors == 0 && r.file && r.src) {
+        out->path = xstrdup(path);
+        scan_pragmas(&r);
+        clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &r);
+        for (int k = 0; k < r.npragmas; k++)
+            if (r.pragmas[k].kind == PRAGMA_DOALL && !r.pragmas[k].used)
+                report(&r, "error", r.pragmas[k].offset, r.pragmas[k].line,
+                       "'#pragma hyperdo doall' must be followed by a for loop "
+                       "inside a function");
+        out->n = opt->dim > 0 ? opt->dim
+               : r.cube_pragma >= 0 ? (int)r.pragmas[r.cube_pragma].value
+               : out->nloops > 0 ? out->loops[0].k : 0;
+        if (out->nloops > 0 && out->n < 1 && r.errors == 0)
+            report(&r, "error", out->loops[0].begin, out->loops[0].line,
+                   "a doall loop of one iteration gives a cube of dimension 0; "
+                   "set the dimension with '#pragma hyperdo cube(n)' or --dim");
+        if (out->n > HD_DP_MAX_DIM && r.errors == 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "hyperdo: error: a %d-cube is beyond the "
+                     "mapping optimizer's limit of %d dimensions\n", out->n,
+                     HD_DP_MAX_DIM);
+            append(&r, msg, strlen(msg));
+            r.errors++;
+        }
+        if (r.errors == 0) {
+            distribute_arrays(&r);
+            for (int k = 0; k < out->nloops && r.errors == 0; k++)
+                if (out->loops[k].home >= 0)
+                    communications(&r, &out->loops[k]);
+        }
+    }
+    free_pragmas(&r);
+    free(r.decls);
+    free(r.locals);
+    clang_disposeTranslationUnit(r.tu);
+    clang_disposeIndex(index);
+    *diagnostics = r.diag;
+    if (r.errors)
+        hd_program_free(out);
+    return r.errors;
+}
+
+void hd_program_free(hd_program *p)
+{
+    for (int k = 0; k < p->nloops; k++) {
+        hd_loop *l = &p->loops[k];
+        for (int j = 0; j < l->nrefs; j++) {
+            free(l->refs[j].text);
+            free(l->refs[j].reason);
+            hd_expr_free(l->refs[j].index);
+        }
+        free(l->refs);
+        free(l->var);
+    }
+    for (int k = 0; k < p->narrays; k++)
+        free(p->arrays[k].name);
+    free(p->arrays);
+    free(p->loops);
+    free(p->path);
+    memset(p, 0, sizeof *p);
+}
+
+int hd_program_spec(const hd_program *p, hd_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = p->n;
+    for (int k = 0; k < p->nloops; k++)
+        for (int j = 0; j < p->loops[k].nrefs; j++) {
+            const hd_ref *ref = &p->loops[k].refs[j];
+            if (ref->is_write || ref->comm == HD_COMM_LOCAL)
+                continue;
+            hd_named_lcc *grown = realloc(out->lccs, (size_t)(out->m + 1) * sizeof *grown);
+            if (!grown) {
+                hd_spec_free(out);
+                return HD_SPEC_ENOMEM;
+            }
+            out->lccs = grown;
+            hd_named_lcc *e = &out->lccs[out->m++];
+            memset(e, 0, sizeof *e);
+            e->name = xstrdup(ref->text);
+            e->line = ref->line;
+            e->col = ref->col;
+            e->loop_line = p->loops[k].line;
+            e->array = xstrdup(p->arrays[ref->array].name);
+            if (ref->comm == HD_COMM_LCC) {
+                e->lcc = ref->lcc;
+            } else {
+                e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
+                e->reason = xstrdup(ref->reason ? ref->reason : "not an LCC");
+            }
+        }
+    return HD_SPEC_OK;
+}
