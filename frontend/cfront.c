@@ -1029,8 +1029,17 @@ static void walk_rvalue(reader *r, CXCursor c)
     bool postfix;
     switch (kind) {
     case CXCursor_ArraySubscriptExpr:
+        /* One reference a[s0][s1]...; its subscripts may read arrays too. */
         add_ref(r, c, false);
-        break;   /* the subscripts are walked below too */
+        for (CXCursor at = c;
+             clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
+            children kids = kids_of(at);
+            if (kids.n != 2)
+                break;
+            walk_rvalue(r, kids.kid[1]);
+            at = strip(kids.kid[0]);
+        }
+        return;
     case CXCursor_CallExpr:
         check_call(r, c);
         break;
@@ -1275,15 +1284,16 @@ static bool canonical_increment(reader *r, CXCursor inc)
 }
 
 static const char canonical_form[] =
-    "a doall loop must have the form 'for (int i = 0; i < N; i++)' (also "
-    "'++i', 'i += 1', or an 'i' declared earlier), N a power of two";
+    "write 'for (int i = 0; i < N; i++)' (or '++i', 'i += 1', an 'i' "
+    "declared earlier), N a power of two";
 
 /* Reads `for (init; cond; inc) body`; false after reporting an error. */
 static bool read_header(reader *r, CXCursor loop, CXCursor *body)
 {
     unsigned semi1 = 0, semi2 = 0, rparen = 0;
     if (!header_offsets(r, loop, &semi1, &semi2, &rparen)) {
-        error_at(r, loop, "%s", canonical_form);
+        error_at(r, loop, "a doall loop needs the canonical form: %s",
+                 canonical_form);
         return false;
     }
     CXCursor init = clang_getNullCursor(), cond = init, inc = init;
@@ -1299,7 +1309,8 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
     }
     if (clang_Cursor_isNull(init) || clang_Cursor_isNull(cond) ||
         clang_Cursor_isNull(inc) || clang_Cursor_isNull(*body)) {
-        error_at(r, loop, "%s", canonical_form);
+        error_at(r, loop, "a doall loop needs the canonical form: %s",
+                 canonical_form);
         return false;
     }
 
@@ -1325,11 +1336,12 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
     bool sg;
     if (clang_Cursor_isNull(start) || clang_Cursor_isNull(r->loop_var) ||
         !integer_type(clang_getCursorType(r->loop_var), &bits, &sg)) {
-        error_at(r, init, "%s", canonical_form);
+        error_at(r, init, "a doall loop must start an integer variable at 0: "
+                 "%s", canonical_form);
         return false;
     }
     if (!is_const(start, 0)) {
-        error_at(r, start, "a doall loop must start at 0 (%s)", canonical_form);
+        error_at(r, start, "a doall loop must start at 0: %s", canonical_form);
         return false;
     }
 
@@ -1339,7 +1351,7 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
     if (clang_getCursorKind(cond) == CXCursor_BinaryOperator && ck.n == 2)
         operator_text(r, cond, ck.kid[0], op, sizeof op);
     if (strcmp(op, "<") != 0 || !is_loop_var(r, ck.kid[0])) {
-        error_at(r, cond, "the condition of a doall loop must be 'i < N' (%s)",
+        error_at(r, cond, "the condition of a doall loop must be 'i < N': %s",
                  canonical_form);
         return false;
     }
@@ -1361,8 +1373,7 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
         return false;
     }
     if (!canonical_increment(r, inc)) {
-        error_at(r, inc, "a doall loop must step by one: 'i++', '++i' or "
-                 "'i += 1' (%s)", canonical_form);
+        error_at(r, inc, "a doall loop must step by one: %s", canonical_form);
         return false;
     }
     r->loop->var = spelling(r->loop_var);
@@ -1841,14 +1852,19 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
                 report(&r, "error", r.pragmas[k].offset, r.pragmas[k].line,
                        "'#pragma hyperdo doall' must be followed by a for loop "
                        "inside a function");
+        /* --dim, else cube(n), else the first doall's 2^k iterations. */
+        const hd_loop *first = NULL;
+        for (int k = 0; k < out->nloops && !first; k++)
+            if (out->loops[k].var)
+                first = &out->loops[k];
         out->n = opt->dim > 0 ? opt->dim
                : r.cube_pragma >= 0 ? (int)r.pragmas[r.cube_pragma].value
-               : out->nloops > 0 ? out->loops[0].k : 0;
-        if (out->nloops > 0 && out->n < 1 && r.errors == 0)
-            report(&r, "error", out->loops[0].begin, out->loops[0].line,
+               : first ? first->k : 0;
+        if (first && out->n < 1)
+            report(&r, "error", first->begin, first->line,
                    "a doall loop of one iteration gives a cube of dimension 0; "
                    "set the dimension with '#pragma hyperdo cube(n)' or --dim");
-        if (out->n > HD_DP_MAX_DIM && r.errors == 0) {
+        if (out->n > HD_DP_MAX_DIM) {
             char msg[256];
             snprintf(msg, sizeof msg, "hyperdo: error: a %d-cube is beyond the "
                      "mapping optimizer's limit of %d dimensions\n", out->n,
@@ -1856,9 +1872,11 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
             append(&r, msg, strlen(msg));
             r.errors++;
         }
-        if (r.errors == 0) {
+        /* Loops read without errors are checked further even when others
+         * had errors, so that one run reports all it can. */
+        if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
             distribute_arrays(&r);
-            for (int k = 0; k < out->nloops && r.errors == 0; k++)
+            for (int k = 0; k < out->nloops; k++)
                 if (out->loops[k].home >= 0)
                     communications(&r, &out->loops[k]);
         }
