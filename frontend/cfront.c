@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Iterations are enumerated to check general (non-affine) references only
  * up to this many bits of the loop variable. */
@@ -1722,8 +1723,12 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     CXCompilationDatabase db = NULL;
     CXCompileCommands cmds = NULL;
     if (r->opt->build_dir) {
-        CXCompilationDatabase_Error err;
-        db = clang_CompilationDatabase_fromDirectory(r->opt->build_dir, &err);
+        CXCompilationDatabase_Error err = CXCompilationDatabase_CanNotLoadDatabase;
+        char json[PATH_MAX + 32];
+        snprintf(json, sizeof json, "%s/compile_commands.json", r->opt->build_dir);
+        /* Checked first: libclang would print its own noise to stderr. */
+        if (access(json, R_OK) == 0)
+            db = clang_CompilationDatabase_fromDirectory(r->opt->build_dir, &err);
         if (err != CXCompilationDatabase_NoError) {
             char msg[512];
             snprintf(msg, sizeof msg, "hyperdo: error: cannot load "
@@ -1753,14 +1758,17 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
         return -1;
     if (cmds) {
         CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-        CXString dir = clang_CompileCommand_getDirectory(cmd);
-        args[n++] = exe_arg("-working-directory=", clang_getCString(dir));
-        clang_disposeString(dir);
+        CXString dirs = clang_CompileCommand_getDirectory(cmd);
+        const char *dir = clang_getCString(dirs);
+        args[n++] = exe_arg("-working-directory=", dir);
         char *abs = realpath(path, NULL);
         for (unsigned k = 1; k < ncmd; k++) {
             CXString s = clang_CompileCommand_getArg(cmd, k);
             const char *a = clang_getCString(s);
-            char *aabs = realpath(a, NULL);
+            /* The command's own paths are relative to its directory. */
+            char joined[PATH_MAX + 2];
+            snprintf(joined, sizeof joined, "%s/%s", dir, a);
+            char *aabs = realpath(a[0] == '/' ? a : joined, NULL);
             bool is_file = aabs && abs && strcmp(aabs, abs) == 0;
             free(aabs);
             if (strcmp(a, "-o") == 0 && k + 1 < ncmd) {
@@ -1771,6 +1779,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
             clang_disposeString(s);
         }
         free(abs);
+        clang_disposeString(dirs);
         clang_CompileCommands_dispose(cmds);
         clang_CompilationDatabase_dispose(db);
     }
@@ -1822,9 +1831,14 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
         *diagnostics = r.diag;
         return r.errors ? r.errors : 1;
     }
+    /* With -p, clang works in the command's directory: give it the file by
+     * its absolute name. */
+    char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
+    if (!parse_path)
+        parse_path = xstrdup(path);
     CXIndex index = clang_createIndex(0, 0);
     enum CXErrorCode ec = clang_parseTranslationUnit2(
-        index, path, (const char *const *)args, nargs, NULL, 0,
+        index, parse_path, (const char *const *)args, nargs, NULL, 0,
         CXTranslationUnit_DetailedPreprocessingRecord |
         CXTranslationUnit_KeepGoing, &r.tu);
     for (int k = 0; k < nargs; k++)
@@ -1836,10 +1850,12 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
                  "(libclang error %d)\n", path, (int)ec);
         append(&r, msg, strlen(msg));
         clang_disposeIndex(index);
+        free(parse_path);
         *diagnostics = r.diag;
         return 1;
     }
-    r.file = clang_getFile(r.tu, path);
+    r.file = clang_getFile(r.tu, parse_path);
+    free(parse_path);
     r.src = r.file ? clang_getFileContents(r.tu, r.file, &r.len) : NULL;
 
     pass_clang_diagnostics(&r);
