@@ -184,6 +184,7 @@ typedef struct {
     hd_objective obj;
     subset_table *tb;
     uint64_t *fixed;   /* per LCC, the bits j with T = 0 wherever placed */
+    uint64_t *weight;  /* how many of the input LCCs are this one */
 } dp_problem;
 
 /* The primary cost g of placing bit j at position i after the set u, and
@@ -202,8 +203,8 @@ static void dim_cost(const dp_problem *p, uint32_t u, int j, int i,
         else
             e = (p->n - 1 - i) - tb->rank[u] + hit;
         uint64_t T = UINT64_C(1) << e;
-        *g = combine(per_dim_is_max(p->obj), *g, T);
-        *s += T;
+        *g = per_dim_is_max(p->obj) ? (T > *g ? T : *g) : *g + T * p->weight[r];
+        *s += T * p->weight[r];
     }
 }
 
@@ -267,6 +268,45 @@ static int check_set(const hd_lcc *c, int m, int n, int limit)
     return n > limit ? HD_ETOOBIG : HD_OK;
 }
 
+/* Orders LCCs so that equal ones are adjacent. */
+static int compare_lcc(const void *x, const void *y)
+{
+    const hd_lcc *a = *(const hd_lcc *const *)x, *b = *(const hd_lcc *const *)y;
+    if (a->dir != b->dir)
+        return a->dir < b->dir ? -1 : 1;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    for (int i = 0; i < a->A.n; i++)
+        if (a->A.row[i] != b->A.row[i])
+            return a->A.row[i] < b->A.row[i] ? -1 : 1;
+    return 0;
+}
+
+/* Equal LCCs cost the same under every ordering, so the DP prices each
+ * distinct one once and weighs it by how often it occurs (a program's
+ * loops often repeat a pattern).  Returns the number of distinct ones. */
+static int distinct_lccs(const hd_lcc *c, int m, const hd_lcc **uniq,
+                         uint64_t *weight)
+{
+    const hd_lcc **sorted = malloc((size_t)m * sizeof *sorted);
+    int u = 0;
+    if (!sorted)
+        return -1;
+    for (int r = 0; r < m; r++)
+        sorted[r] = &c[r];
+    qsort(sorted, (size_t)m, sizeof *sorted, compare_lcc);
+    for (int r = 0; r < m; r++) {
+        if (u > 0 && compare_lcc(&uniq[u - 1], &sorted[r]) == 0) {
+            weight[u - 1]++;
+            continue;
+        }
+        uniq[u] = sorted[r];
+        weight[u++] = 1;
+    }
+    free(sorted);
+    return u;
+}
+
 int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
                     hd_order *order, uint64_t *cost)
 {
@@ -279,18 +319,22 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
         return HD_OK;
     }
     size_t states = (size_t)1 << n;
+    const hd_lcc **uniq = malloc((size_t)m * sizeof *uniq);
     dp_problem p = { n, m, obj, calloc((size_t)m, sizeof *p.tb),
-                     calloc((size_t)m, sizeof *p.fixed) };
+                     calloc((size_t)m, sizeof *p.fixed),
+                     calloc((size_t)m, sizeof *p.weight) };
     uint64_t *f = malloc(states * sizeof *f);
     uint8_t *last = malloc(states);
-    rc = (p.tb && p.fixed && f && last) ? HD_OK : HD_ENOMEM;
-    for (int r = 0; r < m && rc == HD_OK; r++) {
+    rc = (uniq && p.tb && p.fixed && p.weight && f && last) ? HD_OK : HD_ENOMEM;
+    if (rc == HD_OK && (p.m = distinct_lccs(c, m, uniq, p.weight)) < 0)
+        rc = HD_ENOMEM;
+    for (int r = 0; rc == HD_OK && r < p.m; r++) {
         subset_table *tb = &p.tb[r];
-        tb->lcc = &c[r];
+        tb->lcc = uniq[r];
         tb->full = hd_mask(n);
         for (int j = 0; j < n; j++) {
-            tb->col[j] = hd_matrix_column(&c[r].A, j);
-            if (hd_lcc_dim_is_fixed(&c[r], j))
+            tb->col[j] = hd_matrix_column(&uniq[r]->A, j);
+            if (hd_lcc_dim_is_fixed(uniq[r], j))
                 p.fixed[r] |= UINT64_C(1) << j;
         }
         tb->rank = malloc(states);
@@ -313,6 +357,8 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
     }
     free(p.tb);
     free(p.fixed);
+    free(p.weight);
+    free(uniq);
     free(f);
     free(last);
     return rc;

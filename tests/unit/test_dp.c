@@ -162,6 +162,25 @@ static void test_dp_uniform_sets(void **state)
         }
 }
 
+/* Sets that repeat LCCs, as programs do: the DP prices each distinct LCC
+ * once and weighs it by its count, which must change nothing. */
+static void test_dp_repeated_lccs(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    long cases = tu_cases(300);
+    for (long t = 0; t < cases; t++) {
+        int n = 1 + (int)tu_below(6), distinct = 1 + (int)tu_below(2);
+        hd_lcc set[MAX_M];
+        random_set(set, distinct, n);
+        for (int r = distinct; r < MAX_M; r++)
+            set[r] = set[tu_below((uint64_t)r)];
+        tu_case(t, set, MAX_M, NULL);
+        reference ref = own_search(set, MAX_M, n);
+        check_set(set, MAX_M, n, &ref);
+    }
+}
+
 /* hd_objective_cost against objectives built from counted paths: the
  * library's walker on the reordered LCCs, and the own counter on the
  * relabelled messages. */
@@ -335,6 +354,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dp_vs_exhaustive),
         cmocka_unit_test(test_dp_uniform_sets),
+        cmocka_unit_test(test_dp_repeated_lccs),
         cmocka_unit_test(test_objective_cost_from_paths),
         cmocka_unit_test(test_dp_large),
         cmocka_unit_test(test_edge_cases),
