@@ -1,0 +1,27 @@
+/*
+ * Ways of writing the doall pragma that the C preprocessor treats alike:
+ * extra spaces around the words, the _Pragma operator of C99 / C11
+ * 6.10.9, and _Pragma from a macro.  Each loop reads a[i ^ 2^j]: y = x + e_j.
+ */
+#include <stdio.h>
+
+#define DOALL _Pragma("hyperdo doall")
+
+double a[256], b[256], c[256], d[256];
+
+int main(void)
+{
+    for (int i = 0; i < 256; i++)
+        a[i] = i;
+#  pragma   hyperdo   doall
+    for (int i = 0; i < 256; i++)
+        b[i] = a[i ^ 1];
+    _Pragma("hyperdo doall")
+    for (int i = 0; i < 256; i++)
+        c[i] = a[i ^ 2];
+    DOALL
+    for (int i = 0; i < 256; i++)
+        d[i] = a[i ^ 4];
+    printf("%g %g %g\n", b[0], c[0], d[0]);
+    return b[0] == 1 && c[0] == 2 && d[0] == 4 ? 0 : 1;
+}
