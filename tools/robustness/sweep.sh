@@ -6,11 +6,15 @@
 # 0 (analysed) or 1 (diagnosed: most files here lack their project's
 # headers or have no doall loops worth the name) within the time limit.
 #
-# Two passes over the same files:
+# Three passes over the same files:
 #   plain  the files as they are: the parsing path;
 #   doall  copies with `#pragma hyperdo doall` inserted before every line
 #          that starts with `for (`, read with --dim 8: the doall path
-#          (loop checks, index expressions, communications).
+#          (loop checks, index expressions, communications);
+#   canon  the same, and each of those for headers (when on one line)
+#          replaced by `for (int i = 0; i < 256; i++)`, so that real loop
+#          bodies (pointers, structs, calls, ...) get past the loop checks
+#          into the analysis of their references.
 # Compiler arguments: -w (no warnings noise) and -I the file's directory
 # (so a copy in the doall pass finds its neighbours' headers).
 #
@@ -18,7 +22,7 @@
 #   -j N        files at a time (default: the number of processors)
 #   -t SECONDS  time limit per file (default 10)
 #   -H          also take *.h files as C inputs
-#   -p PASSES   which passes, comma-separated (default plain,doall)
+#   -p PASSES   which passes, comma-separated (default plain,doall,canon)
 #   -o DIR      where results go (default build-robust/sweep-DATE)
 # Environment:
 #   HYPERDO     the hyperdo to run; by default build-robust/bin/hyperdo,
@@ -45,12 +49,29 @@ if [ "${1:-}" = --one ]; then
     tmp=$(mktemp -d)
     input=$file
     dim=
-    if [ "$pass" = doall ]; then
+    if [ "$pass" != plain ]; then
         input="$tmp/$(basename "$file")"
         case $input in *.c) ;; *) input="$input.c" ;; esac
-        awk '/^[ \t]*for[ \t]*\(/ { match($0, /^[ \t]*/)
-                                   print substr($0, 1, RLENGTH) "#pragma hyperdo doall" }
-             { print }' "$file" >"$input"
+        awk -v canon="$([ "$pass" = canon ] && echo 1 || echo 0)" '
+            # The header of the for at the start of line s, up to its
+            # closing parenthesis when that is on the same line.
+            function header_end(s,    k, depth, ch) {
+                depth = 0
+                for (k = index(s, "("); k <= length(s); k++) {
+                    ch = substr(s, k, 1)
+                    if (ch == "(") depth++
+                    else if (ch == ")" && --depth == 0) return k
+                }
+                return 0
+            }
+            /^[ \t]*for[ \t]*\(/ {
+                match($0, /^[ \t]*/)
+                indent = substr($0, 1, RLENGTH)
+                print indent "#pragma hyperdo doall"
+                if (canon && (e = header_end($0)) > 0)
+                    $0 = indent "for (int i = 0; i < 256; i++)" substr($0, e + 1)
+            }
+            { print }' "$file" >"$input"
         dim="--dim 8"
     fi
     start=$(date +%s.%N)
@@ -108,10 +129,10 @@ self="$root/tools/robustness/sweep.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 limit=10
 headers=0
-passes=plain,doall
+passes=plain,doall,canon
 outdir=
 usage() {
-    echo "usage: tools/robustness/sweep.sh [-j N] [-t SECONDS] [-H] [-p plain,doall] [-o DIR] [DIR...]" >&2
+    echo "usage: tools/robustness/sweep.sh [-j N] [-t SECONDS] [-H] [-p plain,doall,canon] [-o DIR] [DIR...]" >&2
     exit 2
 }
 while getopts j:t:Hp:o: opt; do
@@ -155,7 +176,7 @@ echo "sweep: $nfiles files under $*; $HYPERDO; $jobs at a time, ${limit}s each; 
 
 crashed=0
 for pass in $(echo "$passes" | tr ',' ' '); do
-    case $pass in plain|doall) ;; *) usage ;; esac
+    case $pass in plain|doall|canon) ;; *) usage ;; esac
     t0=$(date +%s)
     tr '\n' '\0' <"$list" |
         xargs -0 -n 1 -P "$jobs" sh "$self" --one "$pass" "$outdir" "$limit" \
@@ -163,10 +184,10 @@ for pass in $(echo "$passes" | tr ',' ' '); do
     LC_ALL=C sort -t "$(printf '\t')" -k 4 "$outdir/$pass.tsv.tmp" >"$outdir/$pass.tsv"
     rm -f "$outdir/$pass.tsv.tmp"
     t1=$(date +%s)
-    if [ "$pass" = doall ]; then
+    if [ "$pass" != plain ]; then
         pragmas=$(tr '\n' '\0' <"$list" | xargs -0 cat 2>/dev/null |
                   grep -c -E '^[[:space:]]*for[[:space:]]*\(' || true)
-        echo "== pass doall ($pragmas pragmas inserted), $((t1 - t0)) s"
+        echo "== pass $pass ($pragmas pragmas inserted), $((t1 - t0)) s"
     else
         echo "== pass plain, $((t1 - t0)) s"
     fi
