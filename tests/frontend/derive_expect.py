@@ -486,10 +486,10 @@ CORPUS['lcg.c'] = dict(
 CORPUS['general.c'] = dict(
     n=8, ns={},
     arrays=dict({x: A(E256) for x in 'abcdef'}, p=A(E256)),
-    loops=[loop(8, 'i', 'b[i]', [G('a[(i + 1) & 255]', 'i + 1')]),
-           loop(8, 'i', 'c[i]', [G('a[(i * 3) & 255]', 'i * 3')]),
-           loop(8, 'i', 'd[i]', [G('a[p[i]]', 'p[i]')]),
-           loop(8, 'i', 'e[i]', [G('a[(i << s) & 255]', 'i << s')]),
+    loops=[loop(8, 'i', 'b[i]', [G('a[(i + 1) & 255]', 'carry')]),
+           loop(8, 'i', 'c[i]', [G('a[(i * 3) & 255]', 'power of two')]),
+           loop(8, 'i', 'd[i]', [G('a[p[i]]', "contents of 'p'")]),
+           loop(8, 'i', 'e[i]', [G('a[(i << s) & 255]', "'s', which is not a compile-time constant")]),
            loop(8, 'i', 'f[i]', ['a[i ^ 64]'])])
 
 EX5 = ['diag', 'anti', 'cw', 'ccw', 'vert', 'horiz', 'r180', 'scale', 'fft',
@@ -541,18 +541,19 @@ CORPUS['compdb.c'] = dict(
     loops=[loop(5, 'i', 'b[i]', ['a[reverse(i, LOGN)]'])])
 
 CORPUS['edges.c'] = dict(
-    n=8, ns={},
-    arrays=dict({x: A(E256) for x in 'abcdefg'}, img=A(M16), out=A(M16)),
+    n=8, ns={}, arrays={x: A(E256) for x in 'abcdg'},
     loops=[loop(8, 'i', 'g[i]', ['a[i ^ 32]']),
            loop(8, 'i', 'b[i]', ['a[reverse(~i, 8)]'],
                 override={'a[reverse(~i, 8)]': ['reverse(~i & 255, 8)']}),
            loop(8, 'u', 'c[u]', ['a[u ^ 2]']),
-           loop(8, 'l', 'd[l]', ['a[l ^ 4]']),
-           loop(8, 'i', 'out[PY(i)][PX(i)]', ['img[PX(i)][PY(i)]'],
-                override={'img[PX(i)][PY(i)]': ['i & 15', 'i >> 4'],
-                          'out[PY(i)][PX(i)]': ['i >> 4', 'i & 15']}),
-           loop(8, 'i', 'e[i]', ['a[i - (i & 1)]']),
-           loop(8, 'i', 'f[i]', ['a[(i & 0x0F) + 0xF0 - (i & 0xF0)]'])])
+           loop(8, 'l', 'd[l]', ['a[l ^ 4]'])])
+
+CORPUS['no_carry.c'] = dict(
+    n=8, ns={}, arrays={x: A(E256) for x in 'abcde'},
+    loops=[loop(8, 'i', 'b[i]', ['a[i - (i & 1)]']),
+           loop(8, 'i', 'c[i]', ['a[(i & 0x0F) + 0xF0 - (i & 0xF0)]']),
+           loop(8, 'i', 'd[i]', ['a[(i | 1) - 1]']),
+           loop(8, 'i', 'e[i]', ['a[(i & 0xF0) + 8 + (i & 7)]'])])
 
 CORPUS['pragma_forms.c'] = dict(
     n=8, ns={}, arrays={x: A(E256) for x in 'abcd'},

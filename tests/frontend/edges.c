@@ -4,10 +4,6 @@
  *                          unsigned long that ~i converts to: the
  *                          reverse-flip y = A3 x + 11111111;
  *   an unsigned and a long loop variable, a hexadecimal bound;
- *   function-like macros in the index: img[PX(i)][PY(i)] is the transpose;
- *   i - (i & 1)            no borrow can occur: = i & ~1, the LCS with
- *                          x_0 = 0, rank 7;
- *   (i & 0x0F) + 0xF0 - (i & 0xF0)  = i ^ 0xF0: y = x + 00001111;
  *   a doall inside a sequential loop and inside a function other than
  *   main, a body in braces, a comment between the pragma and the loop.
  */
@@ -15,11 +11,7 @@
 
 #include <hyperdo/bits.h>
 
-#define PX(i) ((i) & 15)
-#define PY(i) ((i) >> 4)
-
-double a[256], b[256], c[256], d[256], e[256], f[256], g[256];
-double img[16][16], out[16][16];
+double a[256], b[256], c[256], d[256], g[256];
 
 static void rounds(void)
 {
@@ -33,10 +25,8 @@ static void rounds(void)
 
 int main(void)
 {
-    for (int i = 0; i < 256; i++) {
+    for (int i = 0; i < 256; i++)
         a[i] = i;
-        img[i >> 4][i & 15] = i;
-    }
 #pragma hyperdo doall
     for (int i = 0; i < 256; i++)
         b[i] = a[reverse(~i, 8)];
@@ -47,18 +37,7 @@ int main(void)
     /* a comment between the pragma and its loop */
     for (long l = 0; l < 0x100; l++)
         d[l] = a[l ^ 4];
-#pragma hyperdo doall
-    for (int i = 0; i < 256; i++)
-        out[PY(i)][PX(i)] = img[PX(i)][PY(i)];
-#pragma hyperdo doall
-    for (int i = 0; i < 256; i++)
-        e[i] = a[i - (i & 1)];
-#pragma hyperdo doall
-    for (int i = 0; i < 256; i++)
-        f[i] = a[(i & 0x0F) + 0xF0 - (i & 0xF0)];
     rounds();
-    printf("%g %g %g %g %g %g %g\n", b[0], c[0], d[0], out[1][2], e[5], f[0],
-           g[0]);
-    return b[0] == 255 && c[0] == 2 && d[0] == 4 && out[1][2] == 0x21
-           && e[5] == 4 && f[0] == 0xF0 && g[0] == 32 ? 0 : 1;
+    printf("%g %g %g %g\n", b[0], c[0], d[0], g[0]);
+    return b[0] == 255 && c[0] == 2 && d[0] == 4 && g[0] == 32 ? 0 : 1;
 }

@@ -1,0 +1,11 @@
+// expect: 8:30: error: step by one
+// rejected: a step of 2
+double a[256], b[256], c[256];
+
+int main(void)
+{
+#pragma hyperdo doall
+    for (int i = 0; i < 256; i += 2)
+        b[i] = a[i];
+    return 0;
+}
