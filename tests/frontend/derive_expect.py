@@ -548,6 +548,13 @@ CORPUS['edges.c'] = dict(
            loop(8, 'u', 'c[u]', ['a[u ^ 2]']),
            loop(8, 'l', 'd[l]', ['a[l ^ 4]'])])
 
+CORPUS['macro_constants.c'] = dict(
+    n=8, ns=dict(N=256, MASK=255, HALF=128, SHIFT=4, LOW=15),
+    arrays={x: A(E256) for x in 'abcd'},
+    loops=[loop(8, 'i', 'b[i]', ['a[i ^ MASK]']),
+           loop(8, 'i', 'c[i]', ['a[i ^ HALF]']),
+           loop(8, 'i', 'd[i]', ['a[(i >> SHIFT) | ((i & LOW) << SHIFT)]'])])
+
 CORPUS['no_carry.c'] = dict(
     n=8, ns={}, arrays={x: A(E256) for x in 'abcde'},
     loops=[loop(8, 'i', 'b[i]', ['a[i - (i & 1)]']),

@@ -12,7 +12,9 @@
  *   reject   every tests/frontend/reject/X.c: exit 1, empty stdout, and for
  *            each "// expect: LINE:COL: error: TEXT" line at its top, a line
  *            "FILE:LINE:COL: error: ...TEXT..." on stderr followed by the
- *            source line and a caret under column COL;
+ *            source line and a caret under column COL ("// expect-in:
+ *            HEADER:LINE:COL: error: TEXT" for a diagnostic located in a
+ *            file it includes, HEADER relative to its directory);
  *   sys      every tests/frontend/sys/X.c (real programs with system
  *            headers): exit 0, nothing on stderr, a JSON object on stdout;
  *   compile  every accepted and sys file built with CC -std=c11 -Wall
@@ -531,15 +533,31 @@ static void check_reject(void **state)
             break;
         }
         int eline, ecol, used = 0;
-        if (sscanf(s, "// expect: %d:%d: error: %n", &eline, &ecol, &used) < 2
-            || used == 0) {
+        char in[256];
+        const char *dpath = path, *dtext = text;
+        char *other_path = NULL, *other_text = NULL;
+        if (sscanf(s, "// expect: %d:%d: error: %n", &eline, &ecol, &used) >= 2
+            && used > 0) {
+            /* a diagnostic in the file itself */
+        } else if (sscanf(s, "// expect-in: %255[^:]:%d:%d: error: %n", in,
+                          &eline, &ecol, &used) >= 3 && used > 0) {
+            /* in a file included by it, named relative to its directory */
+            const char *slash = strrchr(path, '/');
+            int dirlen = slash ? (int)(slash - path) : 1;
+            other_path = xasprintf("%.*s/%s", dirlen, slash ? path : ".", in);
+            other_text = read_file(other_path);
+            if (!other_text)
+                fail_msg("%s: cannot read %s", rel, other_path);
+            dpath = other_path;
+            dtext = other_text;
+        } else {
             free(s);
             continue;
         }
         expectations++;
         const char *fragment = s + used;
-        char *prefix = xasprintf("%s:%d:%d: error: ", path, eline, ecol);
-        char *source = nth_line(text, eline);
+        char *prefix = xasprintf("%s:%d:%d: error: ", dpath, eline, ecol);
+        char *source = nth_line(dtext, eline);
         bool found = false, shown = false;
         for (int k = 1; k <= nerr && !found; k++) {
             const char *d = err[k];
@@ -554,8 +572,8 @@ static void check_reject(void **state)
             } else if (!shown) {
                 fprintf(stderr, "%s: %s:%d:%d: the diagnostic is not "
                         "followed by the source line and a caret at column "
-                        "%d:\n%s\n%s\n%s\n", rel, rel, eline, ecol, ecol, d,
-                        src ? src : "", caret ? caret : "");
+                        "%d:\n%s\n%s\n%s\n", rel, dpath, eline, ecol, ecol,
+                        d, src ? src : "", caret ? caret : "");
                 shown = true;
             }
         }
@@ -566,6 +584,8 @@ static void check_reject(void **state)
         }
         free(prefix);
         free(source);
+        free(other_path);
+        free(other_text);
         free(s);
     }
     if (expectations == 0) {
