@@ -523,37 +523,115 @@ static bool skipped(CXSourceRangeList *ranges, reader *r, unsigned offset)
     return false;
 }
 
-/* Finds every `#pragma hyperdo ...` line of the main file. */
+/* Skips white space and comments from offset k; returns the next offset. */
+static size_t skip_blank(const char *src, size_t len, size_t k)
+{
+    while (k < len) {
+        if (src[k] == '/' && k + 1 < len && src[k + 1] == '*') {
+            for (k += 2; k + 1 < len && !(src[k] == '*' && src[k + 1] == '/'); k++)
+                ;
+            k += 2;
+        } else if (src[k] == '/' && k + 1 < len && src[k + 1] == '/') {
+            while (k < len && src[k] != '\n')
+                k++;
+        } else if (strchr(" \t\r\n\f\v", src[k]) ||
+                   (src[k] == '\\' && k + 1 < len && src[k + 1] == '\n')) {
+            k++;
+        } else {
+            break;
+        }
+    }
+    return k < len ? k : len;
+}
+
+static bool word_at(const char *src, size_t len, size_t k, const char *word)
+{
+    size_t n = strlen(word);
+    return k + n <= len && memcmp(src + k, word, n) == 0 &&
+           (k + n == len || !(src[k + n] == '_' || (src[k + n] >= '0' && src[k + n] <= '9') ||
+                              ((src[k + n] | 32) >= 'a' && (src[k + n] | 32) <= 'z')));
+}
+
+/* The offsets of the `#` of every `#pragma hyperdo` line, found by a small
+ * scan of the text that knows comments, strings and line starts (cheaper
+ * than asking clang for every token of the file). */
+static size_t pragma_lines(const char *src, size_t len, size_t **out)
+{
+    size_t n = 0, cap = 0, k = 0;
+    bool line_start = true;
+    *out = NULL;
+    while (k < len) {
+        char ch = src[k];
+        if (ch == '\n') {
+            line_start = true;
+            k++;
+        } else if (ch == '/' && k + 1 < len && (src[k + 1] == '*' || src[k + 1] == '/')) {
+            size_t after = skip_blank(src, len, k);
+            for (size_t j = k; j < after; j++)
+                if (src[j] == '\n' && src[k + 1] == '/')
+                    line_start = true;
+            k = after > k ? after : k + 1;
+        } else if (ch == '"' || ch == '\'') {
+            for (k++; k < len && src[k] != ch && src[k] != '\n'; k++)
+                if (src[k] == '\\')
+                    k++;
+            k++;
+            line_start = false;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            k++;
+        } else if (ch == '#' && line_start) {
+            size_t j = skip_blank(src, len, k + 1);
+            if (word_at(src, len, j, "pragma")) {
+                j = skip_blank(src, len, j + 6);
+                if (word_at(src, len, j, "hyperdo")) {
+                    if (n == cap) {
+                        size_t *grown = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof *grown);
+                        if (!grown)
+                            return n;
+                        *out = grown;
+                    }
+                    (*out)[n++] = k;
+                }
+            }
+            while (k < len && src[k] != '\n')
+                k++;
+        } else {
+            line_start = false;
+            k++;
+        }
+    }
+    return n;
+}
+
+/* Reads every `#pragma hyperdo ...` line of the main file. */
 static void scan_pragmas(reader *r)
 {
-    CXSourceRange all = clang_getRange(
-        clang_getLocationForOffset(r->tu, r->file, 0),
-        clang_getLocationForOffset(r->tu, r->file, (unsigned)r->len));
     CXSourceRangeList *skip = clang_getSkippedRanges(r->tu, r->file);
-    token_cursor tc = { NULL, 0, 0, 0 };
-    clang_tokenize(r->tu, all, &tc.tok, &tc.n);
-    for (unsigned t = 0; t + 2 < tc.n; t++) {
-        if (clang_getTokenKind(tc.tok[t]) != CXToken_Punctuation)
+    size_t *hashes;
+    size_t count = pragma_lines(r->src, r->len, &hashes);
+    for (size_t h = 0; h < count; h++) {
+        size_t eol = hashes[h];
+        while (eol < r->len && r->src[eol] != '\n')
+            eol++;
+        if (skipped(skip, r, (unsigned)hashes[h]))
             continue;
-        position hash = token_pos(r, tc.tok[t]);
-        char *a = token_text(r, tc.tok[t]), *b = token_text(r, tc.tok[t + 1]),
-             *c = token_text(r, tc.tok[t + 2]);
-        bool ours = a && b && c && strcmp(a, "#") == 0 &&
-                    strcmp(b, "pragma") == 0 && strcmp(c, "hyperdo") == 0 &&
-                    token_pos(r, tc.tok[t + 2]).line == hash.line;
-        free(a);
-        free(b);
-        free(c);
-        if (!ours || skipped(skip, r, hash.offset))
-            continue;
+        token_cursor tc = { NULL, 0, 0, 0 };
+        clang_tokenize(r->tu, clang_getRange(
+            clang_getLocationForOffset(r->tu, r->file, (unsigned)hashes[h]),
+            clang_getLocationForOffset(r->tu, r->file, (unsigned)eol)),
+            &tc.tok, &tc.n);
+        position hash = where(r, clang_getLocationForOffset(r->tu, r->file,
+                                                            (unsigned)hashes[h]));
         pragma p;
         memset(&p, 0, sizeof p);
         p.line = hash.line;
         p.offset = hash.offset;
-        tc.at = t + 3;
+        tc.at = 3;            /* after `#`, `pragma`, `hyperdo` */
         tc.line = hash.line;
-        bool ok = true;
-        if (accept(r, &tc, "doall")) {
+        bool ok = tc.n >= 3;
+        if (!ok) {
+            /* nothing: a line clang does not lex as three tokens */
+        } else if (accept(r, &tc, "doall")) {
             p.kind = PRAGMA_DOALL;
         } else if (accept(r, &tc, "cube")) {
             p.kind = PRAGMA_CUBE;
@@ -582,9 +660,7 @@ static void scan_pragmas(reader *r)
             pragma_error(r, &tc, "unexpected text after the pragma%s", "");
             ok = false;
         }
-        while (token_on_line(r, &tc))
-            tc.at++;
-        p.next_offset = tc.at < tc.n ? token_pos(r, tc.tok[tc.at]).offset : UINT_MAX;
+        clang_disposeTokens(r->tu, tc.tok, tc.n);
         if (!ok) {
             for (int k = 0; k < p.nnames; k++)
                 free(p.names[k]);
@@ -594,14 +670,13 @@ static void scan_pragmas(reader *r)
         }
         if (p.kind == PRAGMA_DOALL) {
             /* The loop must come next: only comments may stand between. */
-            char *next = tc.at < tc.n ? token_text(r, tc.tok[tc.at]) : NULL;
-            if (!next || strcmp(next, "for") != 0) {
+            size_t next = skip_blank(r->src, r->len, eol);
+            if (!word_at(r->src, r->len, next, "for")) {
                 report(r, "error", p.offset, p.line, "'#pragma hyperdo doall' "
                        "must be followed by a for loop");
-                free(next);
                 continue;
             }
-            free(next);
+            p.next_offset = (unsigned)next;
         }
         pragma *grown = realloc(r->pragmas, (size_t)(r->npragmas + 1) * sizeof *grown);
         if (!grown)
@@ -617,7 +692,7 @@ static void scan_pragmas(reader *r)
                 r->cube_pragma = r->npragmas - 1;
         }
     }
-    clang_disposeTokens(r->tu, tc.tok, tc.n);
+    free(hashes);
     clang_disposeSourceRangeList(skip);
 }
 
@@ -1063,7 +1138,9 @@ static void walk_rvalue(reader *r, CXCursor c)
     }
     case CXCursor_BinaryOperator: {
         children kids = kids_of(c);
-        if (kids.n == 2) {
+        /* An assignment's target is an lvalue, never an implicit
+         * conversion: only then is the operator worth reading. */
+        if (kids.n == 2 && clang_getCursorKind(kids.kid[0]) != CXCursor_UnexposedExpr) {
             operator_text(r, c, kids.kid[0], op, sizeof op);
             if (strcmp(op, "=") == 0) {
                 error_at(r, c, "an assignment inside an expression is not "
@@ -1434,11 +1511,16 @@ static void read_loop(reader *r, CXCursor loop, pragma *pr)
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data)
 {
-    (void)parent;
     reader *r = data;
-    if (!where(r, clang_getCursorLocation(c)).in_main)
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    /* Declarations of other files are skipped whole; a for statement is a
+     * statement, so expressions need no visit. */
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_ForStmt) {
+    if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
+        return CXChildVisit_Continue;
+    if (kind == CXCursor_ForStmt) {
         pragma *pr = doall_for(r, c);
         if (pr) {
             if (r->loop) {

@@ -284,6 +284,7 @@ typedef struct {
     uint64_t alone[HD_MAX_DIM];
     hd_lcc mapped;                 /* under the set's order (Theorem 2) */
     uint64_t after[HD_MAX_DIM];
+    int first;                     /* the first entry with this LCC */
 } lcc_result;
 
 typedef struct {
@@ -294,6 +295,19 @@ typedef struct {
     uint64_t cost;
     lcc_result *lcc;
 } result;
+
+static size_t lcc_hash(const hd_lcc *c)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
+    for (int i = 0; i < c->A.n; i++)
+        h = (h ^ c->A.row[i]) * 1099511628211u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
+{
+    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
+}
 
 static int analyze(const hd_spec *spec, hd_objective objective, result *res)
 {
@@ -331,12 +345,32 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
         return HD_EXIT_FAILURE;
     }
 
+    /* A C file repeats patterns: work each distinct LCC out once, finding
+     * earlier equal ones through an open-addressing table of indices. */
+    size_t slots = 16;
+    while (slots < 2 * (size_t)m)
+        slots *= 2;
+    int *seen = malloc(slots * sizeof *seen);
+    for (size_t k = 0; seen && k < slots; k++)
+        seen[k] = -1;
     for (int r = 0; r < m; r++) {
         lcc_result *l = &res->lcc[r];
         const hd_lcc *c = &spec->lccs[r].lcc;
         l->in = &spec->lccs[r];
         if (l->in->reason)
             continue;
+        if (seen) {
+            size_t k = lcc_hash(c) & (slots - 1);
+            while (seen[k] >= 0 && !same_lcc(&res->lcc[seen[k]].in->lcc, c))
+                k = (k + 1) & (slots - 1);
+            if (seen[k] >= 0) {
+                *l = res->lcc[seen[k]];
+                l->in = &spec->lccs[r];
+                continue;
+            }
+            seen[k] = r;
+        }
+        l->first = r;
         l->class = hd_lcc_classify(c);
         l->bpc = hd_lcc_is_bpc(c);
         l->rank = hd_rank(&c->A);
@@ -346,6 +380,7 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
         l->mapped = hd_lcc_reorder(c, &res->order);
         hd_contention_after(c, &res->order, l->after);
     }
+    free(seen);
     return HD_EXIT_OK;
 }
 
@@ -391,24 +426,16 @@ static void json_source(json_t *o, const hd_named_lcc *in)
     json_object_set_new(o, "loop_line", json_integer(in->loop_line));
 }
 
-static json_t *json_lcc(const lcc_result *l, int n)
+/* The fields an LCC's entry shares with every entry of an equal LCC. */
+static json_t *json_lcc_fields(const lcc_result *l, int n)
 {
     const hd_lcc *c = &l->in->lcc;
     char bits[HD_MAX_DIM + 1];
     json_t *o = json_object(), *rows = json_array();
-    if (l->in->reason) {
-        json_decref(rows);
-        json_object_set_new(o, "name", json_string(l->in->name));
-        json_object_set_new(o, "class", json_string("general"));
-        json_object_set_new(o, "reason", json_string(l->in->reason));
-        json_source(o, l->in);
-        return o;
-    }
     for (int i = 0; i < n; i++) {
         bit_string(c->A.row[i], n, bits);
         json_array_append_new(rows, json_string(bits));
     }
-    json_object_set_new(o, "name", json_string(l->in->name));
     json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->class)));
     json_object_set_new(o, "kind", json_string(kind_name(c->dir)));
     json_object_set_new(o, "bpc", json_boolean(l->bpc));
@@ -420,35 +447,89 @@ static json_t *json_lcc(const lcc_result *l, int n)
     json_object_set_new(o, "contention_after", json_counts(l->after, n));
     json_object_set_new(o, "alone_order", json_order(&l->alone_order));
     json_object_set_new(o, "alone_contention", json_counts(l->alone, n));
-    json_source(o, l->in);
     return o;
 }
 
-/* The whole answer as one newly allocated, newline-terminated string. */
+/* The members of object o as jansson encodes them, without the braces
+ * ("" for an empty object, NULL when out of memory); takes o. */
+static char *members(json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!text)
+        return NULL;
+    size_t len = strlen(text);
+    memmove(text, text + 1, len - 2);
+    text[len - 2] = '\0';
+    return text;
+}
+
+static void put_members(FILE *out, json_t *o)
+{
+    char *text = members(o);
+    if (text)
+        fputs(text, out);
+    free(text);
+}
+
+/*
+ * The whole answer as one newly allocated, newline-terminated string, in
+ * compact form.  A C file gives thousands of entries, most of them sharing
+ * an LCC; a single jansson tree of it all cost more than parsing the file,
+ * so every entry is written as objects encoded by jansson and joined: the
+ * fields of each distinct LCC once, then each entry's own name and place.
+ */
 static char *render_json(const result *res)
 {
-    json_t *root = json_object(), *lccs = json_array();
-    json_object_set_new(root, "n", json_integer(res->n));
-    json_object_set_new(root, "objective",
-                        json_string(hd_objective_name(res->objective)));
-    json_object_set_new(root, "order", json_order(&res->order));
-    json_object_set_new(root, "cost", json_integer((json_int_t)res->cost));
-    for (int r = 0; r < res->m; r++)
-        json_array_append_new(lccs, json_lcc(&res->lcc[r], res->n));
-    json_object_set_new(root, "lccs", lccs);
-
-    char *body = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!body)
+    char *text = NULL, **shared = calloc((size_t)res->m + 1, sizeof *shared);
+    size_t size = 0;
+    FILE *out = shared ? open_memstream(&text, &size) : NULL;
+    if (!out) {
+        free(shared);
         return NULL;
-    size_t len = strlen(body);
-    char *text = malloc(len + 2);
-    if (text) {
-        memcpy(text, body, len);
-        text[len] = '\n';
-        text[len + 1] = '\0';
     }
-    free(body);
+    json_t *head = json_object();
+    json_object_set_new(head, "n", json_integer(res->n));
+    json_object_set_new(head, "objective",
+                        json_string(hd_objective_name(res->objective)));
+    json_object_set_new(head, "order", json_order(&res->order));
+    json_object_set_new(head, "cost", json_integer((json_int_t)res->cost));
+    fputc('{', out);
+    put_members(out, head);
+    fputs(",\"lccs\":[", out);
+    for (int r = 0; r < res->m; r++) {
+        const lcc_result *l = &res->lcc[r];
+        json_t *own = json_object();
+        fputs(r ? ",{" : "{", out);
+        json_object_set_new(own, "name", json_string(l->in->name));
+        if (l->in->reason) {
+            json_object_set_new(own, "class", json_string("general"));
+            json_object_set_new(own, "reason", json_string(l->in->reason));
+        }
+        put_members(out, own);
+        if (!l->in->reason) {
+            char **fields = &shared[l->first];
+            if (!*fields)
+                *fields = members(json_lcc_fields(l, res->n));
+            fputc(',', out);
+            if (*fields)
+                fputs(*fields, out);
+        }
+        json_t *where = json_object();
+        json_source(where, l->in);
+        if (json_object_size(where))
+            fputc(',', out);
+        put_members(out, where);
+        fputc('}', out);
+    }
+    fputs("]}\n", out);
+    for (int r = 0; r < res->m; r++)
+        free(shared[r]);
+    free(shared);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
     return text;
 }
 

@@ -38,10 +38,11 @@ static json_t *analyze_json(const char *sample, const char *objective)
         fprintf(stderr, "hyperdo said: %s", r.err);
     assert_int_equal(r.status, 0);
     assert_int_equal(r.errlen, 0);
-    /* Pretty-printed with an indent of 2 and ending with a newline. */
+    /* One compact line: the object, then a newline. */
     assert_true(r.outlen > 2);
-    assert_true(starts_with(r.out, "{\n  \"n\": "));
+    assert_true(starts_with(r.out, "{\"n\":"));
     assert_string_equal(r.out + r.outlen - 2, "}\n");
+    assert_null(memchr(r.out, '\n', r.outlen - 1));
 
     json_error_t error;
     json_t *root = json_loads(r.out, 0, &error);
