@@ -555,6 +555,14 @@ CORPUS['macro_constants.c'] = dict(
            loop(8, 'i', 'c[i]', ['a[i ^ HALF]']),
            loop(8, 'i', 'd[i]', ['a[(i >> SHIFT) | ((i & LOW) << SHIFT)]'])])
 
+CORPUS['general_owners.c'] = dict(
+    n=3, ns={},
+    arrays=dict(v=A([8]), packed=A([16], 'block'), x=A([32], 'cyclic'),
+                y=A([32], 'cyclic')),
+    loops=[loop(3, 'i', 'packed[i]', ['v[i & 3]']),
+           loop(5, 'i', 'y[i]', ['x[i >> 2]']),
+           loop(3, 'i', 'packed[i]', ['v[i >> 1]'])])
+
 CORPUS['no_carry.c'] = dict(
     n=8, ns={}, arrays={x: A(E256) for x in 'abcde'},
     loops=[loop(8, 'i', 'b[i]', ['a[i - (i & 1)]']),
