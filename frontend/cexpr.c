@@ -153,7 +153,10 @@ static bool helper_moves(hd_helper h, const uint64_t *p, int src[64],
         if (p[1] < 1 || p[1] > 64)
             return fail(why, size, "%s: n = %llu out of 1..64",
                         helpers[h].name, (unsigned long long)p[1]);
-        r = (int)(p[0] % (uint64_t)n);
+        /* As bits.h computes it in int: r %= n, then made non-negative. */
+        r = (int)((int64_t)p[0] % n);
+        if (r < 0)
+            r += n;
         if (h == HD_HELPER_ROTR)
             r = (n - r) % n;
         break;
@@ -366,6 +369,25 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
     return true;
 }
 
+/* C's conversion to _Bool is x != 0, not a truncation: affine when x is
+ * a constant or has a single bit that can be set. */
+static bool to_bool(hd_affine *f, char *why, size_t size)
+{
+    uint64_t live = ~hd_affine_zero_bits(f);
+    if (hd_affine_is_constant(f)) {
+        *f = hd_affine_constant(f->in, f->c != 0);
+        return true;
+    }
+    if (live & (live - 1))
+        return fail(why, size, "conversion to _Bool (x != 0) of a value with "
+                    "several varying bits is not affine over GF(2)");
+    int t = __builtin_ctzll(live);
+    hd_affine g = hd_affine_constant(f->in, (f->c >> t) & 1);
+    g.row[0] = f->row[t];
+    *f = g;
+    return true;
+}
+
 static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
                    size_t size)
 {
@@ -380,6 +402,8 @@ static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
     case HD_EX_CAST:
         if (!affine(e->kid[0], k, out, why, size))
             return false;
+        if (e->bits == 1)
+            return to_bool(out, why, size);
         extend_map(out, e->bits, e->is_signed);
         return true;
     case HD_EX_UNARY:
@@ -452,8 +476,11 @@ static bool eval_call(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
 static bool eval_binary(const hd_expr *e, uint64_t a, uint64_t b,
                         uint64_t *v, char *why, size_t size)
 {
-    bool sg = e->is_signed;
+    /* Operands arrive converted to their common type (kid 0's); a
+     * comparison's own type is int whatever that type was. */
+    bool sg = e->kid[0]->is_signed;
     int64_t sa = (int64_t)a, sb = (int64_t)b;
+    int w = e->kid[0]->bits;
     switch (e->op) {
     case HD_OP_ADD: *v = a + b; break;
     case HD_OP_SUB: *v = a - b; break;
@@ -462,7 +489,8 @@ static bool eval_binary(const hd_expr *e, uint64_t a, uint64_t b,
     case HD_OP_MOD:
         if (b == 0)
             return fail(why, size, "division by zero");
-        if (sg && sb == -1 && sa == INT64_MIN)
+        if (sg && sb == -1 && w >= 2 && w <= 64 &&
+            a == extend(UINT64_C(1) << (w - 1), w, true))
             return fail(why, size, "division overflows");
         if (e->op == HD_OP_DIV)
             *v = sg ? (uint64_t)(sa / sb) : a / b;
@@ -471,6 +499,7 @@ static bool eval_binary(const hd_expr *e, uint64_t a, uint64_t b,
         break;
     case HD_OP_SHL:
     case HD_OP_SHR:
+        sg = e->is_signed;
         if (b >= (uint64_t)e->bits)
             return fail(why, size, "shift by %lld is undefined for a %d-bit "
                         "type", (long long)sb, e->bits);
@@ -510,6 +539,8 @@ static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
     case HD_EX_CAST:
         if (!eval(e->kid[0], i, v, why, size))
             return false;
+        if (e->bits == 1)
+            *v = *v != 0;   /* _Bool */
         break;
     case HD_EX_UNARY:
         if (!eval(e->kid[0], i, &a, why, size))
