@@ -173,9 +173,8 @@ static bool helper_moves(hd_helper h, const uint64_t *p, int src[64],
         case HD_HELPER_SHUFFLE: src[t] = (t + n - 1) % n; break;
         case HD_HELPER_UNSHUFFLE: src[t] = (t + 1) % n; break;
         case HD_HELPER_TRANSPOSE:
-            if (n % 2)
-                return fail(why, size, "transpose(i, %d): n must be even", n);
-            src[t] = (t + n / 2) % n;
+            /* Halves of h = n/2 bits swap; for odd n bit n-1 stays. */
+            src[t] = t >= 2 * (n / 2) ? t : (t + n / 2) % (2 * (n / 2));
             break;
         default: /* rotations: result bit (t + r) mod n is bit t */
             src[(t + r) % n] = t;
@@ -276,6 +275,15 @@ static void shift_rows(hd_affine *f, int s, bool left, bool arithmetic)
     permute_bits(f, src);
 }
 
+/* Bit t of a equals bit t of b (or its complement) for every i. */
+static bool same_bit(const hd_affine *a, const hd_affine *b, int t,
+                     bool complement)
+{
+    uint64_t live = hd_mask(a->in);
+    return (a->row[t] & live) == (b->row[t] & live) &&
+           (((a->c ^ b->c) >> t) & 1) == (uint64_t)complement;
+}
+
 static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
                           char *why, size_t size)
 {
@@ -305,16 +313,24 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
         extend_map(out, e->bits, e->is_signed);
         return true;
     case HD_OP_ADD:
-        /* No carry when every bit is zero in one of the operands. */
-        if ((az | bz) != ~UINT64_C(0))
-            return fail(why, size, "'+' may carry between bits, which is "
-                        "not affine over GF(2)");
+        /* No carry when at every bit one operand is zero, or they are
+         * each other's complement (then the sum bit is 1). */
+        for (int t = 0; t < 64; t++)
+            if (!((az >> t) & 1) && !((bz >> t) & 1) &&
+                !same_bit(&a, &b, t, true))
+                return fail(why, size, "'+' may carry between bits, which is "
+                            "not affine over GF(2)");
         break;
     case HD_OP_SUB:
-        /* c - x with every bit x can set also set in c: no borrow. */
-        if (!ac || (~bz & ~a.c))
-            return fail(why, size, "'-' may borrow between bits, which is "
-                        "not affine over GF(2)");
+        /* No borrow when every bit the subtrahend can set is set in the
+         * minuend: it is the same bit, or the minuend's is always 1. */
+        for (int t = 0; t < 64; t++) {
+            bool b_zero = (bz >> t) & 1;
+            bool a_one = !(a.row[t] & hd_mask(a.in)) && ((a.c >> t) & 1);
+            if (!b_zero && !a_one && !same_bit(&a, &b, t, false))
+                return fail(why, size, "'-' may borrow between bits, which "
+                            "is not affine over GF(2)");
+        }
         break;
     case HD_OP_MUL:
         s = ac ? log2_exact(a.c) : bc ? log2_exact(b.c) : -1;

@@ -70,6 +70,8 @@ typedef struct {
     pragma *pragmas;
     int npragmas;
     int cube_pragma;           /* index, or -1 */
+    CXSourceLocation *ignored; /* pragmas clang ignored (-Wunknown-pragmas) */
+    int nignored;
 
     hd_program *prog;
     array_decl *decls;
@@ -99,21 +101,27 @@ static void append(reader *r, const char *text, size_t n)
     r->diag[r->diag_len] = '\0';
 }
 
-/* The source line holding `offset` and a caret under column `col`. */
-static void append_caret(reader *r, unsigned offset, int col)
+/* The line of src holding `offset` and a caret under column `col`. */
+static void append_caret_in(reader *r, const char *src, size_t len,
+                            unsigned offset, int col)
 {
-    if (!r->src || offset > r->len)
+    if (!src || offset > len)
         return;
     size_t b = offset, e = offset;
-    while (b > 0 && r->src[b - 1] != '\n')
+    while (b > 0 && src[b - 1] != '\n')
         b--;
-    while (e < r->len && r->src[e] != '\n' && r->src[e] != '\r')
+    while (e < len && src[e] != '\n' && src[e] != '\r')
         e++;
-    append(r, r->src + b, e - b);
+    append(r, src + b, e - b);
     append(r, "\n", 1);
     for (size_t k = b; k < b + (size_t)col - 1 && k < e; k++)
-        append(r, r->src[k] == '\t' ? "\t" : " ", 1);
+        append(r, src[k] == '\t' ? "\t" : " ", 1);
     append(r, "^\n", 2);
+}
+
+static void append_caret(reader *r, unsigned offset, int col)
+{
+    append_caret_in(r, r->src, r->len, offset, col);
 }
 
 __attribute__((format(printf, 5, 6)))
@@ -172,7 +180,18 @@ static void pass_clang_diagnostics(reader *r)
     for (unsigned k = 0; k < n; k++) {
         CXDiagnostic d = clang_getDiagnostic(r->tu, k);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-        if (sev >= CXDiagnostic_Warning) {
+        CXString option = clang_getDiagnosticOption(d, NULL);
+        bool unknown_pragma = strcmp(clang_getCString(option), "-Wunknown-pragmas") == 0;
+        clang_disposeString(option);
+        if (unknown_pragma && sev < CXDiagnostic_Error) {
+            /* Asked for to find every pragma, ours among them; not news. */
+            CXSourceLocation *grown = realloc(r->ignored,
+                (size_t)(r->nignored + 1) * sizeof *grown);
+            if (grown) {
+                r->ignored = grown;
+                r->ignored[r->nignored++] = clang_getDiagnosticLocation(d);
+            }
+        } else if (sev >= CXDiagnostic_Warning) {
             CXString s = clang_formatDiagnostic(d,
                 CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
                 CXDiagnostic_DisplayOption);
@@ -180,9 +199,14 @@ static void pass_clang_diagnostics(reader *r)
             append(r, text, strlen(text));
             append(r, "\n", 1);
             clang_disposeString(s);
-            position p = where(r, clang_getDiagnosticLocation(d));
-            if (p.in_main)
-                append_caret(r, p.offset, p.col);
+            /* The caret goes where clang would put it: the spelling. */
+            CXFile f;
+            unsigned line, col, off;
+            size_t len = 0;
+            clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f,
+                                      &line, &col, &off);
+            const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
+            append_caret_in(r, src, len, off, (int)col);
             if (sev >= CXDiagnostic_Error)
                 r->errors++;
         }
@@ -434,9 +458,11 @@ static void pragma_error(reader *r, token_cursor *tc, const char *fmt,
     report(r, "error", p.offset, p.line, fmt, arg);
 }
 
-/* A positive integer literal on the pragma's line. */
-static bool pragma_number(reader *r, token_cursor *tc, long long *value)
+/* An integer literal on the pragma's line; *at is its token. */
+static bool pragma_number(reader *r, token_cursor *tc, long long *value,
+                          unsigned *at)
 {
+    *at = tc->at;
     if (!token_on_line(r, tc) ||
         clang_getTokenKind(tc->tok[tc->at]) != CXToken_Literal)
         return false;
@@ -488,13 +514,15 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         p->dist = HD_DIST_BLOCK;
     } else if (accept(r, tc, "block_cyclic")) {
         p->dist = HD_DIST_BLOCK_CYCLIC;
-        if (!accept(r, tc, "(") || !pragma_number(r, tc, &p->value) ||
+        unsigned at = 0;
+        if (!accept(r, tc, "(") || !pragma_number(r, tc, &p->value, &at) ||
             !accept(r, tc, ")")) {
             pragma_error(r, tc, "expected block_cyclic(B) with B an integer "
                          "literal%s", "");
             return false;
         }
         if (p->value < 1 || (p->value & (p->value - 1))) {
+            tc->at = at;
             pragma_error(r, tc, "the block size of block_cyclic must be a "
                          "power of two%s", "");
             return false;
@@ -603,6 +631,97 @@ static size_t pragma_lines(const char *src, size_t len, size_t **out)
     return n;
 }
 
+/* Does the text of c's extent (in whatever file) mention a hyperdo pragma? */
+static bool defines_hyperdo_pragma(reader *r, CXCursor def)
+{
+    CXSourceRange ext = clang_getCursorExtent(def);
+    CXFile f;
+    unsigned b, e;
+    size_t len = 0;
+    clang_getSpellingLocation(clang_getRangeStart(ext), &f, NULL, NULL, &b);
+    clang_getSpellingLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &e);
+    const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
+    if (!src || e > len || b >= e)
+        return false;
+    bool has_pragma = false, ours = false;
+    for (unsigned k = b; k + 7 <= e; k++) {
+        has_pragma = has_pragma || memcmp(src + k, "_Pragma", 7) == 0;
+        ours = ours || memcmp(src + k, "hyperdo", 7) == 0;
+    }
+    return has_pragma && ours;
+}
+
+typedef struct {
+    reader *r;
+    char name[256];
+    bool ours;
+} macro_search;
+
+static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+    (void)parent;
+    macro_search *m = data;
+    if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+        CXString s = clang_getCursorSpelling(c);
+        if (strcmp(clang_getCString(s), m->name) == 0)
+            m->ours = defines_hyperdo_pragma(m->r, c);
+        clang_disposeString(s);
+    }
+    return CXChildVisit_Continue;
+}
+
+/*
+ * Every pragma clang ignored was reported (-Wunknown-pragmas, added to the
+ * compile flags).  Those on `#pragma hyperdo` lines are read above; a
+ * hyperdo pragma written as _Pragma("...") or coming from a macro is not
+ * supported, and must not be skipped silently either.
+ */
+static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
+{
+    for (int k = 0; k < r->nignored; k++) {
+        position at = where(r, r->ignored[k]);
+        if (!at.in_main)
+            continue;
+        bool read = false;
+        for (size_t h = 0; h < count && !read; h++)
+            read = hashes[h] <= at.offset && at.offset - hashes[h] < 4096 &&
+                   !memchr(r->src + hashes[h], '\n', at.offset - hashes[h]);
+        if (read)
+            continue;
+        const char *text = r->src + at.offset;
+        size_t left = r->len - at.offset;
+        bool ours = false;
+        if (left > 7 && memcmp(text, "_Pragma", 7) == 0) {
+            size_t j = skip_blank(r->src, r->len, at.offset + 7);
+            if (j < r->len && r->src[j] == '(')
+                j = skip_blank(r->src, r->len, j + 1);
+            if (j < r->len && r->src[j] == '"') {
+                while (j + 1 < r->len && r->src[j + 1] == ' ')
+                    j++;
+                ours = word_at(r->src, r->len, j + 1, "hyperdo");
+            }
+        } else {
+            /* A macro: find its definition by name. */
+            size_t n = 0;
+            while (n < left && n < 255 && (text[n] == '_' ||
+                   (text[n] >= '0' && text[n] <= '9') ||
+                   ((text[n] | 32) >= 'a' && (text[n] | 32) <= 'z')))
+                n++;
+            macro_search search = { r, { 0 }, false };
+            memcpy(search.name, text, n);
+            if (n > 0)
+                clang_visitChildren(clang_getTranslationUnitCursor(r->tu),
+                                    find_macro, &search);
+            ours = search.ours;
+        }
+        if (ours)
+            report(r, "error", at.offset, at.line, "a hyperdo pragma must be "
+                   "written as a '#pragma hyperdo ...' line: _Pragma and "
+                   "pragmas from macros are not supported");
+    }
+}
+
 /* Reads every `#pragma hyperdo ...` line of the main file. */
 static void scan_pragmas(reader *r)
 {
@@ -620,6 +739,12 @@ static void scan_pragmas(reader *r)
             clang_getLocationForOffset(r->tu, r->file, (unsigned)hashes[h]),
             clang_getLocationForOffset(r->tu, r->file, (unsigned)eol)),
             &tc.tok, &tc.n);
+        /* Comments on the line are not part of the pragma. */
+        unsigned kept = 0, all = tc.n;
+        for (unsigned t = 0; t < tc.n; t++)
+            if (clang_getTokenKind(tc.tok[t]) != CXToken_Comment)
+                tc.tok[kept++] = tc.tok[t];
+        tc.n = kept;
         position hash = where(r, clang_getLocationForOffset(r->tu, r->file,
                                                             (unsigned)hashes[h]));
         pragma p;
@@ -635,12 +760,14 @@ static void scan_pragmas(reader *r)
             p.kind = PRAGMA_DOALL;
         } else if (accept(r, &tc, "cube")) {
             p.kind = PRAGMA_CUBE;
-            if (!accept(r, &tc, "(") || !pragma_number(r, &tc, &p.value) ||
+            unsigned at = 0;
+            if (!accept(r, &tc, "(") || !pragma_number(r, &tc, &p.value, &at) ||
                 !accept(r, &tc, ")")) {
                 pragma_error(r, &tc, "expected cube(n) with n an integer "
                              "literal%s", "");
                 ok = false;
             } else if (p.value < 1 || p.value > HD_DP_MAX_DIM) {
+                tc.at = at;
                 pragma_error(r, &tc, "cube(n) needs 1 <= n <= 26 (the mapping "
                              "optimizer's limit)%s", "");
                 ok = false;
@@ -660,7 +787,7 @@ static void scan_pragmas(reader *r)
             pragma_error(r, &tc, "unexpected text after the pragma%s", "");
             ok = false;
         }
-        clang_disposeTokens(r->tu, tc.tok, tc.n);
+        clang_disposeTokens(r->tu, tc.tok, all);
         if (!ok) {
             for (int k = 0; k < p.nnames; k++)
                 free(p.names[k]);
@@ -692,6 +819,7 @@ static void scan_pragmas(reader *r)
                 r->cube_pragma = r->npragmas - 1;
         }
     }
+    check_ignored_pragmas(r, hashes, count);
     free(hashes);
     clang_disposeSourceRangeList(skip);
 }
@@ -738,6 +866,19 @@ static bool fold(hd_expr *e)
 }
 
 static hd_expr *build(reader *r, CXCursor c);
+
+static hd_expr *constant(int bits, bool sg, long long value)
+{
+    hd_expr *e = hd_expr_new(HD_EX_CONST, bits, sg);
+    if (e) {
+        char why[8];
+        uint64_t v;
+        e->value = (uint64_t)value;
+        hd_expr_eval(e, 0, &v, why, sizeof why);   /* extends it */
+        e->value = v;
+    }
+    return e;
+}
 
 static hd_expr *build_kids(reader *r, hd_expr *e, const CXCursor *kids, int n)
 {
@@ -822,6 +963,8 @@ static hd_expr *build(reader *r, CXCursor c)
         if (kids.n != 1)
             break;
         unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
+        if (!op[0] && evaluate(c, &value))
+            return constant(bits, sg, value);
         e = NULL;
         if (!postfix && strcmp(op, "~") == 0)
             e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_NOT : 0;
@@ -843,6 +986,8 @@ static hd_expr *build(reader *r, CXCursor c)
         if (kids.n != 2)
             break;
         operator_text(r, c, kids.kid[0], op, sizeof op);
+        if (!op[0] && evaluate(c, &value))
+            return constant(bits, sg, value);   /* e.g. a macro's (N - 1) */
         for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
             if (strcmp(op, binary_ops[k].text) == 0) {
                 e = hd_expr_new(HD_EX_BINARY, bits, sg);
@@ -873,17 +1018,8 @@ static hd_expr *build(reader *r, CXCursor c)
     default:
         break;
     }
-    if (evaluate(c, &value)) {
-        e = hd_expr_new(HD_EX_CONST, bits, sg);
-        if (e) {
-            char why[8];
-            uint64_t v;
-            e->value = (uint64_t)value;
-            hd_expr_eval(e, 0, &v, why, sizeof why);   /* extends it */
-            e->value = v;
-        }
-        return e;
-    }
+    if (evaluate(c, &value))
+        return constant(bits, sg, value);
     if (kind == CXCursor_DeclRefExpr) {
         char *name = spelling(c);
         e = opaque(bits, sg, "the index depends on '%s', which is not a "
@@ -1742,11 +1878,13 @@ static void communications(reader *r, hd_loop *l)
         hd_ref *ref = &l->refs[k];
         hd_array *a = &p->arrays[ref->array];
         if (ref->is_write && a->dist == HD_DIST_NONE) {
-            report(r, "error", ref->begin, ref->line, "'%s' is written in a "
+            long long elements = 1;
+        for (int d = 0; d < a->ndims; d++)
+            elements *= a->extent[d];
+        report(r, "error", ref->begin, ref->line, "'%s' is written in a "
                    "doall loop but not distributed: give it exactly 2^%d "
                    "elements or name it in '#pragma hyperdo distribute' (it "
-                   "has %lld)", a->name, p->n,
-                   a->log2_size >= 0 ? 1LL << a->log2_size : -1LL);
+                   "has %lld)", a->name, p->n, elements);
             continue;
         }
         if (a->dist == HD_DIST_NONE) {
@@ -1835,7 +1973,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     }
     unsigned ncmd = cmds ? clang_CompileCommand_getNumArgs(
                                clang_CompileCommands_getCommand(cmds, 0)) : 0;
-    args = calloc((size_t)ncmd + (size_t)r->opt->nargs + 4, sizeof *args);
+    args = calloc((size_t)ncmd + (size_t)r->opt->nargs + 5, sizeof *args);
     if (!args)
         return -1;
     if (cmds) {
@@ -1869,6 +2007,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
         args[n++] = xstrdup(r->opt->args[k]);
     if (r->opt->include_dir)
         args[n++] = exe_arg("-I", r->opt->include_dir);
+    args[n++] = xstrdup("-Wunknown-pragmas");
     *out = args;
     *nout = n;
     return 0;
@@ -1980,6 +2119,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
         }
     }
     free_pragmas(&r);
+    free(r.ignored);
     free(r.decls);
     free(r.locals);
     clang_disposeTranslationUnit(r.tu);

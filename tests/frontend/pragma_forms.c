@@ -1,11 +1,10 @@
 /*
- * Ways of writing the doall pragma that the C preprocessor treats alike:
- * extra spaces around the words, the _Pragma operator of C99 / C11
- * 6.10.9, and _Pragma from a macro.  Each loop reads a[i ^ 2^j]: y = x + e_j.
+ * Ways of writing the doall pragma line: extra spaces around the words, a
+ * comment between pragma and loop.  (The _Pragma operator of C11 6.10.9
+ * is rejected with an error: reject/pragma_operator.c.)  Each loop reads
+ * a[i ^ 2^j]: y = x + e_j.
  */
 #include <stdio.h>
-
-#define DOALL _Pragma("hyperdo doall")
 
 double a[256], b[256], c[256], d[256];
 
@@ -16,10 +15,11 @@ int main(void)
 #  pragma   hyperdo   doall
     for (int i = 0; i < 256; i++)
         b[i] = a[i ^ 1];
-    _Pragma("hyperdo doall")
+#pragma hyperdo doall   /* a comment after the pragma */
+    /* and one between pragma and loop */
     for (int i = 0; i < 256; i++)
         c[i] = a[i ^ 2];
-    DOALL
+	#	pragma	hyperdo	doall
     for (int i = 0; i < 256; i++)
         d[i] = a[i ^ 4];
     printf("%g %g %g\n", b[0], c[0], d[0]);
