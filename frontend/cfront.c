@@ -866,6 +866,7 @@ static bool fold(hd_expr *e)
 }
 
 static hd_expr *build(reader *r, CXCursor c);
+static bool is_local(reader *r, CXCursor decl);
 
 static hd_expr *constant(int bits, bool sg, long long value)
 {
@@ -1022,8 +1023,13 @@ static hd_expr *build(reader *r, CXCursor c)
         return constant(bits, sg, value);
     if (kind == CXCursor_DeclRefExpr) {
         char *name = spelling(c);
-        e = opaque(bits, sg, "the index depends on '%s', which is not a "
-                   "compile-time constant", name ? name : "?");
+        if (is_local(r, clang_getCursorReferenced(c)))
+            e = opaque(bits, sg, "the index depends on '%s', a variable of the "
+                       "loop body; write its expression into the index to have "
+                       "it analysed", name ? name : "?");
+        else
+            e = opaque(bits, sg, "the index depends on '%s', which is not a "
+                       "compile-time constant", name ? name : "?");
         free(name);
         return e;
     }
