@@ -1,0 +1,1142 @@
+/*
+ * test_cfront.c — the libclang C reader (frontend/cfront.c) end to end:
+ * small annotated C programs are written to a temporary directory, read
+ * with hd_c_read (runtime/include as the helpers' include directory) and
+ * turned into a spec with hd_program_spec.
+ *
+ * The expected communications are derived here, independently, by brute
+ * force.  Every index expression of the tables below is written once, in a
+ * macro that both pastes its text into the generated program and compiles
+ * it into this test as a C function of `int i` (with the real
+ * hyperdo/bits.h), so the test knows, for every iteration i, which element
+ * the program reads.  The owners of that element and of the element the
+ * iteration writes follow from the distribution by the formulas of
+ * docs/annotations.md (cyclic: the low n bits; block: the high n bits;
+ * block_cyclic(B): bits log2 B .. log2 B + n - 1; 2^n elements: the
+ * element itself).  From the (source, destination) pairs:
+ *   - local when source == destination for every i (the read is absent
+ *     from the spec);
+ *   - a gather y = A x + b when every processor is a source and each
+ *     source has one destination, that map being affine: b = y(0), column
+ *     j = y(2^j) ^ b, checked on all 2^n processors;
+ *   - else a scatter x = A y + b when the mirror image holds;
+ *   - else general.
+ * Positions in diagnostics and spec entries are marked in the program
+ * text with '@' (removed before writing it), so the expected line and
+ * column come from the text, not from the reader.
+ *
+ * Each (index form, distribution) pair and each rejected program is a
+ * cmocka test of its own, so one failure does not hide the others;
+ * HYPERDO_TEST_FILTER (a cmocka pattern) runs a subset.
+ */
+#include "testutil.h"
+
+#include "frontend.h"
+
+#include <hyperdo/bits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef HYPERDO_INCLUDE_DIR
+#error "HYPERDO_INCLUDE_DIR (the source tree's runtime/include) must be defined"
+#endif
+
+/* Shared by the generated programs and the functions compiled here. */
+#define SHARED_DECLS enum { N = 8, MASK = 0x0f, SHIFT = 2 };
+SHARED_DECLS
+#define STR_(...) #__VA_ARGS__
+#define STR(...) STR_(__VA_ARGS__)
+
+/* ------------------------------------------------------ temp files */
+
+static char tmpdir[256];
+static int nfiles;
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "%s/hyperdo-cfront-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char path[512];
+    for (int k = 0; k < nfiles; k++) {
+        snprintf(path, sizeof path, "%s/p%d.c", tmpdir, k);
+        unlink(path);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+/* Removes the '@' markers from `marked` into out; marks[m] receives the
+ * 1-based line and column (in bytes, as compilers count) of marker m. */
+typedef struct {
+    int line, col;
+} pos;
+
+static int strip_markers(const char *marked, char *out, size_t size,
+                         pos *marks, int max)
+{
+    int nmarks = 0, line = 1, col = 1;
+    size_t n = 0;
+    for (const char *p = marked; *p; p++) {
+        if (*p == '@') {
+            if (nmarks < max) {
+                marks[nmarks].line = line;
+                marks[nmarks].col = col;
+            }
+            nmarks++;
+            continue;
+        }
+        if (n + 1 < size)
+            out[n++] = *p;
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    out[n] = '\0';
+    return nmarks;
+}
+
+/* Line `line` (1-based) of text, without its newline. */
+static void line_of(const char *text, int line, char *out, size_t size)
+{
+    const char *p = text;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    size_t n = 0;
+    while (p && *p && *p != '\n' && n + 1 < size)
+        out[n++] = *p++;
+    out[n] = '\0';
+}
+
+typedef struct {
+    char path[512];
+    hd_program prog;
+    hd_spec spec;
+    char *diag;
+    int errors;
+    bool have_spec;
+} reading;
+
+/* Writes the program and reads it; on success also makes the spec. */
+static void read_program(reading *r, const char *text, int dim)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s/p%d.c", tmpdir, nfiles++);
+    FILE *f = fopen(r->path, "w");
+    TU_CHECK(f != NULL, "cannot write %s", r->path);
+    fputs(text, f);
+    fclose(f);
+    hd_c_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.dim = dim;
+    opt.include_dir = HYPERDO_INCLUDE_DIR;
+    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->diag);
+    if (r->errors == 0) {
+        TU_CHECK_EQ(hd_program_spec(&r->prog, &r->spec), HD_SPEC_OK, "hd_program_spec");
+        r->have_spec = true;
+    }
+}
+
+static void release(reading *r)
+{
+    if (r->have_spec)
+        hd_spec_free(&r->spec);
+    if (r->errors == 0)
+        hd_program_free(&r->prog);
+    free(r->diag);
+    r->diag = NULL;
+}
+
+/* The program must read cleanly, without any diagnostic. */
+static void expect_clean(const reading *r, const char *what, const char *text)
+{
+    TU_CHECK(r->errors == 0 && r->diag == NULL, "%s: %d errors reading\n%s\n"
+             "diagnostics:\n%s", what, r->errors, text,
+             r->diag ? r->diag : "(none)");
+}
+
+/* ------------------------------------------------------ brute force */
+
+typedef enum { BF_LOCAL, BF_GATHER, BF_SCATTER, BF_GENERAL } bf_kind;
+
+static const char *const bf_names[] = { "local", "gather", "scatter", "general" };
+
+typedef struct {
+    bf_kind kind;
+    int n;
+    uint64_t row[64];     /* row t bit j = a_tj */
+    uint64_t b;
+} bf_comm;
+
+/* How the elements of an array of 2^log2_size lie on the 2^n processors. */
+typedef struct {
+    hd_dist_kind dist;
+    int log2_size;
+    int block_log2;       /* BLOCK_CYCLIC */
+} layout;
+
+static uint64_t owner(const layout *l, int n, uint64_t element)
+{
+    uint64_t low = (UINT64_C(1) << n) - 1;
+    switch (l->dist) {
+    case HD_DIST_EXACT: return element;
+    case HD_DIST_CYCLIC: return element & low;
+    case HD_DIST_BLOCK: return element >> (l->log2_size - n);
+    case HD_DIST_BLOCK_CYCLIC: return (element >> l->block_log2) & low;
+    default: return 0;
+    }
+}
+
+/* Whether `to` is a function of `from` over the pairs, defined on all 2^n
+ * processors and affine; if so fills the matrix and vector. */
+static bool affine_function(int n, const uint64_t *from, const uint64_t *to,
+                            uint64_t count, bf_comm *out)
+{
+    uint64_t size = UINT64_C(1) << n, *table = malloc(size * sizeof *table);
+    bool ok = table != NULL;
+    for (uint64_t x = 0; ok && x < size; x++)
+        table[x] = UINT64_MAX;
+    for (uint64_t t = 0; ok && t < count; t++) {
+        if (table[from[t]] == UINT64_MAX)
+            table[from[t]] = to[t];
+        else if (table[from[t]] != to[t])
+            ok = false;
+    }
+    for (uint64_t x = 0; ok && x < size; x++)
+        ok = table[x] != UINT64_MAX;
+    if (ok) {
+        uint64_t col[64];
+        memset(out->row, 0, sizeof out->row);
+        out->b = table[0];
+        for (int j = 0; j < n; j++) {
+            col[j] = table[UINT64_C(1) << j] ^ table[0];
+            for (int t = 0; t < n; t++)
+                out->row[t] |= ((col[j] >> t) & 1) << j;
+        }
+        /* table[x] = b ^ sum of the columns of x's bits, by induction. */
+        for (uint64_t x = 1; ok && x < size; x++)
+            ok = table[x] == (table[x & (x - 1)] ^ col[__builtin_ctzll(x)]);
+    }
+    free(table);
+    return ok;
+}
+
+static bf_comm classify(int n, const uint64_t *src, const uint64_t *dst,
+                        uint64_t count)
+{
+    bf_comm c;
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    c.kind = BF_LOCAL;
+    for (uint64_t t = 0; t < count && c.kind == BF_LOCAL; t++)
+        if (src[t] != dst[t])
+            c.kind = BF_GENERAL;
+    if (c.kind == BF_LOCAL)
+        return c;
+    if (affine_function(n, src, dst, count, &c))
+        c.kind = BF_GATHER;
+    else if (affine_function(n, dst, src, count, &c))
+        c.kind = BF_SCATTER;
+    else
+        c.kind = BF_GENERAL;
+    return c;
+}
+
+/* The communication of a read: iteration i (0 <= i < 2^k) writes element
+ * w(i) of an array laid out as `wl` and reads element e(i) of one laid out
+ * as `rl`. */
+typedef long long (*index_fn)(int i);
+
+static long long identity_index(int i)
+{
+    return i;
+}
+
+static bf_comm expected_comm(int n, int k, const layout *rl, index_fn e,
+                             const layout *wl, index_fn w, const char *what)
+{
+    uint64_t count = UINT64_C(1) << k;
+    uint64_t *src = malloc(count * sizeof *src), *dst = malloc(count * sizeof *dst);
+    TU_CHECK(src && dst, "out of memory");
+    for (uint64_t i = 0; i < count; i++) {
+        long long ev = e((int)i), wv = w((int)i);
+        TU_CHECK(ev >= 0 && ev < (1LL << rl->log2_size), "%s: the table's "
+                 "index is out of bounds at i = %llu (test bug)", what,
+                 (unsigned long long)i);
+        src[i] = owner(rl, n, (uint64_t)ev);
+        dst[i] = owner(wl, n, (uint64_t)wv);
+    }
+    bf_comm c = classify(n, src, dst, count);
+    free(src);
+    free(dst);
+    return c;
+}
+
+static void print_rows(char *buf, size_t size, int n, const uint64_t *row,
+                       uint64_t b)
+{
+    size_t at = 0;
+    for (int t = 0; t < n && at + n + 2 < size; t++) {
+        for (int j = 0; j < n; j++)
+            buf[at++] = (char)('0' + ((row[t] >> j) & 1));
+        buf[at++] = ' ';
+    }
+    at += (size_t)snprintf(buf + at, size - at, "b=");
+    for (int t = 0; t < n && at + 1 < size; t++)
+        buf[at++] = (char)('0' + ((b >> t) & 1));
+    buf[at] = '\0';
+}
+
+/* The spec entry for a read, or its absence, against the brute force.
+ * `by_design_general`: the index is not affine, so the reader may call the
+ * read general even where the owners happen to be related affinely. */
+static void check_entry(const char *what, const reading *r, int entry,
+                        const bf_comm *want, bool by_design_general)
+{
+    char got_s[700], want_s[700];
+    if (want->kind == BF_LOCAL) {
+        TU_CHECK(entry >= r->spec.m, "%s: brute force says local, but the "
+                 "spec has entry %d ('%s', %s)", what, entry,
+                 entry < r->spec.m ? r->spec.lccs[entry].name : "",
+                 entry < r->spec.m && r->spec.lccs[entry].reason
+                     ? r->spec.lccs[entry].reason : "an LCC");
+        return;
+    }
+    TU_CHECK(entry < r->spec.m, "%s: brute force says %s, but the spec has "
+             "no entry %d (m = %d)", what, bf_names[want->kind], entry, r->spec.m);
+    const hd_named_lcc *e = &r->spec.lccs[entry];
+    if (want->kind == BF_GENERAL || (by_design_general && e->reason)) {
+        TU_CHECK(e->reason != NULL, "%s: brute force says general, the spec "
+                 "an LCC (%s)", what, e->lcc.dir == HD_GATHER ? "gather" : "scatter");
+        TU_CHECK(e->reason[0] != '\0', "%s: general without a reason", what);
+        return;
+    }
+    TU_CHECK(e->reason == NULL, "%s: brute force says %s, the spec general: "
+             "%s", what, bf_names[want->kind], e->reason);
+    print_rows(got_s, sizeof got_s, e->lcc.A.n, e->lcc.A.row, e->lcc.b);
+    print_rows(want_s, sizeof want_s, want->n, want->row, want->b);
+    TU_CHECK(e->lcc.dir == (want->kind == BF_GATHER ? HD_GATHER : HD_SCATTER),
+             "%s: direction: got %s, brute force %s", what,
+             e->lcc.dir == HD_GATHER ? "gather" : "scatter", bf_names[want->kind]);
+    TU_CHECK(e->lcc.A.n == want->n, "%s: A is %d x %d, want n = %d", what,
+             e->lcc.A.n, e->lcc.A.n, want->n);
+    bool same = e->lcc.b == want->b;
+    for (int t = 0; t < 64; t++)
+        same = same && e->lcc.A.row[t] == (t < want->n ? want->row[t] : 0);
+    TU_CHECK(same, "%s: %s y = A x + b (rows a_t0..a_t,n-1):\n    got  %s\n"
+             "    want %s", what, bf_names[want->kind], got_s, want_s);
+}
+
+/* ------------------------------------------------------ index forms */
+
+/* X(name, by_design_general, expression of int i).  Every expression
+ * stays in 0 .. 255. */
+#define FORMS_1D(X)                                                        \
+    X(constant, false, 5)                                                  \
+    X(enum_constant, false, MASK)                                          \
+    X(identity, false, i)                                                  \
+    X(xor_const, false, i ^ 0x5a)                                          \
+    X(xor_enum, false, i ^ MASK)                                           \
+    X(and_const, false, i & 0xf0)                                          \
+    X(or_const, false, i | 3)                                              \
+    X(shl_masked, false, (i << 3) & 0xff)                                  \
+    X(shl_enum, false, (i << SHIFT) & 255)                                 \
+    X(shr, false, i >> 2)                                                  \
+    X(not_masked, false, ~i & 255)                                         \
+    X(n_minus_1_minus_i, false, (1 << N) - 1 - i)                          \
+    X(literal_255_minus_i, false, 255 - i)                                 \
+    X(n_minus_1_xor_i, false, ((1 << N) - 1) ^ i)                          \
+    X(transpose_or, false, (i >> 4) | ((i & 15) << 4))                     \
+    X(transpose_add, false, (i >> 4) + ((i & 15) << 4))                    \
+    X(gray_expr, false, i ^ (i >> 1))                                      \
+    X(parts_xor, false, ((i & 0x0f) << 4) ^ (i >> 4) ^ (i & 0x30))         \
+    X(reverse, false, reverse(i, N))                                       \
+    X(reverse_low, false, reverse(i & 15, 4) | (i & 240))                  \
+    X(gray, false, gray(i))                                                \
+    X(rotl, false, rotl(i, 3, N))                                          \
+    X(rotr, false, rotr(i, 3, N))                                          \
+    X(rotr_wide_r, false, rotr(i, 11, N))                                  \
+    X(rotl_negative_r, false, rotl(i, -1, 6) | (i & 192))                  \
+    X(rotr_negative_r, false, rotr(i, -2, 6) | (i & 192))                  \
+    X(shuffle, false, shuffle(i, N))                                       \
+    X(unshuffle, false, unshuffle(i, N))                                   \
+    X(transpose, false, transpose(i, N))                                   \
+    X(transpose_low, false, transpose(i, 4) | (i & 0xf0))                  \
+    X(bit, false, bit(i, 3))                                               \
+    X(bit_moved, false, (bit(i, 7) << 6) | (bit(i, 6) << 7) | (i & 63))    \
+    X(mul_div_mod, false, (i % 16) * 16 + i / 16)                          \
+    X(div2, false, i / 2)                                                  \
+    X(mod_of_xor, false, (i ^ 0x5b) % 16 + (i & 0xf0))                     \
+    X(mul2_mod, false, i * 2 % 256)                                        \
+    X(cast_uchar_shl, false, (unsigned char)(i << 4))                      \
+    X(cast_uchar_not, false, (unsigned char)~i)                            \
+    X(cast_unsigned_xor, false, (int)((unsigned)i ^ 0x55u))                \
+    X(cond_const, false, 1 ? i ^ 64 : 0)                                   \
+    X(cond_sizeof, false, sizeof(int) == 4 ? i ^ 1 : i * 3)                \
+    X(sar_negative, false, (~i >> 1) & 255)                                \
+    X(sar_negative_28, false, (~i >> 28) & 255)                            \
+    X(shr_unsigned_28, false, (~(unsigned)i >> 28) & 255)                  \
+    X(minus_one_minus_i, false, (-1 - i) & 255)                            \
+    X(sar_sign_from_i, false, ((int)((unsigned)i << 24) >> 28) & 255)      \
+    X(sar_schar, false, ((signed char)i >> 4) & 255)                       \
+    X(sar_long_sign, false, (int)((long)((unsigned long)i << 56) >> 60) & 255) \
+    X(unsigned_loopvar_mix, false, (int)(((unsigned long)i << 60) >> 56))  \
+    X(bool_cast_bit, false, (_Bool)(i & 1) | (i & 254))                    \
+    X(ulong_compare_const, false, i ^ ((0ul - 1 > 5ul) << 7))              \
+    X(bool_cast, true, (_Bool)i)                                           \
+    X(ulong_compare, true, ((unsigned long)i - 1 < 127ul) ? i : 0)         \
+    X(plus_one, true, (i + 1) & 255)                                       \
+    X(times_three, true, (i * 3) & 255)                                    \
+    X(square, true, (i * i) & 255)                                         \
+    X(minus_one, true, (i - 1) & 255)                                      \
+    X(variable_shift, true, (i << (i & 3)) & 255)                          \
+    X(cond_on_i, true, (i & 1) ? i : 0)                                    \
+    X(and_of_i, true, i & (i >> 1))                                        \
+    X(plus_one_mod, true, (i + 1) % 256)                                   \
+    X(cast_times_three, true, (unsigned char)(i * 3))                      \
+    X(div3, true, i / 3)                                                   \
+    X(div_negative, true, (~i / 4) & 255)
+
+#define DEFINE_FORM(name, gen, ...)                                        \
+    static long long form_##name(int i)                                    \
+    {                                                                      \
+        (void)i;                                                           \
+        return (long long)(__VA_ARGS__);                                   \
+    }
+FORMS_1D(DEFINE_FORM)
+
+typedef struct {
+    const char *name;
+    bool by_design_general;
+    const char *text;
+    index_fn fn;
+} form;
+
+#define FORM_ENTRY(name, gen, ...) { #name, gen, #__VA_ARGS__, form_##name },
+static const form forms_1d[] = { FORMS_1D(FORM_ENTRY) };
+#define NFORMS_1D ((int)(sizeof forms_1d / sizeof forms_1d[0]))
+
+/* The generated program for r[<index>]: the read is on line 10, column 16,
+ * the loop's for on line 9. */
+static const char program_1d[] =
+    "#include <hyperdo/bits.h>\n"
+    STR(SHARED_DECLS) "\n"
+    "%s\n"
+    "double r[1 << N], b[1 << N];\n"
+    "%s\n"
+    "void kernel(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < 1 << N; i++)\n"
+    "        b[i] = r[%s];\n"
+    "}\n";
+
+/* One way of distributing r and b. */
+typedef struct {
+    const char *name;
+    const char *cube;         /* line 3 */
+    const char *distribute;   /* line 5 */
+    int n;
+    layout l;
+} scenario;
+
+static const scenario scenarios[] = {
+    { "2^n elements (n = 8)", "", "", 8, { HD_DIST_EXACT, 8, 0 } },
+    { "cyclic, n = 4", "#pragma hyperdo cube(4)",
+      "#pragma hyperdo distribute(r, b : cyclic)", 4, { HD_DIST_CYCLIC, 8, 0 } },
+    { "block, n = 4", "#pragma hyperdo cube(4)",
+      "#pragma hyperdo distribute(r, b : block)", 4, { HD_DIST_BLOCK, 8, 0 } },
+    { "block_cyclic(4), n = 4", "#pragma hyperdo cube(4)",
+      "#pragma hyperdo distribute(r, b : block_cyclic(4))", 4,
+      { HD_DIST_BLOCK_CYCLIC, 8, 2 } },
+    { "cyclic, n = 6", "#pragma hyperdo cube(6)",
+      "#pragma hyperdo distribute(b, r : cyclic)", 6, { HD_DIST_CYCLIC, 8, 0 } },
+};
+
+/* The spec entry's position and names for the 1-D program. */
+static void check_entry_position(const char *what, const reading *r,
+                                 const char *array, const char *text)
+{
+    if (r->spec.m < 1)
+        return;
+    const hd_named_lcc *e = &r->spec.lccs[0];
+    char name[256];
+    snprintf(name, sizeof name, "%s[%s]", array, text);
+    TU_CHECK_EQ(e->line, 10, what);
+    TU_CHECK_EQ(e->col, 16, what);
+    TU_CHECK_EQ(e->loop_line, 9, what);
+    TU_CHECK(e->array && strcmp(e->array, array) == 0, "%s: array '%s'",
+             what, e->array ? e->array : "(null)");
+    TU_CHECK(e->name && strcmp(e->name, name) == 0, "%s: name '%s', want '%s'",
+             what, e->name ? e->name : "(null)", name);
+}
+
+/* One form under one distribution: its own cmocka test, so that a
+ * failing form does not hide the others. */
+typedef struct {
+    const scenario *s;
+    const form *f;
+    char name[200];
+} form_case;
+
+static void test_form(void **state)
+{
+    const form_case *c = *state;
+    const scenario *sc = c->s;
+    const form *fm = c->f;
+    char text[4096], what[256];
+    reading r;
+    tu_rng_init(c->name);
+    snprintf(what, sizeof what, "r[%s], %s", fm->text, sc->name);
+    snprintf(text, sizeof text, program_1d, sc->cube, sc->distribute, fm->text);
+    read_program(&r, text, 0);
+    expect_clean(&r, what, text);
+    TU_CHECK_EQ(r.spec.n, sc->n, what);
+    TU_CHECK_EQ(r.prog.n, sc->n, what);
+    TU_CHECK(r.spec.m <= 1, "%s: %d spec entries", what, r.spec.m);
+    bf_comm want = expected_comm(sc->n, 8, &sc->l, fm->fn, &sc->l,
+                                 identity_index, what);
+    /* The table's own tags, on 2^n elements: affine forms are LCCs or
+     * local, the others truly general. */
+    if (sc->l.dist == HD_DIST_EXACT)
+        TU_CHECK((want.kind == BF_GENERAL) == fm->by_design_general,
+                 "%s: brute force says %s (test table bug)", what,
+                 bf_names[want.kind]);
+    check_entry(what, &r, 0, &want, fm->by_design_general);
+    check_entry_position(what, &r, "r", fm->text);
+    release(&r);
+}
+
+/* ------------------------------------------------ multi-dimensional */
+
+/* X(name, by_design_general, f, g): a[f][g] on double a[16][16]. */
+#define FORMS_2D(X)                                                        \
+    X(rows, false, i >> 4, i & 15)                                         \
+    X(transpose, false, i & 15, i >> 4)                                    \
+    X(reverse_row, false, reverse(i >> 4, 4), i & 15)                      \
+    X(complemented, false, (i >> 4) ^ 3, ~i & 15)                          \
+    X(gray_cols, false, i & 15, gray(i >> 4))                              \
+    X(broadcast_row, false, 0, i & 15)                                     \
+    X(plus_one_col, true, i >> 4, (i + 1) & 15)
+
+#define DEFINE_FORM2(name, gen, f, g)                                      \
+    static long long form2_##name(int i)                                   \
+    {                                                                      \
+        long long row = (f), col = (g);                                    \
+        TU_CHECK(row >= 0 && row < 16 && col >= 0 && col < 16,             \
+                 "a[%s][%s] out of its extents (test bug)", #f, #g);       \
+        return row * 16 + col;                                             \
+    }
+FORMS_2D(DEFINE_FORM2)
+
+typedef struct {
+    const char *name;
+    bool by_design_general;
+    const char *f, *g;
+    index_fn fn;
+} form2;
+
+#define FORM2_ENTRY(name, gen, f, g) { #name, gen, #f, #g, form2_##name },
+static const form2 forms_2d[] = { FORMS_2D(FORM2_ENTRY) };
+
+/* 3-D: c[f][g][h] on double c[2][16][8]. */
+static long long form3_rows(int i) { return ((i >> 7) * 16 + ((i >> 3) & 15)) * 8 + (i & 7); }
+static long long form3_mixed(int i) { return ((i & 1) * 16 + ((i >> 1) & 15)) * 8 + (i >> 5); }
+static long long form3_reversed(int i)
+{
+    return (((i >> 7) ^ 1) * 16 + (long long)reverse((i >> 3) & 15, 4)) * 8 + (i & 7);
+}
+
+static void test_multidimensional(void **state)
+{
+    (void)state;
+    tu_rng_init("cfront.multidimensional");
+    static const char program[] =
+        "#include <hyperdo/bits.h>\n"
+        STR(SHARED_DECLS) "\n"
+        "double a[16][16], b[1 << N];\n"
+        "\n"
+        "\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 1 << N; i++)\n"
+        "        b[i] = a[%s][%s];\n"
+        "}\n";
+    layout l = { HD_DIST_EXACT, 8, 0 };
+    char text[4096], what[256], name[256];
+    for (size_t f = 0; f < sizeof forms_2d / sizeof forms_2d[0]; f++) {
+        const form2 *fm = &forms_2d[f];
+        reading r;
+        snprintf(what, sizeof what, "a[%s][%s]", fm->f, fm->g);
+        snprintf(text, sizeof text, program, fm->f, fm->g);
+        read_program(&r, text, 0);
+        expect_clean(&r, what, text);
+        TU_CHECK_EQ(r.spec.n, 8, what);
+        bf_comm want = expected_comm(8, 8, &l, fm->fn, &l, identity_index, what);
+        TU_CHECK((want.kind == BF_GENERAL) == fm->by_design_general,
+                 "%s: brute force says %s (test table bug)", what, bf_names[want.kind]);
+        check_entry(what, &r, 0, &want, fm->by_design_general);
+        if (r.spec.m == 1) {
+            snprintf(name, sizeof name, "a[%s][%s]", fm->f, fm->g);
+            TU_CHECK(strcmp(r.spec.lccs[0].name, name) == 0, "%s: name '%s'",
+                     what, r.spec.lccs[0].name);
+            TU_CHECK(strcmp(r.spec.lccs[0].array, "a") == 0, "%s: array", what);
+            TU_CHECK_EQ(r.spec.lccs[0].col, 16, what);
+        }
+        /* One reference for a[f][g], not one per subscript. */
+        TU_CHECK(r.prog.nloops == 1 && r.prog.loops[0].nrefs == 2,
+                 "%s: %d references", what, r.prog.nloops ? r.prog.loops[0].nrefs : -1);
+        release(&r);
+    }
+
+    static const struct {
+        const char *subscripts;
+        index_fn fn;
+    } three[] = {
+        { "[i >> 7][(i >> 3) & 15][i & 7]", form3_rows },
+        { "[i & 1][(i >> 1) & 15][i >> 5]", form3_mixed },
+        { "[(i >> 7) ^ 1][reverse((i >> 3) & 15, 4)][i & 7]", form3_reversed },
+    };
+    static const char program3[] =
+        "#include <hyperdo/bits.h>\n"
+        "double c[2][16][8], b[256];\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 256; i++)\n"
+        "        b[i] = c%s;\n"
+        "}\n";
+    for (size_t f = 0; f < sizeof three / sizeof three[0]; f++) {
+        reading r;
+        snprintf(what, sizeof what, "c%s", three[f].subscripts);
+        snprintf(text, sizeof text, program3, three[f].subscripts);
+        read_program(&r, text, 0);
+        expect_clean(&r, what, text);
+        bf_comm want = expected_comm(8, 8, &l, three[f].fn, &l, identity_index, what);
+        check_entry(what, &r, 0, &want, false);
+        release(&r);
+    }
+}
+
+/* ------------------------------------------ data-dependent, replicated */
+
+static void test_general_and_local_reads(void **state)
+{
+    (void)state;
+    tu_rng_init("cfront.general_and_local_reads");
+    static const char program[] =
+        "#include <hyperdo/bits.h>\n"
+        "double r[256], b[256], w[16];\n"
+        "int idx[256], m;\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 256; i++)\n"
+        "        b[i] = r[%s];\n"
+        "}\n";
+    static const struct {
+        const char *index;
+        const char *reason_word;   /* the reason names what the index uses */
+    } general[] = {
+        { "idx[i] & 255", "idx" },
+        { "i ^ m", "m" },
+        { "(i ^ m) & 255", "m" },
+    };
+    char text[2048];
+    for (size_t c = 0; c < sizeof general / sizeof general[0]; c++) {
+        reading r;
+        snprintf(text, sizeof text, program, general[c].index);
+        read_program(&r, text, 0);
+        expect_clean(&r, general[c].index, text);
+        /* idx[i] itself is a local read (idx has 2^n elements). */
+        TU_CHECK_EQ(r.spec.m, 1, general[c].index);
+        TU_CHECK(r.spec.lccs[0].reason != NULL, "r[%s] must be general",
+                 general[c].index);
+        TU_CHECK(strstr(r.spec.lccs[0].reason, general[c].reason_word) != NULL,
+                 "r[%s]: the reason '%s' does not name '%s'", general[c].index,
+                 r.spec.lccs[0].reason, general[c].reason_word);
+        release(&r);
+    }
+    /* w has 16 elements and no distribute pragma: replicated, so reading
+     * it is local whatever the index. */
+    static const char replicated[] =
+        "double r[256], b[256], w[16];\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 256; i++)\n"
+        "        b[i] = w[(i * 7) & 15] + w[i >> 4] + r[i];\n"
+        "}\n";
+    reading r;
+    read_program(&r, replicated, 0);
+    expect_clean(&r, "replicated", replicated);
+    TU_CHECK_EQ(r.spec.m, 0, "reads of a replicated array and r[i] are local");
+    release(&r);
+}
+
+/* ------------------------------------------------ positions in the spec */
+
+#define POS_XOR i ^ 1
+#define POS_REVERSE reverse(i, 8)
+#define POS_TRANSPOSE (i >> 4) | ((i & 15) << 4)
+#define POS_NOT ~i & 255
+DEFINE_FORM(pos_xor, false, POS_XOR)
+DEFINE_FORM(pos_reverse, false, POS_REVERSE)
+DEFINE_FORM(pos_transpose, false, POS_TRANSPOSE)
+DEFINE_FORM(pos_not, false, POS_NOT)
+
+static void test_spec_positions(void **state)
+{
+    (void)state;
+    tu_rng_init("cfront.spec_positions");
+    /* Tabs count as one column, as in compilers' diagnostics. */
+    static const char marked_fmt[] =
+        "#include <hyperdo/bits.h>\n"
+        "double r[256], b[256], c[256];\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "  @for (int i = 0; i < 256; i++) {\n"
+        "\tb[i] = @r[%s] + @c[%s];\n"
+        "        double t = @r[%s];\n"
+        "\t\tb[i] = b[i] + t + r[i];\n"
+        "  }\n"
+        "   /* a comment */\n"
+        "#pragma hyperdo doall\n"
+        "\t   @for (int i = 0; i < 256; i++) c[i] = @r[%s] + b[i];\n"
+        "}\n";
+    static const struct {
+        const char *array, *index;
+        index_fn fn;
+        int mark, loop_mark;
+    } refs[] = {
+        { "r", STR(POS_XOR), form_pos_xor, 1, 0 },
+        { "c", STR(POS_REVERSE), form_pos_reverse, 2, 0 },
+        { "r", STR(POS_TRANSPOSE), form_pos_transpose, 3, 0 },
+        { "r", STR(POS_NOT), form_pos_not, 5, 4 },
+    };
+    char marked[2048], text[2048], name[128];
+    snprintf(marked, sizeof marked, marked_fmt, refs[0].index, refs[1].index,
+             refs[2].index, refs[3].index);
+    pos marks[8];
+    int nm = strip_markers(marked, text, sizeof text, marks, 8);
+    TU_CHECK_EQ(nm, 6, "markers");
+    reading r;
+    read_program(&r, text, 0);
+    expect_clean(&r, "positions", text);
+    TU_CHECK_EQ(r.spec.m, 4, "spec entries (b[i], t and r[i] are local)");
+    layout l = { HD_DIST_EXACT, 8, 0 };
+    for (int k = 0; k < 4 && k < r.spec.m; k++) {
+        const hd_named_lcc *e = &r.spec.lccs[k];
+        const pos *at = &marks[refs[k].mark];
+        snprintf(name, sizeof name, "%s[%s]", refs[k].array, refs[k].index);
+        TU_CHECK(strcmp(e->name, name) == 0, "entry %d is '%s', want '%s'",
+                 k, e->name, name);
+        TU_CHECK(strcmp(e->array, refs[k].array) == 0, "entry %d array '%s'",
+                 k, e->array);
+        TU_CHECK(e->line == at->line && e->col == at->col,
+                 "'%s' at %d:%d, the text has it at %d:%d", name, e->line,
+                 e->col, at->line, at->col);
+        TU_CHECK(e->loop_line == marks[refs[k].loop_mark].line,
+                 "'%s': loop on line %d, the text has it on %d", name,
+                 e->loop_line, marks[refs[k].loop_mark].line);
+        bf_comm want = expected_comm(8, 8, &l, refs[k].fn, &l, identity_index, name);
+        check_entry(name, &r, k, &want, false);
+    }
+    /* The loops' own positions. */
+    TU_CHECK_EQ(r.prog.nloops, 2, "loops");
+    TU_CHECK(r.prog.loops[0].line == marks[0].line && r.prog.loops[0].col == marks[0].col,
+             "loop 1 at %d:%d, the text has it at %d:%d", r.prog.loops[0].line,
+             r.prog.loops[0].col, marks[0].line, marks[0].col);
+    TU_CHECK(r.prog.loops[1].line == marks[4].line && r.prog.loops[1].col == marks[4].col,
+             "loop 2 at %d:%d, the text has it at %d:%d", r.prog.loops[1].line,
+             r.prog.loops[1].col, marks[4].line, marks[4].col);
+    TU_CHECK_EQ(r.prog.loops[0].pragma_line, marks[0].line - 1, "pragma line of loop 1");
+    TU_CHECK_EQ(r.prog.loops[1].pragma_line, marks[4].line - 1, "pragma line of loop 2");
+    release(&r);
+}
+
+/* ------------------------------------------------------ loop headers */
+
+#define XOR3 i ^ 3
+DEFINE_FORM(xor3, false, XOR3)
+
+/* Canonical headers written in every accepted way. */
+static void test_loop_headers(void **state)
+{
+    (void)state;
+    tu_rng_init("cfront.loop_headers");
+    static const char fmt[] =
+        "#include <hyperdo/bits.h>\n"
+        "#define SIZE 256\n"
+        "#define LOG 8\n"
+        "enum { E_SIZE = 256 };\n"
+        "double r[256], b[256];\n"
+        "void kernel(void)\n"
+        "{\n"
+        "%s\n"
+        "#pragma hyperdo doall\n"
+        "    for (%s)\n"
+        "        b[i] = r[" STR(XOR3) "];\n"
+        "}\n";
+    static const struct {
+        const char *before, *header;
+    } headers[] = {
+        { "", "int i = 0; i < 256; i++" },
+        { "", "int i = 0; i < SIZE; i++" },
+        { "", "int i = 0; i < E_SIZE; i++" },
+        { "", "int i = 0; i < 1 << LOG; i++" },
+        { "", "int i = 0; i < (1 << 8); ++i" },
+        { "", "int i = 0; i < (int)(sizeof r / sizeof r[0]); i += 1" },
+        { "", "int i = 0; i < 0x100; i = i + 1" },
+        { "", "int i = 0; i < 256; i = 1 + i" },
+        { "    int i;", "i = 0; i < 256; i++" },
+        { "    int i;", "i = 0; i < SIZE; ++i" },
+        { "    long i;", "i = 0; i < 256; i += 1" },
+        { "", "unsigned i = 0; i < 256u; i++" },
+        { "", "long i = 0; i < 256L; i++" },
+        { "", "short i = 0; i < 256; i++" },
+        { "", "unsigned long i = 0; i < E_SIZE; i++" },
+    };
+    layout l = { HD_DIST_EXACT, 8, 0 };
+    char text[2048], what[256];
+    for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
+        reading r;
+        snprintf(what, sizeof what, "for (%s)", headers[h].header);
+        snprintf(text, sizeof text, fmt, headers[h].before, headers[h].header);
+        read_program(&r, text, 0);
+        expect_clean(&r, what, text);
+        TU_CHECK_EQ(r.prog.nloops, 1, what);
+        TU_CHECK_EQ(r.prog.loops[0].k, 8, what);
+        TU_CHECK(r.prog.loops[0].var && strcmp(r.prog.loops[0].var, "i") == 0,
+                 "%s: loop variable '%s'", what,
+                 r.prog.loops[0].var ? r.prog.loops[0].var : "(null)");
+        TU_CHECK_EQ(r.spec.n, 8, what);
+        bf_comm want = expected_comm(8, 8, &l, form_xor3, &l, identity_index, what);
+        TU_CHECK(want.kind == BF_GATHER, "%s: brute force %s", what, bf_names[want.kind]);
+        check_entry(what, &r, 0, &want, false);
+        release(&r);
+    }
+}
+
+/* ------------------------------------------------ the cube's dimension */
+
+#define XOR35 i ^ 0x35
+DEFINE_FORM(xor35, false, XOR35)
+#define REVERSE8 reverse(i, 8)
+DEFINE_FORM(reverse8, false, REVERSE8)
+
+static void test_cube_and_dim(void **state)
+{
+    (void)state;
+    tu_rng_init("cfront.cube_and_dim");
+    static const char fmt[] =
+        "#include <hyperdo/bits.h>\n"
+        "#pragma hyperdo cube(4)\n"
+        "double r[256], b[256];\n"
+        "#pragma hyperdo distribute(r, b : cyclic)\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 256; i++)\n"
+        "        b[i] = r[%s];\n"
+        "}\n";
+    static const struct {
+        const char *text;
+        index_fn fn;
+    } reads[] = {
+        { STR(XOR35), form_xor35 },
+        { STR(REVERSE8), form_reverse8 },
+    };
+    /* dim 0: the pragma's 4; otherwise --dim wins over it. */
+    static const int dims[] = { 0, 1, 2, 5, 6, 7, 8 };
+    char text[2048], what[256];
+    for (size_t f = 0; f < sizeof reads / sizeof reads[0]; f++)
+        for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+            int n = dims[d] ? dims[d] : 4;
+            layout l = { HD_DIST_CYCLIC, 8, 0 };
+            reading r;
+            snprintf(what, sizeof what, "r[%s], cube(4), dim %d", reads[f].text, dims[d]);
+            snprintf(text, sizeof text, fmt, reads[f].text);
+            read_program(&r, text, dims[d]);
+            expect_clean(&r, what, text);
+            TU_CHECK_EQ(r.prog.n, n, what);
+            TU_CHECK_EQ(r.spec.n, n, what);
+            bf_comm want = expected_comm(n, 8, &l, reads[f].fn, &l, identity_index, what);
+            check_entry(what, &r, 0, &want, false);
+            release(&r);
+        }
+
+    /* A loop of 16 iterations on an 8-cube: only 16 processors take part,
+     * so the read is general, not an LCC of the 8-cube. */
+    static const char small[] =
+        "#pragma hyperdo cube(8)\n"
+        "double r[256], b[256];\n"
+        "void kernel(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 16; i++)\n"
+        "        b[i] = r[" STR(XOR35) "];\n"
+        "}\n";
+    layout l = { HD_DIST_EXACT, 8, 0 };
+    reading r;
+    read_program(&r, small, 0);
+    expect_clean(&r, "16 iterations on an 8-cube", small);
+    TU_CHECK_EQ(r.prog.loops[0].k, 4, "k");
+    bf_comm want = expected_comm(8, 4, &l, form_xor35, &l, identity_index, "small");
+    TU_CHECK(want.kind == BF_GENERAL, "brute force: %s", bf_names[want.kind]);
+    check_entry("16 iterations on an 8-cube", &r, 0, &want, false);
+    release(&r);
+}
+
+/* ------------------------------------------------------- diagnostics */
+
+/* Count of lines with ": error: " in the diagnostics. */
+static int error_lines(const char *diag)
+{
+    int n = 0;
+    for (const char *p = diag; p && (p = strstr(p, ": error: ")) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* The program marked with one '@' must be rejected with an error at the
+ * marker whose message contains `keyword`, followed by the source line and
+ * a caret line with the caret under the marked column. */
+static void check_rejected(const char *what, const char *marked,
+                           const char *keyword)
+{
+    char text[4096], prefix[700], src_line[512];
+    pos mk[2];
+    int nm = strip_markers(marked, text, sizeof text, mk, 2);
+    TU_CHECK_EQ(nm, 1, what);
+    reading r;
+    read_program(&r, text, 0);
+    TU_CHECK(r.errors > 0, "%s: accepted:\n%s", what, text);
+    TU_CHECK(r.diag != NULL, "%s: rejected without diagnostics", what);
+    TU_CHECK_EQ(error_lines(r.diag), r.errors, "errors returned and printed");
+    snprintf(prefix, sizeof prefix, "%s:%d:%d: error: ", r.path, mk[0].line, mk[0].col);
+    line_of(text, mk[0].line, src_line, sizeof src_line);
+
+    bool found = false;
+    const char *p = r.diag;
+    while (*p && !found) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        if (strncmp(line, prefix, strlen(prefix)) == 0 && strstr(line, keyword)) {
+            found = true;
+            char next[1024] = "", caret[1024] = "";
+            const char *q = eol ? eol + 1 : p + len;
+            const char *e2 = strchr(q, '\n');
+            if (e2) {
+                snprintf(next, sizeof next, "%.*s", (int)(e2 - q), q);
+                const char *e3 = strchr(e2 + 1, '\n');
+                snprintf(caret, sizeof caret, "%.*s",
+                         (int)(e3 ? e3 - (e2 + 1) : (long)strlen(e2 + 1)), e2 + 1);
+            }
+            TU_CHECK(strcmp(next, src_line) == 0, "%s: after '%s' comes '%s', "
+                     "not the source line '%s'", what, line, next, src_line);
+            bool caret_ok = (int)strlen(caret) == mk[0].col &&
+                            caret[mk[0].col - 1] == '^';
+            for (int k = 0; caret_ok && k < mk[0].col - 1; k++)
+                caret_ok = caret[k] == (src_line[k] == '\t' ? '\t' : ' ');
+            TU_CHECK(caret_ok, "%s: the caret line\n'%s'\ndoes not put '^' under "
+                     "column %d of\n'%s'", what, caret, mk[0].col, src_line);
+        }
+        p = eol ? eol + 1 : p + len;
+    }
+    TU_CHECK(found, "%s: no line '%s...%s...' in the diagnostics:\n%s", what,
+             prefix, keyword, r.diag);
+    release(&r);
+}
+
+#define PROLOGUE                                                           \
+    "#include <hyperdo/bits.h>\n"                                          \
+    "double r[256], b[256], w[16];\n"                                      \
+    "int m = 256;\n"                                                       \
+    "int f(int);\n"                                                        \
+    "double s;\n"                                                          \
+    "void kernel(void)\n"                                                  \
+    "{\n"
+
+typedef struct {
+    const char *what, *text, *keyword;
+} rejection;
+
+static const rejection rejections[] = {
+    { "start != 0", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = @1; i < 256; i++)\n"
+      "        b[i] = r[i];\n}\n", "start at 0" },
+    { "<=", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; @i <= 255; i++)\n"
+      "        b[i] = r[i];\n}\n", "'i < N'" },
+    { "i += 2", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; @i += 2)\n"
+      "        b[i] = r[i];\n}\n", "step by one" },
+    { "i--", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; @i--)\n"
+      "        b[i] = r[i];\n}\n", "step by one" },
+    { "bound 100", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < @100; i++)\n"
+      "        b[i] = r[i];\n}\n", "not a power of two" },
+    { "non-constant bound", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < @m; i++)\n"
+      "        b[i] = r[i];\n}\n", "constant expression" },
+    { "bound too big for the type", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (unsigned char i = 0; i < @256; i++)\n"
+      "        b[i] = r[i];\n}\n", "cannot hold" },
+    { "two iterations write one element", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        @b[i / 2] = r[i];\n}\n", "both write element" },
+    { "non-pure call", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = @f(i);\n}\n", "'f'" },
+    { "clang: undeclared identifier", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = @q[i];\n}\n", "undeclared identifier 'q'" },
+    { "outer scalar written", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++) {\n"
+      "        @s = r[i];\n"
+      "        b[i] = s;\n"
+      "    }\n}\n", "declared outside" },
+    { "unknown pragma", "#pragma hyperdo @xyz\n" PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = r[i];\n}\n", "unknown '#pragma hyperdo xyz'" },
+    { "nested doall", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 16; i++) {\n"
+      "#pragma hyperdo doall\n"
+      "        @for (int j = 0; j < 16; j++)\n"
+      "            b[i * 16 + j] = r[j];\n"
+      "    }\n}\n", "nested doall" },
+    { "index out of bounds (i + 256)", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = @r[i + 256];\n}\n", "out of bounds" },
+    { "index out of bounds (~i is negative)", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = @r[~i];\n}\n", "out of bounds" },
+    { "index out of bounds (general index)", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "        b[i] = @r[i * 3];\n}\n", "out of bounds" },
+    { "doall not followed by a for", PROLOGUE
+      "@#pragma hyperdo doall\n"
+      "    {\n"
+      "        for (int i = 0; i < 256; i++)\n"
+      "            b[i] = r[i];\n"
+      "    }\n}\n", "must be followed by a for loop" },
+    { "write to a replicated array", PROLOGUE
+      "#pragma hyperdo doall\n"
+      "    for (int i = 0; i < 256; i++)\n"
+      "\t@w[i & 15] = r[i];\n}\n", "not distributed" },
+};
+
+#define NREJECTIONS ((int)(sizeof rejections / sizeof rejections[0]))
+
+static void test_rejection(void **state)
+{
+    const rejection *c = *state;
+    tu_rng_init(c->what);
+    check_rejected(c->what, c->text, c->keyword);
+}
+
+/* A file that does not exist: one error, no position. */
+static void test_missing_file(void **state)
+{
+    (void)state;
+    char path[600], *diag = NULL;
+    hd_program prog;
+    hd_c_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.include_dir = HYPERDO_INCLUDE_DIR;
+    snprintf(path, sizeof path, "%s/does-not-exist.c", tmpdir);
+    int errors = hd_c_read(path, &opt, &prog, &diag);
+    TU_CHECK(errors > 0, "a missing file was read");
+    TU_CHECK(diag && strstr(diag, "does-not-exist.c"), "the diagnostic names "
+             "the file: %s", diag ? diag : "(null)");
+    free(diag);
+}
+
+#define NSCENARIOS ((int)(sizeof scenarios / sizeof scenarios[0]))
+
+int main(void)
+{
+    static const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_multidimensional),
+        cmocka_unit_test(test_general_and_local_reads),
+        cmocka_unit_test(test_spec_positions),
+        cmocka_unit_test(test_loop_headers),
+        cmocka_unit_test(test_cube_and_dim),
+        cmocka_unit_test(test_missing_file),
+    };
+    int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+    int total = nfixed + NSCENARIOS * NFORMS_1D + NREJECTIONS;
+    struct CMUnitTest *tests = calloc((size_t)total, sizeof *tests);
+    form_case *cases = calloc((size_t)(NSCENARIOS * NFORMS_1D), sizeof *cases);
+    char (*rej_names)[160] = calloc((size_t)NREJECTIONS, sizeof *rej_names);
+    if (!tests || !cases || !rej_names)
+        return 1;
+    int t = 0;
+    for (int k = 0; k < nfixed; k++)
+        tests[t++] = fixed[k];
+    /* One test per form and distribution, one per rejected program. */
+    for (int sc = 0; sc < NSCENARIOS; sc++)
+        for (int f = 0; f < NFORMS_1D; f++) {
+            form_case *c = &cases[sc * NFORMS_1D + f];
+            c->s = &scenarios[sc];
+            c->f = &forms_1d[f];
+            snprintf(c->name, sizeof c->name, "form %s: r[%s]", scenarios[sc].name,
+                     forms_1d[f].text);
+            tests[t].name = c->name;
+            tests[t].test_func = test_form;
+            tests[t++].initial_state = c;
+        }
+    for (int k = 0; k < NREJECTIONS; k++) {
+        snprintf(rej_names[k], sizeof rej_names[k], "rejected: %s", rejections[k].what);
+        tests[t].name = rej_names[k];
+        tests[t].test_func = test_rejection;
+        tests[t++].initial_state = (void *)&rejections[k];
+    }
+    /* HYPERDO_TEST_FILTER="rejected*" runs some tests (a cmocka pattern). */
+    const char *filter = getenv("HYPERDO_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
+    int failed = _cmocka_run_group_tests("test_cfront", tests, (size_t)total,
+                                         setup, teardown);
+    free(tests);
+    free(cases);
+    free(rej_names);
+    return failed;
+}
