@@ -34,17 +34,18 @@ uint64_t hd_affine_apply(const hd_affine *f, uint64_t i)
 
 uint64_t hd_affine_zero_bits(const hd_affine *f)
 {
-    uint64_t z = 0;
+    uint64_t z = 0, live = hd_mask(f->in);
     for (int t = 0; t < 64; t++)
-        if (!(f->row[t] & hd_mask(f->in)) && !((f->c >> t) & 1))
+        if (!(f->row[t] & live) && !((f->c >> t) & 1))
             z |= UINT64_C(1) << t;
     return z;
 }
 
 bool hd_affine_is_constant(const hd_affine *f)
 {
+    uint64_t live = hd_mask(f->in);
     for (int t = 0; t < 64; t++)
-        if (f->row[t] & hd_mask(f->in))
+        if (f->row[t] & live)
             return false;
     return true;
 }

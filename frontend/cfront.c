@@ -1430,34 +1430,35 @@ static void walk_statement(reader *r, CXCursor s)
 
 /* ------------------------------------------------------- loop headers */
 
-/* The byte offsets of the two ';' and the ')' of a for header. */
+/* The byte offsets of the two ';' and the ')' of a for header, read from
+ * the text after the `for` keyword (a doall's `for` is always in the main
+ * file: the pragma scan checked it). */
 static bool header_offsets(reader *r, CXCursor loop, unsigned *semi1,
                            unsigned *semi2, unsigned *rparen)
 {
-    CXToken *tok;
-    unsigned n, depth = 0;
-    int semis = 0;
-    bool done = false;
-    clang_tokenize(r->tu, clang_getCursorExtent(loop), &tok, &n);
-    for (unsigned t = 1; t < n && !done; t++) {
-        char *s = token_text(r, tok[t]);
-        unsigned off = token_pos(r, tok[t]).offset;
-        if (!s)
-            break;
-        if (strcmp(s, "(") == 0) {
+    bool in_main = true;
+    size_t k = skip_blank(r->src, r->len, start_of(r, loop, &in_main) + 3);
+    int depth = 0, semis = 0;
+    if (!in_main || k >= r->len || r->src[k] != '(')
+        return false;
+    for (; k < r->len; k = skip_blank(r->src, r->len, k + 1)) {
+        char ch = r->src[k];
+        if (ch == '"' || ch == '\'') {
+            for (k++; k < r->len && r->src[k] != ch; k++)
+                if (r->src[k] == '\\')
+                    k++;
+        } else if (ch == '(') {
             depth++;
-        } else if (strcmp(s, ")") == 0) {
-            if (--depth == 0) {
-                *rparen = off;
-                done = true;
-            }
-        } else if (strcmp(s, ";") == 0 && depth == 1) {
-            *(semis++ == 0 ? semi1 : semi2) = off;
+        } else if (ch == ')' && --depth == 0) {
+            *rparen = (unsigned)k;
+            return semis == 2;
+        } else if (ch == ';' && depth == 1) {
+            if (semis == 2)
+                return false;
+            *(semis++ == 0 ? semi1 : semi2) = (unsigned)k;
         }
-        free(s);
     }
-    clang_disposeTokens(r->tu, tok, n);
-    return done && semis == 2;
+    return false;
 }
 
 static bool is_const(CXCursor c, long long want)
@@ -1755,7 +1756,16 @@ static void distribute_arrays(reader *r)
 }
 
 /* Reports the first element out of range, if any, of a reference. */
-static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref)
+static bool owner_of(reader *r, const hd_ref *ref, uint64_t i, uint64_t *owner);
+
+/*
+ * Reports the first element out of range, if any, of a reference.  For a
+ * non-affine reference the same pass over the iterations also tells, in
+ * *same, whether its element always lives with home's (1), not always (0),
+ * or cannot be known (-1); *same is left alone otherwise.
+ */
+static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
+                         const hd_ref *home, int *same)
 {
     const hd_array *a = &r->prog->arrays[ref->array];
     char why[256];
@@ -1778,9 +1788,16 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref)
     }
     if (l->k > ENUMERATE_MAX_K)
         return true;
+    *same = 1;
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
+        uint64_t mine;
+        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
+            *same = -1;
             return true;   /* depends on data: checked at run time */
+        }
+        if (*same == 1 && (!owner_of(r, home, i, &mine) ||
+                           owner_at(a, v, r->prog->n) != mine))
+            *same = owner_of(r, home, i, &mine) ? 0 : -1;
         if (v >> a->log2_size) {
             report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: "
                    "at %s = %llu the element index is %lld, but '%s' has %llu "
@@ -1897,7 +1914,8 @@ static void communications(reader *r, hd_loop *l)
             ref->comm = HD_COMM_LOCAL;    /* a replicated copy */
             continue;
         }
-        if (!check_bounds(r, l, ref))
+        int same = -2;   /* not known yet */
+        if (!check_bounds(r, l, ref, home, &same))
             continue;
         if (ref->is_write) {
             check_writes(r, l, ref);
@@ -1918,7 +1936,8 @@ static void communications(reader *r, hd_loop *l)
                 ref->reason = xstrdup(why);
             continue;
         }
-        int same = same_owner_everywhere(r, l, ref, home);
+        if (same == -2 || !home->affine)
+            same = same_owner_everywhere(r, l, ref, home);
         ref->comm = same == 1 ? HD_COMM_LOCAL : HD_COMM_GENERAL;
         if (ref->comm == HD_COMM_GENERAL && !ref->reason) {
             char buf[512];
