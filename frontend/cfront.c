@@ -1143,6 +1143,7 @@ static void add_ref(reader *r, CXCursor c, bool is_write)
         hd_expr *s = hd_expr_new(HD_EX_CAST, 64, true);
         if (s && (s->kid[0] = build(r, subs[d])) != NULL)
             s->nkids = 1;
+        ref->subscript[ref->nsubs++] = s;
         if (!flat) {
             flat = s;
             continue;
@@ -1772,6 +1773,41 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
     uint64_t v;
     if (a->log2_size < 0)
         return true;
+    /* C bounds every subscript by its own extent: a[0][17] of a[16][16]
+     * is out of bounds though its flattened index is not. */
+    for (int d = 0; d + 1 < ref->nsubs; d++) {
+        const hd_expr *sub = ref->subscript[d + 1];
+        int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
+        hd_affine m;
+        uint64_t i, bad = 0;
+        bool found = false;
+        if (sub && hd_expr_affine(sub, l->k, &m, why, sizeof why)) {
+            uint64_t outside = ~hd_affine_zero_bits(&m) & ~hd_mask(w);
+            if (outside) {
+                int t = __builtin_ctzll(outside);
+                i = (m.c >> t) & 1 ? 0 : m.row[t] & -m.row[t];
+                bad = hd_affine_apply(&m, i);
+                found = true;
+            }
+        } else if (sub && l->k <= ENUMERATE_MAX_K) {
+            for (i = 0; i < (UINT64_C(1) << l->k); i++) {
+                if (!hd_expr_eval(sub, i, &bad, why, sizeof why))
+                    break;   /* depends on data */
+                if (bad >> w) {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        if (found) {
+            report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: "
+                   "at %s = %llu subscript %d is %lld, but that dimension of "
+                   "'%s' has %lld elements", ref->text, l->var,
+                   (unsigned long long)i, d + 2, (long long)bad, a->name,
+                   (long long)a->extent[d + 1]);
+            return false;
+        }
+    }
     if (ref->affine) {
         uint64_t outside = ~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size);
         if (!outside)

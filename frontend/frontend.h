@@ -178,6 +178,8 @@ typedef struct {
     unsigned begin, end;    /* byte offsets of the reference in the file */
     char *text;             /* its spelling */
     hd_expr *index;         /* the flattened subscript */
+    int nsubs;
+    const hd_expr *subscript[8]; /* each subscript, inside index */
     bool affine;
     hd_affine map;          /* when affine */
     char *reason;           /* when not */
