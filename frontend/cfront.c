@@ -31,7 +31,8 @@
 #include <unistd.h>
 
 /* Iterations are enumerated to check general (non-affine) references only
- * up to this many bits of the loop variable. */
+ * up to this many bits of the loop variable (and arrays, for the check that
+ * no element is written twice, up to 2^22 elements: 36 MiB of tables). */
 #define ENUMERATE_MAX_K 22
 
 typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE } pragma_kind;
@@ -1867,7 +1868,7 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
                "iteration", ref->text, why);
         return;
     }
-    if (l->k > ENUMERATE_MAX_K || a->log2_size > 24)
+    if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K)
         return;
     uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
     uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
