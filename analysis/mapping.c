@@ -237,7 +237,9 @@ static void dp_run(const dp_problem *p, uint64_t *f, uint8_t *last,
             if (tie_break && g > bound)
                 continue;
             v = combine(is_max, f[u], tie_break ? sum : g);
-            if (v < best) {
+            /* On a tie the larger bit goes last: ties keep the original
+             * order, and a set with nothing to gain keeps the identity. */
+            if (v <= best && v != INFINITE_COST) {
                 best = v;
                 best_j = j;
             }

@@ -614,8 +614,8 @@ static void print_general(FILE *out, const lcc_result *l, int index, int m)
     fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
             index + 1, m, l->in->name, l->in->line, l->in->col);
     fprintf(out, "  General, not an LCC: %s.\n"
-            "  The mapping optimizer does not weigh it; the generated code will "
-            "use\n  tables for it.\n", l->in->reason);
+            "  The mapping optimizer (Section 5) weighs LCCs only.\n",
+            l->in->reason);
 }
 
 static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
@@ -702,13 +702,22 @@ static const char *objective_meaning(hd_objective obj)
     return "?";
 }
 
+static int count_lccs(const result *res)
+{
+    int lccs = 0;
+    for (int r = 0; r < res->m; r++)
+        lccs += res->lcc[r].in->reason == NULL;
+    return lccs;
+}
+
 static void print_set_mapping(FILE *out, const result *res, int w)
 {
     int n = res->n;
     hd_matrix q = hd_order_matrix(&res->order);
 
-    fprintf(out, "\n== One mapping for all %d LCC%s (Section 5) ==\n", res->m,
-            res->m == 1 ? "" : "s");
+    int lccs = count_lccs(res);
+    fprintf(out, "\n== One mapping for all %d LCC%s (Section 5) ==\n", lccs,
+            lccs == 1 ? "" : "s");
     fprintf(out, "  Objective %s: minimise %s.\n",
             hd_objective_name(res->objective),
             objective_meaning(res->objective));
@@ -780,9 +789,13 @@ static char *render_report(const result *res)
         return NULL;
     int w = count_width(res);
     fprintf(out, "Hyperdo analysis of %s\n", res->name);
+    int lccs = count_lccs(res);
     fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
-            "%d LCC%s.\n", res->n, 1ULL << res->n, res->m,
-            res->m == 1 ? "" : "s");
+            "%d LCC%s", res->n, 1ULL << res->n, lccs, lccs == 1 ? "" : "s");
+    if (res->m > lccs)
+        fprintf(out, " and %d general communication%s", res->m - lccs,
+                res->m - lccs == 1 ? "" : "s");
+    fprintf(out, ".\n");
     fprintf(out, "Node x = sum x_i 2^i; row i of a matrix is printed "
             "a_i0 .. a_i,n-1 as in the paper.\n");
     for (int r = 0; r < res->m; r++)
