@@ -341,14 +341,14 @@ static void operator_between(reader *r, unsigned b, unsigned e, bool ok,
     op[n] = '\0';
 }
 
-/* The operator of a binary operator or compound assignment. */
-static void operator_text(reader *r, CXCursor c, CXCursor lhs, char *op,
+/* The operator of a binary operator or compound assignment whose
+ * operands are kids (exactly two). */
+static void operator_text(reader *r, const children *kids, char *op,
                           size_t size)
 {
-    children kids = kids_of(c);
-    bool ok = kids.n == 2;
-    unsigned b = end_of(r, lhs, &ok);
-    unsigned e = kids.n == 2 ? start_of(r, kids.kid[1], &ok) : 0;
+    bool ok = kids->n == 2;
+    unsigned b = ok ? end_of(r, kids->kid[0], &ok) : 0;
+    unsigned e = ok ? start_of(r, kids->kid[1], &ok) : 0;
     operator_between(r, b, e, ok, op, size);
 }
 
@@ -987,7 +987,7 @@ static hd_expr *build(reader *r, CXCursor c)
     case CXCursor_BinaryOperator:
         if (kids.n != 2)
             break;
-        operator_text(r, c, kids.kid[0], op, sizeof op);
+        operator_text(r, &kids, op, sizeof op);
         if (!op[0] && evaluate(c, &value))
             return constant(bits, sg, value);   /* e.g. a macro's (N - 1) */
         for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
@@ -1247,25 +1247,30 @@ static void walk_rvalue(reader *r, CXCursor c)
     enum CXCursorKind kind = clang_getCursorKind(c);
     char op[16];
     bool postfix;
-    switch (kind) {
-    case CXCursor_ArraySubscriptExpr:
+    if (kind == CXCursor_ArraySubscriptExpr) {
         /* One reference a[s0][s1]...; its subscripts may read arrays too. */
         add_ref(r, c, false);
         for (CXCursor at = c;
              clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
-            children kids = kids_of(at);
-            if (kids.n != 2)
+            children sub = kids_of(at);
+            if (sub.n != 2)
                 break;
-            walk_rvalue(r, kids.kid[1]);
-            at = strip(kids.kid[0]);
+            walk_rvalue(r, sub.kid[1]);
+            at = strip(sub.kid[0]);
         }
         return;
+    }
+    children kids = kids_of(c);
+    switch (kind) {
     case CXCursor_CallExpr:
         check_call(r, c);
         break;
-    case CXCursor_UnaryOperator: {
-        children kids = kids_of(c);
-        if (kids.n == 1) {
+    case CXCursor_UnaryOperator:
+        /* ++, -- and & take an lvalue, * a pointer: other operands arrive
+         * through an implicit conversion, and their operator is harmless. */
+        if (kids.n == 1 &&
+            (clang_getCursorKind(kids.kid[0]) != CXCursor_UnexposedExpr ||
+             clang_getCanonicalType(clang_getCursorType(kids.kid[0])).kind == CXType_Pointer)) {
             unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
             if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
                 error_at(r, c, "'%s' in a doall body: only plain assignments "
@@ -1279,13 +1284,11 @@ static void walk_rvalue(reader *r, CXCursor c)
             }
         }
         break;
-    }
-    case CXCursor_BinaryOperator: {
-        children kids = kids_of(c);
+    case CXCursor_BinaryOperator:
         /* An assignment's target is an lvalue, never an implicit
          * conversion: only then is the operator worth reading. */
         if (kids.n == 2 && clang_getCursorKind(kids.kid[0]) != CXCursor_UnexposedExpr) {
-            operator_text(r, c, kids.kid[0], op, sizeof op);
+            operator_text(r, &kids, op, sizeof op);
             if (strcmp(op, "=") == 0) {
                 error_at(r, c, "an assignment inside an expression is not "
                          "supported in a doall body");
@@ -1293,7 +1296,6 @@ static void walk_rvalue(reader *r, CXCursor c)
             }
         }
         break;
-    }
     case CXCursor_CompoundAssignOperator:
         error_at(r, c, "an assignment inside an expression is not supported "
                  "in a doall body");
@@ -1305,7 +1307,12 @@ static void walk_rvalue(reader *r, CXCursor c)
     default:
         break;
     }
-    clang_visitChildren(c, walk_kid, r);
+    if (kids.n > 8) {
+        clang_visitChildren(c, walk_kid, r);
+        return;
+    }
+    for (int k = 0; k < kids.n; k++)
+        walk_rvalue(r, kids.kid[k]);
 }
 
 /* The target of an assignment statement. */
@@ -1407,7 +1414,7 @@ static void walk_statement(reader *r, CXCursor s)
         return;
     case CXCursor_BinaryOperator:
         if (kids.n == 2) {
-            operator_text(r, s, kids.kid[0], op, sizeof op);
+            operator_text(r, &kids, op, sizeof op);
             if (strcmp(op, "=") == 0) {
                 walk_rvalue(r, kids.kid[1]);
                 walk_lvalue(r, kids.kid[0], false);
@@ -1484,19 +1491,19 @@ static bool canonical_increment(reader *r, CXCursor inc)
     case CXCursor_CompoundAssignOperator:
         if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
             return false;
-        operator_text(r, inc, kids.kid[0], op, sizeof op);
+        operator_text(r, &kids, op, sizeof op);
         return strcmp(op, "+=") == 0 && is_const(kids.kid[1], 1);
     case CXCursor_BinaryOperator: {
         if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
             return false;
-        operator_text(r, inc, kids.kid[0], op, sizeof op);
+        operator_text(r, &kids, op, sizeof op);
         CXCursor sum = strip(kids.kid[1]);
         children terms = kids_of(sum);
         char plus[16];
         if (strcmp(op, "=") != 0 || clang_getCursorKind(sum) != CXCursor_BinaryOperator ||
             terms.n != 2)
             return false;
-        operator_text(r, sum, terms.kid[0], plus, sizeof plus);
+        operator_text(r, &terms, plus, sizeof plus);
         return strcmp(plus, "+") == 0 &&
                ((is_loop_var(r, terms.kid[0]) && is_const(terms.kid[1], 1)) ||
                 (is_loop_var(r, terms.kid[1]) && is_const(terms.kid[0], 1)));
@@ -1549,7 +1556,7 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
     } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator && ik.n == 2 &&
                clang_getCursorKind(strip(ik.kid[0])) == CXCursor_DeclRefExpr) {
         char op[16];
-        operator_text(r, init, ik.kid[0], op, sizeof op);
+        operator_text(r, &ik, op, sizeof op);
         if (strcmp(op, "=") == 0) {
             r->loop_var = clang_getCursorReferenced(strip(ik.kid[0]));
             start = ik.kid[1];
@@ -1572,7 +1579,7 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
     children ck = kids_of(cond);
     char op[16] = "";
     if (clang_getCursorKind(cond) == CXCursor_BinaryOperator && ck.n == 2)
-        operator_text(r, cond, ck.kid[0], op, sizeof op);
+        operator_text(r, &ck, op, sizeof op);
     if (strcmp(op, "<") != 0 || !is_loop_var(r, ck.kid[0])) {
         error_at(r, cond, "the condition of a doall loop must be 'i < N': %s",
                  canonical_form);
