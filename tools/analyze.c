@@ -790,17 +790,19 @@ static char *render_report(const result *res)
     int w = count_width(res);
     fprintf(out, "Hyperdo analysis of %s\n", res->name);
     int lccs = count_lccs(res);
-    fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
-            "%d LCC%s", res->n, 1ULL << res->n, lccs, lccs == 1 ? "" : "s");
-    if (res->m > lccs)
-        fprintf(out, " and %d general communication%s", res->m - lccs,
-                res->m - lccs == 1 ? "" : "s");
-    fprintf(out, ".\n");
-    fprintf(out, "Node x = sum x_i 2^i; row i of a matrix is printed "
-            "a_i0 .. a_i,n-1 as in the paper.\n");
-    for (int r = 0; r < res->m; r++)
-        print_lcc(out, &res->lcc[r], r, res->m, w);
-    if (res->n > 0) {
+    if (res->n == 0) {
+        fprintf(out, "No '#pragma hyperdo doall' loop, no cube(n) and no "
+                "--dim: there is nothing to map.\n");
+    } else {
+        fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
+                "%d LCC%s", res->n, 1ULL << res->n, lccs, lccs == 1 ? "" : "s");
+        if (res->m > lccs)
+            fprintf(out, " and %d general communication%s", res->m - lccs,
+                    res->m - lccs == 1 ? "" : "s");
+        fprintf(out, ".\nNode x = sum x_i 2^i; row i of a matrix is printed "
+                "a_i0 .. a_i,n-1 as in the paper.\n");
+        for (int r = 0; r < res->m; r++)
+            print_lcc(out, &res->lcc[r], r, res->m, w);
         print_set_mapping(out, res, w);
         print_summary(out, res, w);
     }
