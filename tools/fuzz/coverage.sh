@@ -4,17 +4,18 @@
 # number to report next to the fuzzer's own "cov:" counter.
 #
 # Builds the harness again without sanitizers but with clang's source-based
-# coverage (build-fuzz-cov/), replays every corpus input once (-runs=0) and
+# coverage (build-fuzz-cov/ beside this script's tree), replays every corpus input once (-runs=0) and
 # prints llvm-cov's report for frontend/ and analysis/.  Run after
 # tools/fuzz/run.sh.
 #
 # Environment: CC (default clang-14), LLVM_DIR (default /usr/lib/llvm-14),
-# HD_FUZZ_BUILD (the fuzzing build, default build-fuzz).
+# HD_FUZZ_BUILD (the fuzzing build whose corpus is replayed, default
+# build-fuzz), HD_FUZZ_COV_BUILD (this build, default build-fuzz-cov).
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fuzz=${HD_FUZZ_BUILD:-$root/build-fuzz}
-out="$fuzz-cov"
+out=${HD_FUZZ_COV_BUILD:-$root/build-fuzz-cov}
 cc=${CC:-clang-14}
 llvm=${LLVM_DIR:-/usr/lib/llvm-14}
 cov="-fprofile-instr-generate -fcoverage-mapping"

@@ -4,17 +4,24 @@
  *
  * Each input is written to input.c in a private directory (hd_c_read takes
  * a path) and read as `hyperdo analyze` reads it, with runtime/include as
- * the directory of hyperdo/bits.h.  An input that starts with "// dim N" (N decimal)
- * is read with --dim N, so the fuzzer reaches that option too.  A
- * successful read is turned into a spec (hd_program_spec) and every LCC is
- * analysed as `hyperdo analyze` does: class, contention before and after its
- * own optimum, and the Section 5 set optimizer for every objective while
- * the cube is small enough to keep runs fast.  Everything is released, so
- * LeakSanitizer sees our leaks (libclang's own allocations are released by
- * clang_disposeIndex inside hd_c_read).
+ * the directory of hyperdo/bits.h.  A first line of the form
+ *     // hd [dim N] [args LETTERS] [compdb]
+ * (any order, any subset) selects the command-line options the fuzzer
+ * would otherwise never reach: --dim N; compiler arguments, one per letter
+ * from a fixed menu of harmless ones (never free text: an argument such as
+ * -Xclang -load would make libclang load a library); and -p, the
+ * compilation database, for which a compile_commands.json holding those
+ * arguments is written beside input.c.  A successful read is turned into a
+ * spec (hd_program_spec) and every LCC is analysed as `hyperdo analyze`
+ * does: class, contention before and after its own optimum, and the Section
+ * 5 set optimizer for every objective while the cube is small enough to
+ * keep runs fast.  Everything is released, so LeakSanitizer sees our leaks
+ * (libclang's own allocations are released by clang_disposeIndex inside
+ * hd_c_read).
  *
  * Built by tools/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[] = "/tmp/hd-fuzz.XXXXXX";
 static char path[sizeof dir + 16];
+static char compdb[sizeof dir + 32];
 
 static void cleanup(void)
 {
     unlink(path);
+    unlink(compdb);
     rmdir(dir);
 }
 
@@ -52,20 +61,68 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     }
     snprintf(path, sizeof path, "%s/input.c", dir);
+    snprintf(compdb, sizeof compdb, "%s/compile_commands.json", dir);
     atexit(cleanup);
     return 0;
 }
 
-static int leading_dim(const uint8_t *data, size_t size)
+/* The compiler arguments a first line "// hd args LETTERS" may choose. */
+static const char *const menu[] = {
+    "-DN=256", "-std=c99", "-std=gnu11", "-w", "-Wall", "-Werror",
+    "-I/nonexistent", "-funsigned-char", "-fblocks", "-m32", "-DNDEBUG",
+    "-UN", "-O2", "-ferror-limit=1", "-x", "c", "-include", "stddef.h",
+    "-fms-extensions", "-std=c2x", "-pedantic-errors", "-DHYPERDO=1",
+    "-fno-builtin", "-ffreestanding", "-trigraphs", "-Dfor=while",
+};
+#define MENU_SIZE (sizeof menu / sizeof menu[0])
+#define MAX_ARGS 8
+
+typedef struct {
+    int dim;
+    bool compdb;
+    int nargs;
+    const char *args[MAX_ARGS];
+} leading;
+
+/* Reads the options of a first line "// hd ...". */
+static leading leading_options(const uint8_t *data, size_t size)
 {
-    static const char tag[] = "// dim ";
-    size_t t = sizeof tag - 1;
-    if (size <= t || memcmp(data, tag, t) != 0)
-        return 0;
-    int dim = 0;
-    for (size_t k = t; k < size && k < t + 3 && data[k] >= '0' && data[k] <= '9'; k++)
-        dim = dim * 10 + (data[k] - '0');
-    return dim;
+    leading o = { 0 };
+    char line[128];
+    size_t len = 0;
+    while (len < size && len < sizeof line - 1 && data[len] != '\n')
+        len++;
+    memcpy(line, data, len);
+    line[len] = '\0';
+    if (strncmp(line, "// hd ", 6) != 0)
+        return o;
+    char *save = NULL;
+    for (char *w = strtok_r(line + 6, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (strcmp(w, "compdb") == 0) {
+            o.compdb = true;
+        } else if (strcmp(w, "dim") == 0 && (w = strtok_r(NULL, " ", &save))) {
+            o.dim = atoi(w) % 1000;
+        } else if (strcmp(w, "args") == 0 && (w = strtok_r(NULL, " ", &save))) {
+            for (; *w && o.nargs < MAX_ARGS; w++)
+                o.args[o.nargs++] = menu[(unsigned char)*w % MENU_SIZE];
+        }
+    }
+    return o;
+}
+
+/* compile_commands.json for input.c with the chosen arguments. */
+static void write_compdb(const leading *o)
+{
+    FILE *f = fopen(compdb, "w");
+    if (!f)
+        abort();
+    fprintf(f, "[{\"directory\": \"%s\", \"file\": \"input.c\", "
+               "\"arguments\": [\"clang\", \"-c\"", dir);
+    for (int k = 0; k < o->nargs; k++)
+        fprintf(f, ", \"%s\"", o->args[k]);
+    fprintf(f, ", \"-o\", \"input.o\", \"input.c\"]}]\n");
+    if (fclose(f) != 0)
+        abort();
 }
 
 static void analyse(const hd_spec *spec)
@@ -114,11 +171,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fclose(f) != 0)
         abort();
 
+    leading lead = leading_options(data, size);
+    if (lead.compdb)
+        write_compdb(&lead);
+    else
+        unlink(compdb);
     hd_c_options opt = {
-        .dim = leading_dim(data, size),
-        .nargs = 0,
-        .args = NULL,
-        .build_dir = NULL,
+        .dim = lead.dim,
+        .nargs = lead.compdb ? 0 : lead.nargs,
+        .args = lead.args,
+        .build_dir = lead.compdb ? dir : NULL,
         .include_dir = HD_FUZZ_INCLUDE,
     };
     hd_program prog;

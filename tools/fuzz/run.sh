@@ -8,7 +8,8 @@
 # it), which also keeps the growing corpus (build-fuzz/corpus), crash
 # inputs (build-fuzz/artifacts) and the log of each run.
 #
-# Seeds: tools/fuzz/seeds/*.c and, when present, tests/frontend/*.c.
+# Seeds: tools/fuzz/seeds/*.c and, when present, the reader's test corpus
+# tests/frontend/*.c and tests/frontend/*/*.c (its rejects included).
 #
 # Environment:
 #   CC             clang with libFuzzer (default clang-14)
@@ -60,9 +61,9 @@ if [ "${HD_FUZZ_NO_BUILD:-0}" != 1 ]; then
 fi
 
 # Seeds another helper keeps with the front end's tests.
-if ls "$root"/tests/frontend/*.c >/dev/null 2>&1; then
-    cp "$root"/tests/frontend/*.c "$out/seeds-tests/"
-fi
+for f in "$root"/tests/frontend/*.c "$root"/tests/frontend/*/*.c; do
+    [ -e "$f" ] && cp "$f" "$out/seeds-tests/$(echo "${f#"$root"/tests/frontend/}" | tr / _)"
+done
 
 export ASAN_OPTIONS="detect_leaks=${HD_FUZZ_LEAKS:-1}:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"

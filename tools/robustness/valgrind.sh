@@ -7,7 +7,8 @@
 # instrumented; this is the second opinion on leaks of our own code along
 # the whole command (front end, analysis, JSON output).
 #
-# Default FILEs: tools/fuzz/seeds/*.c and tests/frontend/*.c.
+# Default FILEs: tools/fuzz/seeds/*.c, tests/frontend/*.c and
+# tests/frontend/*/*.c (the reader's test corpus, its rejects included).
 # Environment: HYPERDO (default build/bin/hyperdo, built if missing).
 # Exit status 0 when every run is clean, 1 otherwise; each unclean run's
 # valgrind log is kept in build-robust/valgrind/.
@@ -24,7 +25,7 @@ fi
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed" >&2; exit 2; }
 if [ $# -eq 0 ]; then
     set -- "$root"/tools/fuzz/seeds/*.c
-    for f in "$root"/tests/frontend/*.c; do
+    for f in "$root"/tests/frontend/*.c "$root"/tests/frontend/*/*.c; do
         [ -e "$f" ] && set -- "$@" "$f"
     done
 fi

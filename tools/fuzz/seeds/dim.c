@@ -1,4 +1,4 @@
-// dim 4
+// hd dim 4
 double a[16], b[16][16], c[256];
 
 void k(void)
