@@ -36,6 +36,7 @@ $cc -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 $cov -fsanitize=fuzzer \
 rm -f "$out"/*.profraw
 dirs="$fuzz/corpus $root/tools/fuzz/seeds"
 [ -d "$fuzz/seeds-tests" ] && dirs="$dirs $fuzz/seeds-tests"
+# shellcheck disable=SC2086  # $dirs is a list of paths without spaces
 n=$(find $dirs -type f | wc -l)
 echo "replaying $n inputs"
 # shellcheck disable=SC2086
