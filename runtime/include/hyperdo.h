@@ -1,0 +1,150 @@
+/*
+ * hyperdo.h — the run-time library of programs that `hyperdo translate`
+ * writes.  One header, several back ends chosen at link time:
+ *
+ *     cc     prog.spmd.c $(pkg-config --cflags --libs hyperdo)      threads
+ *     mpicc  prog.spmd.c $(pkg-config --cflags --libs hyperdo-mpi)  MPI
+ *
+ * The machine has P = 2^n processors.  Physical processor p (a thread, or
+ * MPI rank p) plays virtual processor to_virtual[p]; the translator chooses
+ * the two tables so that the program's communications have the least
+ * channel contention under e-cube routing (seed 000, Section 3, Fig. 1d:
+ * v_send(v, ...) is send(to_physical[v], ...)).
+ *
+ * Execution model (docs/codegen.md): physical processor 0 is also the
+ * host.  It runs the program's own main() exactly as written, so stdout
+ * and the exit status are the sequential program's.  At each doall the
+ * host ships the loop's environment (the outer scalars and replicated
+ * arrays the body reads) to every processor and all P processors run the
+ * loop's node function, each on the elements of the distributed arrays it
+ * owns; the other processors wait for the host's next command between
+ * doalls.  Distributed arrays move between the host's copy and the
+ * processors' local slices only when the host asks (hd_scatter,
+ * hd_gather).
+ *
+ * Messages: v_send never waits for the receiver (the message is copied
+ * or sent without blocking), so any exchange pattern of any size is free
+ * of deadlock; v_receive waits for the next message from that processor.
+ * Messages between one ordered pair arrive in the order they were sent.
+ *
+ * Errors of use (a processor id out of range, a received message whose
+ * size differs from the one expected, MPI started with the wrong number
+ * of ranks) print "hyperdo: error: ..." on stderr and abort the whole
+ * program with exit status 1 (MPI_Abort under MPI).
+ */
+#ifndef HYPERDO_H
+#define HYPERDO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element indices of distributed arrays: arrays have up to 2^62 elements. */
+typedef int64_t hd_index;
+
+/* ------------------------------------------------------ Fig. 1d */
+
+/* The calling processor's virtual id: to_virtual[its physical id]. */
+int v_get_pid(void);
+
+/* Sends `size` bytes to virtual processor `vpid` (physical
+ * to_physical[vpid]).  Returns once `data` may be reused. */
+void v_send(int vpid, const void *data, size_t size);
+
+/* Receives the next message from virtual processor `vpid` into `data`;
+ * the message must have exactly `size` bytes. */
+void v_receive(int vpid, void *data, size_t size);
+
+/* Returns when every processor has called it. */
+void v_barrier(void);
+
+/* The calling processor's physical id, the number of processors 2^n, n. */
+int hd_get_pid(void);
+int hd_nprocs(void);
+int hd_dim(void);
+
+/* ------------------------------------- what the translator emits */
+
+/* A distributed array: 2^log2_size elements of elem_size bytes; element
+ * e lives on virtual processor (e >> shift) & (2^n - 1) at local offset
+ * hd_local_offset(e, shift, n) (the element's index with those n bits
+ * removed), so every processor holds 2^(log2_size - n) of them. */
+typedef struct {
+    const char *name;
+    size_t elem_size;
+    int log2_size;
+    int shift;
+} hd_array_desc;
+
+/* A doall's node function: run by every processor with the environment
+ * the host passed to hd_doall. */
+typedef void (*hd_node_fn)(const void *env);
+
+typedef struct {
+    const char *source;          /* the translated file, for messages */
+    int dim;                     /* n: the program runs on 2^n processors */
+    const int *to_virtual;       /* 2^n entries each */
+    const int *to_physical;
+    int narrays;
+    const hd_array_desc *arrays;
+    int ndoalls;
+    const hd_node_fn *doalls;
+    int (*main)(int argc, char **argv);  /* the program's own main */
+} hd_program_desc;
+
+/* Starts the 2^n processors, runs program->main(argc, argv) on the host
+ * (physical processor 0) and returns its status once every processor has
+ * stopped.  A call of exit() in the host also stops the processors
+ * cleanly and keeps its status. */
+int hd_run(const hd_program_desc *program, int argc, char **argv);
+
+/* Host only.  Sends every processor its elements of array `array` from
+ * the host's full copy `host` (2^log2_size elements). */
+void hd_scatter(int array, const void *host);
+/* Host only.  Collects every processor's elements into `host`. */
+void hd_gather(int array, void *host);
+/* Host only.  Runs doall `doall` on all processors (the host included)
+ * with a copy of the env_size bytes at env; returns when the host's own
+ * part is done (the others finish theirs before serving the next
+ * command, so no barrier is needed). */
+void hd_doall(int doall, const void *env, size_t env_size);
+
+/* This processor's elements of distributed array `array`. */
+void *hd_local(int array);
+
+/* Where element e of an array with this shift lives, and at which offset. */
+static inline int hd_owner(hd_index e, int shift, int n)
+{
+    return (int)((e >> shift) & (((hd_index)1 << n) - 1));
+}
+static inline hd_index hd_local_offset(hd_index e, int shift, int n)
+{
+    return ((e >> (shift + n)) << shift) | (e & (((hd_index)1 << shift) - 1));
+}
+
+/* ---------------------------------------- batched exchanges */
+
+/* One doall's messages, batched so that each ordered pair of processors
+ * exchanges at most one message (v_send/v_receive underneath).  Use:
+ * hd_put the values for each destination and hd_expect the byte count
+ * of each value from each source, in the same order on both sides;
+ * hd_exchange_run sends and receives everything; then hd_take copies the
+ * values from each source, in the order they were put, into `value` and
+ * returns `value`.  A processor may put to itself (the values are then
+ * copied, not sent).  Taking more than was expected aborts. */
+typedef struct hd_exchange hd_exchange;
+
+hd_exchange *hd_exchange_new(void);
+void hd_put(hd_exchange *x, int vpid, const void *value, size_t size);
+void hd_expect(hd_exchange *x, int vpid, size_t size);
+void hd_exchange_run(hd_exchange *x);
+void *hd_take(hd_exchange *x, int vpid, void *value, size_t size);
+void hd_exchange_free(hd_exchange *x);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
