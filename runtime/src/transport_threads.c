@@ -4,14 +4,15 @@
  * hd_run), and each ordered pair (src, dst) has a FIFO mailbox guarded by
  * a mutex and a condition variable.
  *
- * v_send never blocks: if the receiver is already waiting in v_receive
- * for this pair with an empty mailbox, the sender copies the data
- * straight into the receiver's buffer; otherwise it queues a malloc'ed
- * copy.  A receiver first takes a queued message; if there is none it
- * posts its buffer, spins a little on the "delivered" flag (when there
- * are no more processors than CPUs, so the spin cannot starve the
- * sender), then sleeps on the condition variable.  HYPERDO_SPIN in the
- * environment overrides the number of spins (0: always sleep).
+ * v_send never blocks.  A message of up to 48 bytes whose receiver has
+ * taken every earlier message of the pair goes into the pair's one-line
+ * slot without a lock (the latency path).  A larger message is copied
+ * straight into the receiver's buffer if the receiver is already waiting
+ * for it (it posted the buffer), else a malloc'ed copy is queued.  A
+ * receiver spins a little (only when there are no more processors than
+ * CPUs, so that spinning cannot starve the sender), then sleeps on the
+ * condition variable.  HYPERDO_SPIN in the environment overrides the
+ * number of spins (0: always sleep).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* sysconf(_SC_NPROCESSORS_ONLN) */
@@ -38,21 +39,41 @@ const char hd__tr_name[] = "threads";
 
 typedef struct msg {
     struct msg *next;
+    unsigned long num; /* the message's number in its pair's sequence */
     size_t size;
     unsigned char data[];
 } msg;
 
+/* Messages of up to SLOT_BYTES bytes go through a one-message slot that
+ * fills one cache line, without locks, when the receiver has taken every
+ * earlier message of the pair. */
+#define SLOT_BYTES 48
+
+/* The channel from one processor (the sender) to another (the receiver).
+ * Its messages are numbered 1, 2, ... by the sender; each travels by
+ * exactly one of three ways: the slot, the queue, or a direct copy into
+ * the buffer a waiting receiver posted for that number. */
 typedef struct {
-    pthread_mutex_t mu;
+    /* Written by the sender: the slot. */
+    _Alignas(64) atomic_ulong slot_num; /* the number of the message in it */
+    size_t slot_size;
+    unsigned char slot_data[SLOT_BYTES];
+    /* Written by the receiver. */
+    _Alignas(64) atomic_ulong taken;    /* messages taken so far */
+    atomic_int sleeping;                /* it waits on cv */
+    /* The sender's own count. */
+    _Alignas(64) unsigned long sent;
+    /* Under mu: the queue and the posted buffer. */
+    _Alignas(64) pthread_mutex_t mu;
     pthread_cond_t cv;
     msg *head, *tail;
-    /* A receiver waiting with an empty queue: */
-    void *posted;            /* its buffer, or NULL */
-    size_t posted_size;      /* the size it expects */
-    size_t delivered_size;   /* the size of the message handed over */
-    atomic_int delivered;    /* set (release) once the message is in */
-    int sleeping;            /* the receiver waits on cv */
-} __attribute__((aligned(64))) mailbox;
+    atomic_int queued;                  /* messages in the queue */
+    void *posted;                       /* the receiver's buffer ... */
+    size_t posted_size;                 /* ... the size it expects ... */
+    unsigned long posted_num;           /* ... and for which message */
+    size_t delivered_size;              /* a direct copy's size ... */
+    atomic_ulong delivered_num;         /* ... and number (release) */
+} mailbox;
 
 typedef struct {
     pthread_mutex_t mu;
@@ -110,7 +131,11 @@ void hd__tr_start(int nprocs, int *argc, char ***argv, void (*node_main)(void))
     for (size_t i = 0; i < (size_t)P * (size_t)P; i++) {
         pthread_mutex_init(&boxes[i].mu, NULL);
         pthread_cond_init(&boxes[i].cv, NULL);
-        atomic_init(&boxes[i].delivered, 0);
+        atomic_init(&boxes[i].slot_num, 0);
+        atomic_init(&boxes[i].taken, 0);
+        atomic_init(&boxes[i].sleeping, 0);
+        atomic_init(&boxes[i].queued, 0);
+        atomic_init(&boxes[i].delivered_num, 0);
     }
     pthread_mutex_init(&bar.mu, NULL);
     pthread_cond_init(&bar.cv, NULL);
@@ -135,43 +160,65 @@ int hd__tr_self(void)
     return tl_self;
 }
 
+/* Wakes the receiver if it sleeps; call with b->mu held. */
+static void wake(mailbox *b)
+{
+    if (atomic_load(&b->sleeping))
+        pthread_cond_signal(&b->cv);
+}
+
+/* Copies message k straight into the buffer the receiver posted for it,
+ * if it did; call with b->mu held. */
+static int deliver(mailbox *b, unsigned long k, const void *data, size_t size)
+{
+    if (!b->posted || b->posted_num != k)
+        return 0;
+    if (b->posted_size == size && size > 0)
+        memcpy(b->posted, data, size);
+    b->delivered_size = size;
+    b->posted = NULL;
+    atomic_store_explicit(&b->delivered_num, k, memory_order_release);
+    wake(b);
+    return 1;
+}
+
 void hd__tr_send(int p, const void *data, size_t size)
 {
     mailbox *b = box(p, tl_self);
-    pthread_mutex_lock(&b->mu);
-    if (b->posted && !b->head) {
-        /* The receiver waits for exactly this message: hand it over. */
-        if (b->posted_size == size && size > 0)
-            memcpy(b->posted, data, size);
-        b->delivered_size = size;
-        b->posted = NULL;
-        atomic_store_explicit(&b->delivered, 1, memory_order_release);
-        if (b->sleeping)
+    unsigned long k = ++b->sent;
+    msg *m;
+
+    if (size <= SLOT_BYTES &&
+        atomic_load_explicit(&b->taken, memory_order_acquire) == k - 1) {
+        /* Every earlier message is taken, so the slot is free. */
+        if (size > 0)
+            memcpy(b->slot_data, data, size);
+        b->slot_size = size;
+        atomic_store(&b->slot_num, k); /* seq_cst: ordered before the load below */
+        if (atomic_load(&b->sleeping)) {
+            pthread_mutex_lock(&b->mu);
             pthread_cond_signal(&b->cv);
-        pthread_mutex_unlock(&b->mu);
+            pthread_mutex_unlock(&b->mu);
+        }
         return;
     }
-    pthread_mutex_unlock(&b->mu);
-
-    /* Copy outside the lock, then queue. */
-    msg *m = malloc(sizeof(msg) + size);
-    if (!m)
+    if (size > SLOT_BYTES) {
+        pthread_mutex_lock(&b->mu);
+        int done = deliver(b, k, data, size);
+        pthread_mutex_unlock(&b->mu);
+        if (done)
+            return;
+    }
+    /* Queue a copy, made outside the lock. */
+    if (!(m = malloc(sizeof(msg) + size)))
         hd__fatal("v_send: out of memory for a message of %zu bytes", size);
     m->next = NULL;
+    m->num = k;
     m->size = size;
     if (size > 0)
         memcpy(m->data, data, size);
-
     pthread_mutex_lock(&b->mu);
-    if (b->posted && !b->head) {
-        /* The receiver posted while we copied. */
-        if (b->posted_size == size && size > 0)
-            memcpy(b->posted, m->data, size);
-        b->delivered_size = size;
-        b->posted = NULL;
-        atomic_store_explicit(&b->delivered, 1, memory_order_release);
-        if (b->sleeping)
-            pthread_cond_signal(&b->cv);
+    if (size > SLOT_BYTES && deliver(b, k, m->data, size)) {
         pthread_mutex_unlock(&b->mu);
         free(m);
         return;
@@ -181,47 +228,85 @@ void hd__tr_send(int p, const void *data, size_t size)
     else
         b->head = m;
     b->tail = m;
+    atomic_fetch_add(&b->queued, 1);
+    wake(b);
     pthread_mutex_unlock(&b->mu);
+}
+
+/* Takes message k if it has arrived: returns 1 and its size in *got. */
+static int try_take(mailbox *b, unsigned long k, void *data, size_t size, size_t *got)
+{
+    if (atomic_load_explicit(&b->slot_num, memory_order_acquire) == k) {
+        *got = b->slot_size;
+        if (*got == size && size > 0)
+            memcpy(data, b->slot_data, size);
+    } else if (atomic_load_explicit(&b->delivered_num, memory_order_acquire) == k) {
+        *got = b->delivered_size;
+    } else if (atomic_load_explicit(&b->queued, memory_order_acquire) > 0) {
+        msg *m;
+        pthread_mutex_lock(&b->mu);
+        m = b->head;
+        if (m && m->num == k) {
+            b->head = m->next;
+            if (!b->head)
+                b->tail = NULL;
+            atomic_fetch_sub(&b->queued, 1);
+        } else {
+            m = NULL; /* k is in the slot: seen on the next try */
+        }
+        pthread_mutex_unlock(&b->mu);
+        if (!m)
+            return 0;
+        *got = m->size;
+        if (*got == size && size > 0)
+            memcpy(data, m->data, size);
+        free(m);
+    } else {
+        return 0;
+    }
+    atomic_store_explicit(&b->taken, k, memory_order_release);
+    return 1;
+}
+
+static int arrived(mailbox *b, unsigned long k)
+{
+    return atomic_load(&b->slot_num) == k || atomic_load(&b->delivered_num) == k ||
+           (b->head && b->head->num == k);
 }
 
 size_t hd__tr_recv(int p, void *data, size_t size)
 {
     mailbox *b = box(tl_self, p);
+    unsigned long k = atomic_load_explicit(&b->taken, memory_order_relaxed) + 1;
     size_t got;
-    msg *m;
 
-    pthread_mutex_lock(&b->mu);
-    if ((m = b->head) != NULL) {
-        b->head = m->next;
-        if (!b->head)
-            b->tail = NULL;
-        pthread_mutex_unlock(&b->mu);
-        got = m->size;
-        if (got == size && size > 0)
-            memcpy(data, m->data, size);
-        free(m);
+    if (try_take(b, k, data, size, &got))
         return got;
+    if (size > SLOT_BYTES) {
+        /* Let the sender copy a large message straight into data. */
+        pthread_mutex_lock(&b->mu);
+        b->posted = data;
+        b->posted_size = size;
+        b->posted_num = k;
+        pthread_mutex_unlock(&b->mu);
     }
-    b->posted = data;
-    b->posted_size = size;
-    atomic_store_explicit(&b->delivered, 0, memory_order_relaxed);
-    pthread_mutex_unlock(&b->mu);
-
     for (long i = 0; i < spin_limit; i++) {
-        if (atomic_load_explicit(&b->delivered, memory_order_acquire))
-            goto done;
+        if (try_take(b, k, data, size, &got))
+            return got;
         cpu_relax();
     }
     pthread_mutex_lock(&b->mu);
-    while (!atomic_load_explicit(&b->delivered, memory_order_acquire)) {
-        b->sleeping = 1;
+    for (;;) {
+        atomic_store(&b->sleeping, 1); /* seq_cst: before the checks */
+        if (arrived(b, k))
+            break;
         pthread_cond_wait(&b->cv, &b->mu);
-        b->sleeping = 0;
     }
+    atomic_store(&b->sleeping, 0);
     pthread_mutex_unlock(&b->mu);
-done:
-    /* The sender wrote delivered_size before its release store. */
-    return b->delivered_size;
+    if (!try_take(b, k, data, size, &got))
+        hd__fatal("internal error: message %lu from processor %d vanished", k, p);
+    return got;
 }
 
 void hd__tr_barrier(void)
