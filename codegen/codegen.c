@@ -197,9 +197,11 @@ static char *index_text(const gen *g, const hd_ref *ref)
 
 /* --------------------------------------------------------- checks */
 
-/* Iteration i must read no element that another iteration writes: the
- * node code reads other processors' elements before any is written, and
- * its own as it goes, which equals the sequential loop only then. */
+/* Iteration i must read no element that an earlier iteration wrote (a
+ * flow dependence: the loop is not a doall).  Elements that later
+ * iterations write are fine: every processor sends its elements before it
+ * computes and runs its own iterations in order, so a read always sees the
+ * old value, as the sequential loop does. */
 static void check_dependences(gen *g, const hd_loop *l)
 {
     if (l->k > CHECK_MAX_BITS)
@@ -243,10 +245,11 @@ static void check_dependences(gen *g, const hd_loop *l)
                              "translating (%s)", a->name, rd->text, why);
                     break;
                 }
-                if (e < size && writer[e] != ~UINT64_C(0) && writer[e] != i) {
+                if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
                     error_at(g, rd->begin, "iteration %s = %llu reads element "
-                             "%llu of '%s', which iteration %s = %llu writes: "
-                             "the loop carries a dependence and is not a doall",
+                             "%llu of '%s', which the earlier iteration %s = %llu "
+                             "writes: the loop carries a dependence and is not "
+                             "a doall",
                              l->var, (unsigned long long)i, (unsigned long long)e,
                              a->name, l->var, (unsigned long long)writer[e]);
                     break;
@@ -650,7 +653,7 @@ static void put_host_doall(text *t, const gen *g, int d)
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
             "(hd_node_%d) */\n", l->line, d);
     if (env) {
-        putf(t, "        struct hd_env_%d hd_env;\n", d);
+        putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n", d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "        memcpy((void *)&hd_env.%s, &%s, sizeof hd_env.%s);\n",
                  l->outers[k].name, l->outers[k].name, l->outers[k].name);
@@ -698,6 +701,7 @@ typedef enum {
     EDIT_USE_CLOSE,    /* insert */
     EDIT_RESET,        /* insert after a local array's declaration */
     EDIT_MAIN,         /* replace main's name */
+    EDIT_PRAGMA,       /* comment out a cube or distribute pragma */
 } edit_kind;
 
 typedef struct {
@@ -782,6 +786,10 @@ static void put_edit(text *t, gen *g, const edit *e)
         break;
     case EDIT_MAIN:
         put(t, "hd_user_main");
+        break;
+    case EDIT_PRAGMA:
+        /* Read already; a compiler would warn about it (-Wunknown-pragmas). */
+        put(t, "// ");
         break;
     }
 }
@@ -974,7 +982,8 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
 
     /* The edits, in file order. */
-    int nedits = 0, cap = 4 + prog->nloops * 2 + prog->nuses * 2 + prog->narrays;
+    int nedits = 0, cap = 4 + prog->nloops * 2 + prog->nuses * 2 + prog->narrays +
+                          prog->npragmas;
     edit *edits = calloc((size_t)cap, sizeof *edits);
     if (!edits) {
         free(g.array_id);
@@ -1006,6 +1015,9 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
                                       nedits };
     edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
                               nedits };
+    for (int k = 0; k < prog->npragmas; k++)
+        edits[nedits++] = (edit){ prog->pragmas[k], prog->pragmas[k], EDIT_PRAGMA,
+                                  k, nedits };
     qsort(edits, (size_t)nedits, sizeof *edits, edit_order);
 
     text t = { 0 };

@@ -1302,7 +1302,8 @@ static void check_call(reader *r, CXCursor c)
 static void note_outer(reader *r, CXCursor ref)
 {
     CXCursor decl = clang_getCursorReferenced(ref);
-    if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
+    enum CXCursorKind kind = clang_getCursorKind(decl);
+    if ((kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl) ||
         clang_equalCursors(decl, r->loop_var) || is_local(r, decl))
         return;
     for (int k = 0; k < r->nouter_decls; k++)
@@ -2307,12 +2308,13 @@ static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
         }
         return;
     }
+    if (kind == CXCursor_CompoundStmt) {
+        /* Statement by statement: a block is not one statement to wrap. */
+        host_walk w = { r, g };
+        clang_visitChildren(s, host_block_kid, &w);
+        return;
+    }
     if (contains_doall(r, b, e)) {
-        if (kind == CXCursor_CompoundStmt) {
-            host_walk w = { r, g };
-            clang_visitChildren(s, host_block_kid, &w);
-            return;
-        }
         int body_from = 0, body_to = kids.n;   /* statement children */
         if (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
             kind == CXCursor_SwitchStmt)
@@ -2457,6 +2459,10 @@ static void read_host_code(reader *r)
     host_walk w = { r, &g };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), host_file_kid, &w);
     clang_getInclusions(r->tu, note_inclusion, p);
+    p->pragmas = malloc((size_t)(r->npragmas ? r->npragmas : 1) * sizeof *p->pragmas);
+    for (int k = 0; p->pragmas && k < r->npragmas; k++)
+        if (r->pragmas[k].kind != PRAGMA_DOALL)
+            p->pragmas[p->npragmas++] = r->pragmas[k].offset;
     free(g.fn);
     free(g.runs);
 }
@@ -2689,6 +2695,7 @@ void hd_program_free(hd_program *p)
     }
     for (int k = 0; k < p->nuses; k++)
         free(p->uses[k].arrays);
+    free(p->pragmas);
     for (int k = 0; k < p->nincludes; k++)
         free(p->includes[k]);
     free(p->includes);

@@ -253,6 +253,8 @@ typedef struct {
     unsigned first_function; /* offset where the first function definition
                               * of the file starts, and its line */
     int first_function_line;
+    int npragmas;           /* the '#' of each cube and distribute pragma */
+    unsigned *pragmas;
     int nincludes;          /* every file the program includes, for -MD */
     char **includes;
 } hd_program;
