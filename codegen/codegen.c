@@ -580,7 +580,21 @@ static void put_node(text *t, gen *g, int d)
                     "                hd_expect(hd_msgs, hd_from, sizeof *hd_%s);\n"
                     "        }\n", p->arrays[ref->array].name);
         }
-        put(t, "    }\n    hd_exchange_run(hd_msgs);\n\n");
+        put(t, "    }\n");
+        putf(t, "    /* One message to each processor whose iterations read my elements,\n"
+                "     * one from each that holds elements mine read (Fig. 1d). */\n"
+                "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+                "        size_t hd_n;\n"
+                "        const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
+                "        if (hd_n)\n"
+                "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
+                "    }\n"
+                "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+                "        size_t hd_n;\n"
+                "        void *hd_in = hd_inbox(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
+                "        if (hd_n)\n"
+                "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
+                "    }\n\n", 1 << p->n, 1 << p->n);
     }
 
     put(t, "    /* My iterations, in order. */\n");

@@ -118,6 +118,39 @@ void hd_exchange_run(hd_exchange *x)
     }
 }
 
+const void *hd_batch(hd_exchange *x, int vpid, size_t *size)
+{
+    check(x, "hd_batch", vpid, 0);
+    *size = x->out[vpid].len;
+    return x->out[vpid].len ? x->out[vpid].data : NULL;
+}
+
+void *hd_inbox(hd_exchange *x, int vpid, size_t *size)
+{
+    if (x && !x->ran) {
+        /* The receives begin: what this processor put to itself is its
+         * own first message, and the outgoing batches were sent. */
+        int me = v_get_pid();
+        if (x->out[me].len != x->expect[me])
+            hd__fatal("hd_inbox: %zu bytes put to this processor itself, but %zu expected",
+                      x->out[me].len, x->expect[me]);
+        x->in[me] = x->out[me].data;
+        x->out[me].data = NULL;
+        for (int v = 0; v < x->P; v++) {
+            free(x->out[v].data);
+            x->out[v].data = NULL;
+        }
+        x->ran = 1;
+    }
+    check(x, "hd_inbox", vpid, 1);
+    *size = x->expect[vpid];
+    if (!x->expect[vpid] || x->in[vpid])
+        return x->in[vpid];
+    if (!(x->in[vpid] = malloc(x->expect[vpid])))
+        hd__fatal("hd_inbox: out of memory for %zu bytes", x->expect[vpid]);
+    return x->in[vpid];
+}
+
 void *hd_take(hd_exchange *x, int vpid, void *value, size_t size)
 {
     check(x, "hd_take", vpid, 1);
