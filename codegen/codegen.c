@@ -544,8 +544,8 @@ static void put_node(text *t, gen *g, int d)
 
     if (messages) {
         put(t, "    hd_exchange *const hd_msgs = hd_exchange_new();\n\n");
-        put(t, "    /* Send: my elements that iterations of other processors "
-               "read, one\n     * message per processor (v_send). */\n");
+        put(t, "    /* Pack my elements that iterations of other processors "
+               "read: one\n     * batch per processor. */\n");
         put_for(t, l);
         put(t, "        const int hd_home = ");
         put_owner(t, g, home_index, home->array);
@@ -564,8 +564,8 @@ static void put_node(text *t, gen *g, int d)
             putf(t, "], sizeof *hd_%s);\n        }\n", p->arrays[ref->array].name);
         }
         put(t, "    }\n");
-        put(t, "    /* Receive: what my iterations read from other processors "
-               "(v_receive). */\n");
+        put(t, "    /* Count what my iterations read from each other "
+               "processor. */\n");
         put_for(t, l);
         put(t, "        if (");
         put_owner(t, g, home_index, home->array);
