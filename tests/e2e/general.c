@@ -3,24 +3,25 @@
  * General (non-affine) indices, which the analyzer keeps as general
  * communications with their reason: i + 1 and i - 3 masked (carries and
  * borrows), i * 3 and i * 5 + 7 masked (odd multipliers), i * i masked,
- * a modulus by a non power of two, and an index read from a distributed
+ * a modulus by a non power of two, and an index read from a replicated
  * array, a[q[i]] (the index depends on the contents of q).
  */
 #include <stdio.h>
 
 #define N 256
 
-unsigned a[N], q[N];
-#pragma hyperdo distribute(a, q : cyclic)
+unsigned a[N];
+#pragma hyperdo distribute(a : cyclic)
+unsigned q[2 * N]; /* replicated: 2^9 elements, more than any cube here */
 unsigned r[8][N];
 #pragma hyperdo distribute(r : cyclic)
 
 int main(void)
 {
-    for (int e = 0; e < N; e++) {
+    for (int e = 0; e < N; e++)
         a[e] = 40503u * (unsigned)e + 12345u;
+    for (int e = 0; e < 2 * N; e++)
         q[e] = (unsigned)(e * 97 + 31) % N;
-    }
 
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
