@@ -12,6 +12,8 @@ scale=${4:-1}
 tmp=${TMPDIR:-/tmp}/bench_pingpong.$$
 trap 'rm -f "$tmp".*' EXIT
 
+load=
+[ -r /proc/loadavg ] && load=$(cut -d' ' -f1-3 /proc/loadavg)
 "$threads" pingpong "$scale" > "$tmp.t"
 "$threads" alltoall "$scale" >> "$tmp.t"
 if [ -n "$mpi" ]; then
@@ -21,6 +23,8 @@ else
   : > "$tmp.m"
 fi
 
+# The load shows whether the machine was shared during the run.
+[ -n "$load" ] && echo "load average before the runs: $load ($(nproc) CPUs)"
 awk '
   FNR == NR { t[$1 " " $2] = $3; order[++n] = $1 " " $2; next }
   { m[$1 " " $2] = $3 }
