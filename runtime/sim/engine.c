@@ -414,8 +414,7 @@ int hd_sim_phase(hd_sim *s, hd_sim_message *msg, size_t count,
                 if (head[z] < end[z] && msg[order[head[z]]].inject < next)
                     next = msg[order[head[z]]].inject;
             if (next > t)
-                t = next;
-            last_move = t;
+                t = last_move = next;
         }
         for (uint32_t z = 0; z < s->nodes; z++) {
             if (head[z] == end[z] || s->owner[inj_channel(s, z)] >= 0)
@@ -634,7 +633,14 @@ int hd_sim_open(hd_sim *s, const hd_sim_traffic *tr,
     res->saturated = res->messages_dropped > 0 ||
                      (double)res->backlog_growth > 0.02 * (double)gen_window ||
                      res->accepted < 0.95 * res->generated;
+    /* Not yet injected: the queued messages, and the flits of messages
+     * in the network that are still at their source. */
     res->flits_queued = queued * cfg->flits;
+    for (int32_t k = 0; k < s->nactive; k++) {
+        const worm *w = &s->worms[s->active[k]];
+        if ((uint32_t)w->step < w->flits)
+            res->flits_queued += w->flits - (uint32_t)w->step;
+    }
     res->flits_in_network = s->counts.flits_injected - s->counts.flits_delivered;
     res->counts = s->counts;
 

@@ -158,7 +158,9 @@ typedef struct {
     /* Over the whole run (warmup, window and drain): */
     uint64_t messages_generated, messages_dropped;
     uint64_t flits_generated;  /* of the messages not dropped */
-    uint64_t flits_queued;     /* at the end: not yet injected */
+    uint64_t flits_queued;     /* at the end: not yet injected (queued
+                                  messages, and the flits of messages in
+                                  the network still at their source) */
     uint64_t flits_in_network; /* at the end: injected, not delivered */
     hd_sim_counts counts;
 } hd_sim_open_result;
