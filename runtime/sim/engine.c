@@ -353,18 +353,20 @@ static void cycle(hd_sim *s, uint64_t t)
 
 /* --------------------------------------------------------- phase mode */
 
-/* Order of the messages of one source: injection cycle, then index. */
-static const hd_sim_message *sort_base;
+/* Messages sorted by source, then injection cycle, then index. */
+typedef struct {
+    uint64_t inject;
+    uint32_t src, idx;
+} phase_key;
 
 static int by_source(const void *a, const void *b)
 {
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    const hd_sim_message *x = &sort_base[i], *y = &sort_base[j];
+    const phase_key *x = a, *y = b;
     if (x->src != y->src)
         return x->src < y->src ? -1 : 1;
     if (x->inject != y->inject)
         return x->inject < y->inject ? -1 : 1;
-    return i < j ? -1 : i > j;
+    return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 int hd_sim_phase(hd_sim *s, hd_sim_message *msg, size_t count,
@@ -376,23 +378,27 @@ int hd_sim_phase(hd_sim *s, hd_sim_message *msg, size_t count,
         if (msg[k].src >= s->nodes || msg[k].dst >= s->nodes ||
             msg[k].flits < 1 || msg[k].flits > (UINT32_C(1) << 30))
             return HD_SIM_EINVAL;
+    phase_key *keys = malloc((count ? count : 1) * sizeof *keys);
     uint32_t *order = malloc((count ? count : 1) * sizeof *order);
     uint32_t *head = calloc((size_t)s->nodes + 1, sizeof *head);
     uint32_t *end = calloc((size_t)s->nodes + 1, sizeof *end);
-    if (!order || !head || !end) {
+    if (!keys || !order || !head || !end) {
+        free(keys);
         free(order);
         free(head);
         free(end);
         return HD_SIM_ENOMEM;
     }
     for (size_t k = 0; k < count; k++) {
-        order[k] = (uint32_t)k;
+        keys[k] = (phase_key){ msg[k].inject, msg[k].src, (uint32_t)k };
         msg[k].delivered = 0;
         msg[k].received = 0;
         end[msg[k].src]++;
     }
-    sort_base = msg;
-    qsort(order, count, sizeof *order, by_source);
+    qsort(keys, count, sizeof *keys, by_source);
+    for (size_t k = 0; k < count; k++)
+        order[k] = keys[k].idx;
+    free(keys);
     for (uint32_t z = 0, at = 0; z < s->nodes; z++) {
         head[z] = at;
         at += end[z];
