@@ -83,6 +83,10 @@ typedef struct {
     CXCursor loop_var;
     CXCursor *locals;          /* scalars declared in its body */
     int nlocals;
+    CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
+    int nouter_decls;
+
+    CXCursor function;         /* the function definition being walked */
 } reader;
 
 /* ------------------------------------------------------- diagnostics */
@@ -230,6 +234,25 @@ static char *spelling(CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
     char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+/* A type as the program spells it, without leading qualifiers: the code
+ * generator declares copies of values of this type. */
+static char *type_text(CXType t)
+{
+    CXString s = clang_getTypeSpelling(t);
+    const char *c = clang_getCString(s);
+    for (;;) {
+        if (strncmp(c, "const ", 6) == 0)
+            c += 6;
+        else if (strncmp(c, "volatile ", 9) == 0)
+            c += 9;
+        else
+            break;
+    }
+    char *d = xstrdup(c);
     clang_disposeString(s);
     return d;
 }
@@ -1039,6 +1062,9 @@ static hd_expr *build(reader *r, CXCursor c)
 
 /* ------------------------------------------------------- arrays */
 
+static size_t declaration_end(reader *r, size_t k);
+static size_t statement_end(reader *r, size_t k);
+
 static int array_of(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
@@ -1060,6 +1086,20 @@ static int array_of(reader *r, CXCursor decl)
     }
     if (a.ndims == 0 || t.kind == CXType_ConstantArray)
         return -1;
+    CXType elem = clang_getCursorType(decl);
+    while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
+        if (elem.kind != CXType_ConstantArray)
+            elem = clang_getCanonicalType(elem);
+        elem = clang_getArrayElementType(elem);
+    }
+    a.elem_type = type_text(elem);
+    a.elem_size = clang_Type_getSizeOf(elem);
+    a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
+                  CXCursor_TranslationUnit;
+    if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
+        bool in_main = true;
+        a.decl_end = (unsigned)declaration_end(r, end_of(r, decl, &in_main));
+    }
     position pos = cursor_pos(r, decl);
     a.name = spelling(decl);
     a.line = pos.line;
@@ -1137,6 +1177,21 @@ static void add_ref(reader *r, CXCursor c, bool is_write)
     ref->begin = where(r, clang_getRangeStart(ext)).offset;
     ref->end = where(r, clang_getRangeEnd(ext)).offset;
     ref->text = source_text(r, c);
+    for (int d = 0; d < nsubs; d++) {
+        bool in_main = true;
+        ref->sub_begin[d] = start_of(r, subs[d], &in_main);
+        ref->sub_end[d] = end_of(r, subs[d], &in_main);
+        if (!in_main || ref->sub_end[d] <= ref->sub_begin[d] ||
+            ref->sub_begin[d] < ref->begin || ref->sub_end[d] > ref->end)
+            ref->in_macro = true;
+    }
+    {
+        CXFile f;
+        unsigned spelled;
+        clang_getSpellingLocation(clang_getRangeStart(ext), &f, NULL, NULL, &spelled);
+        if (spelled != ref->begin || !f || !clang_File_isEqual(f, r->file))
+            ref->in_macro = true;
+    }
 
     /* The flattened, row-major subscript ((s0 * E1 + s1) * E2 + s2) ... */
     hd_expr *flat = NULL;
@@ -1242,6 +1297,40 @@ static void check_call(reader *r, CXCursor c)
     free(name);
 }
 
+/* A variable of the enclosing scope read in the body: the code generator
+ * sends its value to every processor (hd_loop.outers). */
+static void note_outer(reader *r, CXCursor ref)
+{
+    CXCursor decl = clang_getCursorReferenced(ref);
+    enum CXCursorKind kind = clang_getCursorKind(decl);
+    if ((kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl) ||
+        clang_equalCursors(decl, r->loop_var) || is_local(r, decl))
+        return;
+    for (int k = 0; k < r->nouter_decls; k++)
+        if (clang_equalCursors(r->outer_decls[k], decl))
+            return;
+    hd_loop *l = r->loop;
+    CXCursor *grown = realloc(r->outer_decls, (size_t)(r->nouter_decls + 1) * sizeof *grown);
+    hd_outer *more = realloc(l->outers, (size_t)(l->nouters + 1) * sizeof *more);
+    if (grown)
+        r->outer_decls = grown;
+    if (more)
+        l->outers = more;
+    if (!grown || !more)
+        return;
+    r->outer_decls[r->nouter_decls++] = decl;
+    position pos = cursor_pos(r, ref);
+    hd_outer *o = &l->outers[l->nouters++];
+    o->name = spelling(decl);
+    o->type = type_text(clang_getCursorType(decl));
+    enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    o->is_value = tk != CXType_Pointer && tk != CXType_ConstantArray &&
+                  tk != CXType_IncompleteArray && tk != CXType_VariableArray &&
+                  tk != CXType_FunctionProto && tk != CXType_FunctionNoProto;
+    o->line = pos.line;
+    o->col = pos.col;
+}
+
 static void walk_rvalue(reader *r, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1258,6 +1347,10 @@ static void walk_rvalue(reader *r, CXCursor c)
             walk_rvalue(r, sub.kid[1]);
             at = strip(sub.kid[0]);
         }
+        return;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        note_outer(r, c);
         return;
     }
     children kids = kids_of(c);
@@ -1607,6 +1700,8 @@ static bool read_header(reader *r, CXCursor loop, CXCursor *body)
         return false;
     }
     r->loop->var = spelling(r->loop_var);
+    r->loop->var_type = type_text(clang_getCursorType(r->loop_var));
+    r->loop->var_outside = clang_getCursorKind(init) != CXCursor_DeclStmt;
     return true;
 }
 
@@ -1641,10 +1736,27 @@ static void read_loop(reader *r, CXCursor loop, pragma *pr)
     r->loop = l;
     r->loop_var = clang_getNullCursor();
     r->nlocals = 0;
+    r->nouter_decls = 0;
+    size_t line_start = pr->offset;
+    while (line_start > 0 && r->src[line_start - 1] != '\n')
+        line_start--;
+    l->pragma_begin = (unsigned)line_start;
+    if (!clang_Cursor_isNull(r->function)) {
+        position f = where(r, clang_getRangeStart(clang_getCursorExtent(r->function)));
+        l->func_begin = f.offset;
+        l->func_line = f.line;
+    }
     CXCursor body;
     int errors = r->errors;
     if (!read_header(r, loop, &body))
         return;
+    {
+        bool in_main = true;
+        l->body_begin = start_of(r, body, &in_main);
+        l->body_end = end_of(r, body, &in_main);
+        l->body_is_block = clang_getCursorKind(body) == CXCursor_CompoundStmt;
+        l->stmt_end = (unsigned)statement_end(r, l->end);
+    }
     if (clang_getCursorKind(body) == CXCursor_CompoundStmt)
         clang_visitChildren(body, visit_stmt, r);
     else
@@ -1672,6 +1784,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
         return CXChildVisit_Continue;
     if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
         return CXChildVisit_Continue;
+    if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+        r->function = c;
     if (kind == CXCursor_ForStmt) {
         pragma *pr = doall_for(r, c);
         if (pr) {
@@ -1724,6 +1838,8 @@ static const pragma *distribution_of(reader *r, const char *name, int *which)
     }
     return NULL;
 }
+
+static void read_host_code(reader *r);
 
 static void distribute_arrays(reader *r)
 {
@@ -1994,6 +2110,363 @@ static void communications(reader *r, hd_loop *l)
 
 /* ------------------------------------------------------- the reader */
 
+/* ------------------------------------------- the sequential code */
+
+/* Just after a statement that ends at offset k: past its ';' if the
+ * statement's extent stopped before it (expressions, do-while). */
+static size_t statement_end(reader *r, size_t k)
+{
+    size_t next = skip_blank(r->src, r->len, k);
+    return next < r->len && r->src[next] == ';' ? next + 1 : k;
+}
+
+/* Just after the ';' ending the declaration that goes on at offset k
+ * (`double x[4], y[4] = { ... };`): brackets and literals skipped. */
+static size_t declaration_end(reader *r, size_t k)
+{
+    int depth = 0;
+    for (k = skip_blank(r->src, r->len, k); k < r->len;
+         k = skip_blank(r->src, r->len, k + 1)) {
+        char ch = r->src[k];
+        if (ch == '"' || ch == '\'') {
+            for (k++; k < r->len && r->src[k] != ch; k++)
+                if (r->src[k] == '\\')
+                    k++;
+        } else if (strchr("([{", ch)) {
+            depth++;
+        } else if (strchr(")]}", ch)) {
+            depth--;
+        } else if (ch == ';' && depth <= 0) {
+            return k + 1;
+        }
+    }
+    return r->len;
+}
+
+/* The distributed array a cursor declares, or -1. */
+static int distributed_array(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->ndecls; k++)
+        if (clang_equalCursors(r->decls[k].decl, decl))
+            return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE
+                   ? r->decls[k].index : -1;
+    return -1;
+}
+
+/* Functions of this file that run doall loops, directly or through calls
+ * (a call through a pointer may run anything). */
+typedef struct {
+    CXCursor *fn;
+    bool *runs;
+    int n;
+} call_graph;
+
+typedef struct {
+    reader *r;
+    call_graph *g;
+    bool found;          /* a call that may run a doall */
+    int arrays[64];      /* distributed arrays used */
+    int narrays;
+    bool escapes[64];    /* used other than as x[...] */
+} host_refs;
+
+static int function_index(const call_graph *g, CXCursor fn)
+{
+    for (int k = 0; k < g->n; k++)
+        if (clang_equalCursors(g->fn[k], clang_getCanonicalCursor(fn)))
+            return k;
+    return -1;
+}
+
+static bool contains_doall(reader *r, unsigned b, unsigned e)
+{
+    for (int k = 0; k < r->prog->nloops; k++)
+        if (r->prog->loops[k].begin >= b && r->prog->loops[k].begin < e)
+            return true;
+    return false;
+}
+
+static void note_array(host_refs *h, int a, bool escapes)
+{
+    for (int k = 0; k < h->narrays; k++)
+        if (h->arrays[k] == a) {
+            h->escapes[k] |= escapes;
+            return;
+        }
+    if (h->narrays < 64) {
+        h->escapes[h->narrays] = escapes;
+        h->arrays[h->narrays++] = a;
+    }
+}
+
+static enum CXChildVisitResult scan_host_kid(CXCursor c, CXCursor parent,
+                                             CXClientData data);
+
+/* Every use of a distributed array in c, and calls that may run a doall. */
+static void scan_host(host_refs *h, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_ArraySubscriptExpr) {
+        children kids = kids_of(c);
+        if (kids.n == 2) {
+            CXCursor base = strip(kids.kid[0]);
+            int a = clang_getCursorKind(base) == CXCursor_DeclRefExpr
+                    ? distributed_array(h->r, clang_getCursorReferenced(base)) : -1;
+            if (a >= 0)
+                note_array(h, a, false);
+            else
+                scan_host(h, kids.kid[0]);
+            scan_host(h, kids.kid[1]);
+            return;
+        }
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        int a = distributed_array(h->r, clang_getCursorReferenced(c));
+        if (a >= 0)
+            note_array(h, a, true);
+        return;
+    }
+    if (kind == CXCursor_CallExpr && h->g) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        int f = clang_getCursorKind(callee) == CXCursor_FunctionDecl
+                ? function_index(h->g, callee) : -2;
+        if (f == -2 || (f >= 0 && h->g->runs[f]))
+            h->found = true;
+    }
+    clang_visitChildren(c, scan_host_kid, h);
+}
+
+static enum CXChildVisitResult scan_host_kid(CXCursor c, CXCursor parent,
+                                             CXClientData data)
+{
+    (void)parent;
+    scan_host(data, c);
+    return CXChildVisit_Continue;
+}
+
+static void escape_all(reader *r, const host_refs *h)
+{
+    for (int k = 0; k < h->narrays; k++)
+        r->prog->arrays[h->arrays[k]].host_escapes = true;
+}
+
+/* Uses in an expression that controls statements holding doalls (a loop
+ * condition, say) happen between doalls: those arrays stay current on the
+ * host after every doall (hd_array.host_escapes). */
+static void control_uses(reader *r, call_graph *g, CXCursor c)
+{
+    host_refs h = { r, g, false, {0}, 0, {false} };
+    scan_host(&h, c);
+    escape_all(r, &h);
+}
+
+typedef struct {
+    reader *r;
+    call_graph *g;
+} host_walk;
+
+static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block);
+
+static enum CXChildVisitResult host_block_kid(CXCursor c, CXCursor parent,
+                                              CXClientData data)
+{
+    (void)parent;
+    host_walk *w = data;
+    host_statement(w->r, w->g, c, true);
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult host_file_kid(CXCursor c, CXCursor parent,
+                                             CXClientData data)
+{
+    (void)parent;
+    host_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        control_uses(w->r, w->g, c);
+    return CXChildVisit_Continue;
+}
+
+static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
+{
+    enum CXCursorKind kind = clang_getCursorKind(s);
+    bool in_main = true;
+    unsigned b = start_of(r, s, &in_main), e = end_of(r, s, &in_main);
+    if (!in_main)
+        return;
+    for (int k = 0; k < r->prog->nloops; k++)
+        if (r->prog->loops[k].begin == b && kind == CXCursor_ForStmt)
+            return;                                   /* a doall */
+    children kids = kids_of(s);
+    if (kind == CXCursor_LabelStmt || kind == CXCursor_CaseStmt ||
+        kind == CXCursor_DefaultStmt) {
+        /* A jump to the label must not skip the host's update. */
+        if (kids.n >= 1 && kids.n <= 8) {
+            for (int k = 0; k + 1 < kids.n; k++)
+                control_uses(r, g, kids.kid[k]);
+            host_statement(r, g, kids.kid[kids.n - 1], false);
+        }
+        return;
+    }
+    if (kind == CXCursor_CompoundStmt) {
+        /* Statement by statement: a block is not one statement to wrap. */
+        host_walk w = { r, g };
+        clang_visitChildren(s, host_block_kid, &w);
+        return;
+    }
+    if (contains_doall(r, b, e)) {
+        int body_from = 0, body_to = kids.n;   /* statement children */
+        if (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
+            kind == CXCursor_SwitchStmt)
+            body_from = kids.n - 1;
+        else if (kind == CXCursor_DoStmt)
+            body_to = 1;
+        else if (kind == CXCursor_IfStmt)
+            body_from = 1;
+        for (int k = 0; k < kids.n && k < 8; k++) {
+            bool is_body = (k >= body_from && k < body_to &&
+                            clang_isStatement(clang_getCursorKind(kids.kid[k])));
+            if (is_body)
+                host_statement(r, g, kids.kid[k], false);
+            else
+                control_uses(r, g, kids.kid[k]);
+        }
+        return;
+    }
+    host_refs h = { r, g, false, {0}, 0, {false} };
+    scan_host(&h, s);
+    if (h.narrays == 0)
+        return;
+    for (int k = 0; k < h.narrays; k++)
+        if (h.escapes[k] || h.found)
+            r->prog->arrays[h.arrays[k]].host_escapes = true;
+    hd_program *p = r->prog;
+    hd_host_use *grown = realloc(p->uses, (size_t)(p->nuses + 1) * sizeof *grown);
+    int *arrays = malloc((size_t)h.narrays * sizeof *arrays);
+    if (grown)
+        p->uses = grown;
+    if (!grown || !arrays) {
+        free(arrays);
+        return;
+    }
+    memcpy(arrays, h.arrays, (size_t)h.narrays * sizeof *arrays);
+    hd_host_use *u = &p->uses[p->nuses++];
+    u->begin = b;
+    u->end = (unsigned)statement_end(r, e);
+    u->line = cursor_pos(r, s).line;
+    u->wrap = !in_block;
+    u->narrays = h.narrays;
+    u->arrays = arrays;
+}
+
+static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent,
+                                                CXClientData data)
+{
+    (void)parent;
+    call_graph *g = data;
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
+        clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
+        CXCursor *f = realloc(g->fn, (size_t)(g->n + 1) * sizeof *f);
+        bool *run = realloc(g->runs, (size_t)(g->n + 1) * sizeof *run);
+        if (f)
+            g->fn = f;
+        if (run)
+            g->runs = run;
+        if (f && run) {
+            g->fn[g->n] = clang_getCanonicalCursor(c);
+            g->runs[g->n++] = false;
+        }
+    }
+    return CXChildVisit_Continue;
+}
+
+static void note_inclusion(CXFile included, CXSourceLocation *stack,
+                           unsigned depth, CXClientData data)
+{
+    (void)stack;
+    hd_program *p = data;
+    if (depth == 0)
+        return;                       /* the file itself */
+    CXString name = clang_getFileName(included);
+    const char *text = clang_getCString(name);
+    char **grown = text ? realloc(p->includes, (size_t)(p->nincludes + 1) * sizeof *grown) : NULL;
+    if (grown) {
+        p->includes = grown;
+        p->includes[p->nincludes] = xstrdup(text);
+        if (p->includes[p->nincludes])
+            p->nincludes++;
+    }
+    clang_disposeString(name);
+}
+
+static CXCursor definition_of(CXCursor fn)
+{
+    CXCursor d = clang_getCursorDefinition(fn);
+    return clang_Cursor_isNull(d) ? fn : d;
+}
+
+/*
+ * What the code generator needs of the code outside the doall loops: the
+ * statements that use distributed arrays (the host brings their elements
+ * home first), the arrays whose address escapes, and main.
+ */
+static void read_host_code(reader *r)
+{
+    hd_program *p = r->prog;
+    call_graph g = { NULL, NULL, 0 };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), collect_function, &g);
+    /* Which functions run doalls: those that hold one, then their callers
+     * until nothing changes. */
+    for (int k = 0; k < g.n; k++) {
+        CXCursor d = definition_of(g.fn[k]);
+        bool in_main = true;
+        unsigned b = start_of(r, d, &in_main), e = end_of(r, d, &in_main);
+        g.runs[k] = contains_doall(r, b, e);
+        if (clang_getCursorKind(d) == CXCursor_FunctionDecl &&
+            (p->first_function == 0 || b < p->first_function)) {
+            p->first_function = b;
+            p->first_function_line = where(r, clang_getRangeStart(clang_getCursorExtent(d))).line;
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < g.n; k++) {
+            if (g.runs[k])
+                continue;
+            host_refs h = { r, &g, false, {0}, 0, {false} };
+            scan_host(&h, definition_of(g.fn[k]));
+            if (h.found) {
+                g.runs[k] = true;
+                changed = true;
+            }
+        }
+    }
+    for (int k = 0; k < g.n; k++) {
+        CXCursor d = definition_of(g.fn[k]);
+        char *name = spelling(d);
+        if (name && strcmp(name, "main") == 0) {
+            p->has_main = true;
+            p->main_name = cursor_pos(r, d).offset;
+            p->main_params = clang_Cursor_getNumArguments(d);
+        }
+        free(name);
+        children kids = kids_of(d);
+        for (int j = 0; j < kids.n && j < 8; j++)
+            if (clang_getCursorKind(kids.kid[j]) == CXCursor_CompoundStmt)
+                host_statement(r, &g, kids.kid[j], true);
+    }
+    /* File-scope initialisers that take an array's address. */
+    host_walk w = { r, &g };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), host_file_kid, &w);
+    clang_getInclusions(r->tu, note_inclusion, p);
+    p->pragmas = malloc((size_t)(r->npragmas ? r->npragmas : 1) * sizeof *p->pragmas);
+    for (int k = 0; p->pragmas && k < r->npragmas; k++)
+        if (r->pragmas[k].kind != PRAGMA_DOALL)
+            p->pragmas[p->npragmas++] = r->pragmas[k].offset;
+    free(g.fn);
+    free(g.runs);
+}
+
 static char *exe_arg(const char *flag, const char *value)
 {
     size_t n = strlen(flag) + strlen(value) + 1;
@@ -2185,12 +2658,15 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
             for (int k = 0; k < out->nloops; k++)
                 if (out->loops[k].home >= 0)
                     communications(&r, &out->loops[k]);
+            if (opt->host_code && r.errors == 0)
+                read_host_code(&r);
         }
     }
     free_pragmas(&r);
     free(r.ignored);
     free(r.decls);
     free(r.locals);
+    free(r.outer_decls);
     clang_disposeTranslationUnit(r.tu);
     clang_disposeIndex(index);
     *diagnostics = r.diag;
@@ -2210,9 +2686,24 @@ void hd_program_free(hd_program *p)
         }
         free(l->refs);
         free(l->var);
+        free(l->var_type);
+        for (int j = 0; j < l->nouters; j++) {
+            free(l->outers[j].name);
+            free(l->outers[j].type);
+        }
+        free(l->outers);
     }
-    for (int k = 0; k < p->narrays; k++)
+    for (int k = 0; k < p->nuses; k++)
+        free(p->uses[k].arrays);
+    free(p->pragmas);
+    for (int k = 0; k < p->nincludes; k++)
+        free(p->includes[k]);
+    free(p->includes);
+    free(p->uses);
+    for (int k = 0; k < p->narrays; k++) {
         free(p->arrays[k].name);
+        free(p->arrays[k].elem_type);
+    }
     free(p->arrays);
     free(p->loops);
     free(p->path);

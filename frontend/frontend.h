@@ -169,6 +169,14 @@ typedef struct {
     hd_dist_kind dist;
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
     int shift;              /* owner = bits shift .. shift+n-1 */
+    /* For the code generator: */
+    char *elem_type;        /* the innermost element type, as written,
+                             * without qualifiers ("double", "real_t") */
+    long long elem_size;    /* its size in bytes */
+    bool is_global;         /* declared at file scope */
+    unsigned decl_end;      /* local arrays: just after the declaration */
+    bool host_escapes;      /* sequential code uses it other than as x[...]
+                             * or next to a call that may run a doall */
 } hd_array;
 
 typedef struct {
@@ -176,6 +184,8 @@ typedef struct {
     bool is_write;
     int line, col;
     unsigned begin, end;    /* byte offsets of the reference in the file */
+    unsigned sub_begin[8], sub_end[8]; /* of each subscript's text */
+    bool in_macro;          /* written by a macro: no text of its own */
     char *text;             /* its spelling */
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
@@ -187,16 +197,45 @@ typedef struct {
     hd_lcc lcc;             /* when comm == HD_COMM_LCC */
 } hd_ref;
 
+/* A variable declared outside a doall and read in its body (a scalar:
+ * arrays read are references).  The code generator ships its value. */
+typedef struct {
+    char *name;
+    char *type;             /* as written, without qualifiers */
+    bool is_value;          /* not a pointer, array or function: copyable */
+    int line, col;          /* of its first use in the body */
+} hd_outer;
+
 typedef struct {
     int line, col;          /* of the for keyword */
     int pragma_line;
     char *var;              /* the loop variable */
+    char *var_type;         /* its type, as written, without qualifiers */
+    bool var_outside;       /* declared before the loop, not in it */
+    unsigned pragma_begin;  /* offset of the '#' of its pragma line */
+    unsigned body_begin, body_end; /* the body statement's text */
+    bool body_is_block;     /* a { } compound */
+    unsigned stmt_end;      /* just after the whole for statement (its ';') */
+    unsigned func_begin;    /* where the enclosing function definition starts */
+    int func_line;          /* and its line */
+    int nouters;
+    hd_outer *outers;
     int k;                  /* 2^k iterations */
     unsigned begin, end;    /* byte offsets of the for statement */
     int nrefs;
     hd_ref *refs;           /* in source order */
     int home;               /* the write whose owner runs an iteration */
 } hd_loop;
+
+/* A statement outside the doall loops that uses distributed arrays: the
+ * host needs their current elements there (hd_c_options.host_code). */
+typedef struct {
+    unsigned begin, end;    /* its text, end just after a final ';' */
+    int line;
+    bool wrap;              /* not directly in a { } block: wrap it */
+    int narrays;
+    int *arrays;            /* indices in hd_program.arrays */
+} hd_host_use;
 
 typedef struct {
     char *path;
@@ -205,6 +244,19 @@ typedef struct {
     hd_array *arrays;
     int nloops;
     hd_loop *loops;
+    /* With hd_c_options.host_code: */
+    int nuses;
+    hd_host_use *uses;
+    bool has_main;          /* a definition of main */
+    unsigned main_name;     /* offset of its name */
+    int main_params;        /* 0 (void) or 2 (argc, argv) */
+    unsigned first_function; /* offset where the first function definition
+                              * of the file starts, and its line */
+    int first_function_line;
+    int npragmas;           /* the '#' of each cube and distribute pragma */
+    unsigned *pragmas;
+    int nincludes;          /* every file the program includes, for -MD */
+    char **includes;
 } hd_program;
 
 typedef struct {
@@ -213,6 +265,8 @@ typedef struct {
     const char *const *args;
     const char *build_dir;  /* -p: where compile_commands.json is, or NULL */
     const char *include_dir; /* holds hyperdo/bits.h; added as -I, or NULL */
+    bool host_code;         /* also read what the code generator needs of
+                             * the sequential code (hd_program.uses, main) */
 } hd_c_options;
 
 /* Parses and analyses an annotated C file.  Diagnostics, formatted as the

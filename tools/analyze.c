@@ -180,33 +180,13 @@ static const reader *reader_for(const char *path)
     return NULL;
 }
 
-/* Where hyperdo/bits.h is: PREFIX/include beside an installed PREFIX/bin,
- * else the source tree this binary was built from. */
-static char *helpers_include_dir(void)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            strcpy(slash, "/../include");
-            char probe[4200];
-            snprintf(probe, sizeof probe, "%s/hyperdo/bits.h", exe);
-            if (access(probe, R_OK) == 0)
-                return strdup(exe);
-        }
-    }
-    return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
-}
-
 static int read_c(const options *opt, hd_spec *spec)
 {
     hd_program prog;
     char *diagnostics = NULL;
-    char *include = helpers_include_dir();
+    char *include = hd_helpers_include_dir();
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
-                          opt->build_dir, include };
+                          opt->build_dir, include, false };
     int errors = hd_c_read(opt->path, &copt, &prog, &diagnostics);
     free(include);
     if (diagnostics) {

@@ -20,6 +20,8 @@ typedef struct {
 static const command commands[] = {
     { "analyze", "channel contention of a set of LCCs and the processor "
                  "mapping that minimises it", hd_cmd_analyze },
+    { "translate", "write the SPMD C program of an annotated C file",
+                   hd_cmd_translate },
     { "sim", "simulate one LCC on a flit-level wormhole n-cube, with or "
              "without the mapping", hd_cmd_sim },
 };

@@ -142,6 +142,17 @@ void hd_put(hd_exchange *x, int vpid, const void *value, size_t size);
 void hd_expect(hd_exchange *x, int vpid, size_t size);
 void hd_exchange_run(hd_exchange *x);
 void *hd_take(hd_exchange *x, int vpid, void *value, size_t size);
+
+/* The same exchange with the messages in the caller's hands, as the
+ * translator writes it (Fig. 1d's v_send and v_receive in the node
+ * code): hd_batch gives the bytes put for vpid (NULL and *size 0 when
+ * none), for one v_send; hd_inbox gives where the one message expected
+ * from vpid goes (NULL and *size 0 when none), for one v_receive.  The
+ * first hd_inbox ends the putting; hd_take follows the receives.
+ * hd_exchange_run is hd_batch + v_send for every other processor, then
+ * hd_inbox + v_receive for every other processor. */
+const void *hd_batch(hd_exchange *x, int vpid, size_t *size);
+void *hd_inbox(hd_exchange *x, int vpid, size_t *size);
 void hd_exchange_free(hd_exchange *x);
 
 #ifdef __cplusplus

@@ -1,0 +1,509 @@
+/*
+ * common.c — the part of the run-time library shared by both back ends:
+ * hd_run and its host/node protocol, hd_scatter/hd_gather, hd_local,
+ * hd_exchange, and the v_* / hd_* calls of Fig. 1d with their checks.
+ * The transport (hd_internal.h) only moves bytes between physical
+ * processors.
+ *
+ * Protocol.  Every processor but the host (physical 0) loops on commands
+ * from the host.  A command is one fixed-size message (hd_cmd); a DOALL
+ * with a non-empty environment is followed by one message of env_size
+ * bytes, a SCATTER by the processor's slice (host -> node), a GATHER is
+ * answered by the slice (node -> host).  EXIT ends the loop with the
+ * host's status.  All of it goes over the same ordered channel as the
+ * program's own v_send messages; the host only sends a command once its
+ * own part of the previous doall is done, so the node functions' messages
+ * from the host always come before the next command.
+ */
+#include "hyperdo.h"
+#include "hd_internal.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT };
+
+/* "HDcm": lets a node tell a command from a stray program message. */
+#define CMD_MAGIC 0x6d634448u
+
+typedef struct {
+    uint32_t magic;
+    int32_t op;
+    int32_t id;     /* doall or array */
+    int32_t status; /* EXIT: the host's status */
+    uint64_t env_size;
+} hd_cmd;
+
+/* The running program.  One hd_run at a time per process; under threads
+ * every processor reads these (written before the threads start). */
+static const hd_program_desc *prog;
+static int nprocs;
+static int dim;
+static volatile int running;
+static int host_stopped;  /* the host has sent EXIT */
+static int host_in_doall; /* the host is inside hd_doall's node function */
+static void ***locals;    /* locals[p][array]: physical p's slices */
+
+static char no_env; /* the environment of a doall without one */
+
+/* ------------------------------------------------------- errors */
+
+void hd__fatal(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    int p = running ? hd__tr_self() : -1;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (prog && prog->source && p >= 0)
+        fprintf(stderr, "hyperdo: error: %s: processor %d (virtual %d): %s\n",
+                prog->source, p, prog->to_virtual[p], msg);
+    else if (p >= 0)
+        fprintf(stderr, "hyperdo: error: processor %d (virtual %d): %s\n", p,
+                prog->to_virtual[p], msg);
+    else if (prog && prog->source)
+        fprintf(stderr, "hyperdo: error: %s: %s\n", prog->source, msg);
+    else
+        fprintf(stderr, "hyperdo: error: %s\n", msg);
+    fflush(stderr);
+    hd__tr_abort();
+}
+
+/* The calling processor's physical id; aborts outside hd_run's processors. */
+static int self(const char *fn)
+{
+    int p;
+    if (!running)
+        hd__fatal("%s called outside hd_run", fn);
+    p = hd__tr_self();
+    if (p < 0)
+        hd__fatal("%s called from a thread that is not one of hd_run's processors", fn);
+    return p;
+}
+
+static void check_vpid(const char *what, int vpid)
+{
+    if (vpid < 0 || vpid >= nprocs)
+        hd__fatal("%s virtual processor %d: out of range 0 .. %d", what, vpid, nprocs - 1);
+}
+
+static const hd_array_desc *array_desc(const char *fn, int array)
+{
+    if (array < 0 || array >= prog->narrays)
+        hd__fatal("%s: array %d out of range 0 .. %d", fn, array, prog->narrays - 1);
+    return &prog->arrays[array];
+}
+
+static int host_only(const char *fn)
+{
+    int p = self(fn);
+    if (p != 0)
+        hd__fatal("%s called on a processor other than the host", fn);
+    if (host_stopped)
+        hd__fatal("%s called after the processors were stopped", fn);
+    if (host_in_doall)
+        hd__fatal("%s called inside a doall's node function", fn);
+    return p;
+}
+
+/* ------------------------------------------------ Fig. 1d calls */
+
+int v_get_pid(void)
+{
+    return prog->to_virtual[self("v_get_pid")];
+}
+
+void v_send(int vpid, const void *data, size_t size)
+{
+    self("v_send");
+    check_vpid("v_send to", vpid);
+    if (size > 0 && !data)
+        hd__fatal("v_send to virtual processor %d: %zu bytes from a null pointer", vpid, size);
+    hd__tr_send(prog->to_physical[vpid], data, size);
+}
+
+void v_receive(int vpid, void *data, size_t size)
+{
+    size_t got;
+    self("v_receive");
+    check_vpid("v_receive from", vpid);
+    if (size > 0 && !data)
+        hd__fatal("v_receive from virtual processor %d: %zu bytes into a null pointer", vpid,
+                  size);
+    got = hd__tr_recv(prog->to_physical[vpid], data, size);
+    if (got != size)
+        hd__fatal("v_receive from virtual processor %d: the message has %zu bytes, %zu expected",
+                  vpid, got, size);
+}
+
+void v_barrier(void)
+{
+    self("v_barrier");
+    hd__tr_barrier();
+}
+
+int hd_get_pid(void)
+{
+    return self("hd_get_pid");
+}
+
+int hd_nprocs(void)
+{
+    self("hd_nprocs");
+    return nprocs;
+}
+
+int hd_dim(void)
+{
+    self("hd_dim");
+    return dim;
+}
+
+/* -------------------------------------------- distributed arrays */
+
+static size_t local_count(const hd_array_desc *a)
+{
+    return (size_t)1 << (a->log2_size - dim);
+}
+
+static size_t local_bytes(const hd_array_desc *a)
+{
+    return local_count(a) * a->elem_size;
+}
+
+static void *local_of(int p, int array, const hd_array_desc *a)
+{
+    void **slot;
+    /* Each processor allocates its own row, so no lock is needed. */
+    if (!locals[p] && !(locals[p] = calloc((size_t)prog->narrays, sizeof(void *))))
+        hd__fatal("out of memory");
+    slot = &locals[p][array];
+    if (!*slot) {
+        *slot = calloc(local_count(a), a->elem_size);
+        if (!*slot)
+            hd__fatal("array %s: out of memory for %zu bytes", a->name ? a->name : "?",
+                      local_bytes(a));
+    }
+    return *slot;
+}
+
+void *hd_local(int array)
+{
+    int p = self("hd_local");
+    return local_of(p, array, array_desc("hd_local", array));
+}
+
+/* Copies virtual processor v's elements between the host's full copy and
+ * a slice in local-offset order: runs of 2^shift consecutive elements,
+ * run r starting at element (r << (shift + n)) | (v << shift). */
+static void slice_copy(const hd_array_desc *a, int v, const char *full, char *slice, int to_slice)
+{
+    size_t run = ((size_t)1 << a->shift) * a->elem_size;
+    size_t nruns = (size_t)1 << (a->log2_size - dim - a->shift);
+    for (size_t r = 0; r < nruns; r++) {
+        size_t e0 = (r << (a->shift + dim)) | ((size_t)v << a->shift);
+        if (to_slice)
+            memcpy(slice + r * run, full + e0 * a->elem_size, run);
+        else
+            memcpy((char *)full + e0 * a->elem_size, slice + r * run, run);
+    }
+}
+
+/* The slice of virtual processor v inside the host's copy when it is one
+ * contiguous run (block distributions), else NULL. */
+static const char *contiguous_slice(const hd_array_desc *a, int v, const char *full)
+{
+    if (a->log2_size - dim - a->shift != 0)
+        return NULL;
+    return full + (((size_t)v << a->shift) * a->elem_size);
+}
+
+static void send_cmd(int p, int op, int id, int status, size_t env_size)
+{
+    hd_cmd c;
+    memset(&c, 0, sizeof c);
+    c.magic = CMD_MAGIC;
+    c.op = op;
+    c.id = id;
+    c.status = status;
+    c.env_size = env_size;
+    hd__tr_send(p, &c, sizeof c);
+}
+
+void hd_scatter(int array, const void *host)
+{
+    const hd_array_desc *a;
+    size_t bytes;
+    char *buf = NULL;
+
+    host_only("hd_scatter");
+    a = array_desc("hd_scatter", array);
+    if (!host)
+        hd__fatal("hd_scatter of array %s from a null pointer", a->name ? a->name : "?");
+    bytes = local_bytes(a);
+    for (int v = 0; v < nprocs; v++) {
+        int p = prog->to_physical[v];
+        const char *run;
+        if (p == 0) {
+            slice_copy(a, v, host, local_of(0, array, a), 1);
+            continue;
+        }
+        send_cmd(p, CMD_SCATTER, array, 0, 0);
+        run = contiguous_slice(a, v, host);
+        if (!run) {
+            if (!buf && !(buf = malloc(bytes)))
+                hd__fatal("hd_scatter: out of memory for %zu bytes", bytes);
+            slice_copy(a, v, host, buf, 1);
+            run = buf;
+        }
+        hd__tr_send(p, run, bytes);
+    }
+    free(buf);
+}
+
+void hd_gather(int array, void *host)
+{
+    const hd_array_desc *a;
+    size_t bytes;
+    char *buf = NULL;
+
+    host_only("hd_gather");
+    a = array_desc("hd_gather", array);
+    if (!host)
+        hd__fatal("hd_gather of array %s into a null pointer", a->name ? a->name : "?");
+    bytes = local_bytes(a);
+    for (int p = 1; p < nprocs; p++)
+        send_cmd(p, CMD_GATHER, array, 0, 0);
+    for (int v = 0; v < nprocs; v++) {
+        int p = prog->to_physical[v];
+        size_t got;
+        char *run;
+        if (p == 0) {
+            slice_copy(a, v, host, local_of(0, array, a), 0);
+            continue;
+        }
+        run = (char *)contiguous_slice(a, v, host);
+        if (!run) {
+            if (!buf && !(buf = malloc(bytes)))
+                hd__fatal("hd_gather: out of memory for %zu bytes", bytes);
+            run = buf;
+        }
+        got = hd__tr_recv(p, run, bytes);
+        if (got != bytes)
+            hd__fatal("hd_gather of array %s: processor %d answered %zu bytes, %zu expected "
+                      "(a message of the program was not received)",
+                      a->name ? a->name : "?", p, got, bytes);
+        if (run == buf)
+            slice_copy(a, v, host, buf, 0);
+    }
+    free(buf);
+}
+
+static void run_doall(int doall, const void *env)
+{
+    prog->doalls[doall](env);
+}
+
+void hd_doall(int doall, const void *env, size_t env_size)
+{
+    void *copy;
+
+    host_only("hd_doall");
+    if (doall < 0 || doall >= prog->ndoalls)
+        hd__fatal("hd_doall: doall %d out of range 0 .. %d", doall, prog->ndoalls - 1);
+    if (env_size > 0 && !env)
+        hd__fatal("hd_doall %d: %zu bytes of environment from a null pointer", doall, env_size);
+    for (int p = 1; p < nprocs; p++) {
+        send_cmd(p, CMD_DOALL, doall, 0, env_size);
+        if (env_size > 0)
+            hd__tr_send(p, env, env_size);
+    }
+    copy = &no_env;
+    if (env_size > 0) {
+        if (!(copy = malloc(env_size)))
+            hd__fatal("hd_doall: out of memory for %zu bytes", env_size);
+        memcpy(copy, env, env_size);
+    }
+    host_in_doall = 1;
+    run_doall(doall, copy);
+    host_in_doall = 0;
+    if (copy != &no_env)
+        free(copy);
+}
+
+/* ------------------------------------------------------ hd_run */
+
+static void free_locals(int p)
+{
+    if (!locals || !locals[p])
+        return;
+    for (int a = 0; a < prog->narrays; a++)
+        free(locals[p][a]);
+    free(locals[p]);
+    locals[p] = NULL;
+}
+
+/* The loop of every processor but the host; returns the EXIT status. */
+static int node_loop(void)
+{
+    for (;;) {
+        hd_cmd c;
+        size_t got = hd__tr_recv(0, &c, sizeof c);
+        if (got != sizeof c || c.magic != CMD_MAGIC)
+            hd__fatal("between doalls, received a message of %zu bytes from the host that is "
+                      "not a command (a message the host sent in a doall was not received)",
+                      got);
+        switch (c.op) {
+        case CMD_DOALL: {
+            void *env = &no_env;
+            if (c.env_size > 0) {
+                if (!(env = malloc(c.env_size)))
+                    hd__fatal("doall %d: out of memory for %zu bytes of environment", (int)c.id,
+                              (size_t)c.env_size);
+                got = hd__tr_recv(0, env, c.env_size);
+                if (got != c.env_size)
+                    hd__fatal("doall %d: environment of %zu bytes, %zu expected", (int)c.id, got,
+                              (size_t)c.env_size);
+            }
+            run_doall(c.id, env);
+            if (env != &no_env)
+                free(env);
+            break;
+        }
+        case CMD_SCATTER: {
+            const hd_array_desc *a = &prog->arrays[c.id];
+            int p = hd__tr_self();
+            got = hd__tr_recv(0, local_of(p, c.id, a), local_bytes(a));
+            if (got != local_bytes(a))
+                hd__fatal("hd_scatter of array %s: %zu bytes, %zu expected",
+                          a->name ? a->name : "?", got, local_bytes(a));
+            break;
+        }
+        case CMD_GATHER: {
+            const hd_array_desc *a = &prog->arrays[c.id];
+            hd__tr_send(0, local_of(hd__tr_self(), c.id, a), local_bytes(a));
+            break;
+        }
+        case CMD_EXIT:
+            return c.status;
+        default:
+            hd__fatal("unknown command %d from the host", (int)c.op);
+        }
+    }
+}
+
+static void node_main(void)
+{
+    node_loop();
+    free_locals(hd__tr_self());
+}
+
+static void release(void)
+{
+    free(locals);
+    locals = NULL;
+    running = 0;
+    prog = NULL;
+}
+
+/* The host's end: EXIT to everyone, then wait for them. */
+static void host_stop(int status)
+{
+    if (host_stopped)
+        return;
+    host_stopped = 1;
+    for (int p = 1; p < nprocs; p++)
+        send_cmd(p, CMD_EXIT, 0, status, 0);
+    free_locals(0);
+    hd__tr_finish();
+    release();
+}
+
+/* exit() in the host: stop the processors; exit() keeps its status. */
+static void at_exit(void)
+{
+    if (running && !host_stopped && hd__tr_self() == 0)
+        host_stop(0);
+}
+
+static void check_program(const hd_program_desc *program)
+{
+    int P;
+    if (!program)
+        hd__fatal("hd_run: no program");
+    if (program->dim < 0 || program->dim > 24)
+        hd__fatal("hd_run: dim %d out of range 0 .. 24", program->dim);
+    P = 1 << program->dim;
+    if (!program->to_virtual || !program->to_physical)
+        hd__fatal("hd_run: missing processor tables");
+    for (int p = 0; p < P; p++) {
+        int v = program->to_virtual[p];
+        if (v < 0 || v >= P || program->to_physical[v] != p)
+            hd__fatal("hd_run: to_virtual and to_physical are not inverse permutations of "
+                      "0 .. %d (physical %d)",
+                      P - 1, p);
+    }
+    if (program->narrays < 0 || (program->narrays > 0 && !program->arrays))
+        hd__fatal("hd_run: bad array table");
+    for (int i = 0; i < program->narrays; i++) {
+        const hd_array_desc *a = &program->arrays[i];
+        const char *name = a->name ? a->name : "?";
+        if (a->elem_size == 0)
+            hd__fatal("hd_run: array %s: element size 0", name);
+        if (a->log2_size < program->dim || a->log2_size > 62)
+            hd__fatal("hd_run: array %s: 2^%d elements, but %d processors need 2^%d .. 2^62",
+                      name, a->log2_size, P, program->dim);
+        if (a->shift < 0 || a->shift > a->log2_size - program->dim)
+            hd__fatal("hd_run: array %s: shift %d out of range 0 .. %d", name, a->shift,
+                      a->log2_size - program->dim);
+        if (((size_t)1 << (a->log2_size - program->dim)) > SIZE_MAX / a->elem_size)
+            hd__fatal("hd_run: array %s: a slice is larger than memory", name);
+    }
+    if (program->ndoalls < 0 || (program->ndoalls > 0 && !program->doalls))
+        hd__fatal("hd_run: bad doall table");
+    for (int i = 0; i < program->ndoalls; i++)
+        if (!program->doalls[i])
+            hd__fatal("hd_run: doall %d has no node function", i);
+    if (!program->main)
+        hd__fatal("hd_run: no main");
+}
+
+int hd_run(const hd_program_desc *program, int argc, char **argv)
+{
+    static int registered;
+    int status;
+
+    if (running)
+        hd__fatal("hd_run called while a program is running");
+    check_program(program);
+    prog = program;
+    dim = program->dim;
+    nprocs = 1 << dim;
+    host_stopped = 0;
+    host_in_doall = 0;
+    locals = calloc((size_t)nprocs, sizeof *locals);
+    if (!locals)
+        hd__fatal("hd_run: out of memory");
+    running = 1;
+    hd__tr_start(nprocs, &argc, &argv, node_main);
+    if (hd__tr_self() != 0) {
+        /* MPI: this rank is one of the nodes. */
+        status = node_loop();
+        free_locals(hd__tr_self());
+        hd__tr_finish();
+        release();
+        return status;
+    }
+    if (!registered) {
+        registered = 1;
+        atexit(at_exit);
+    }
+    status = program->main(argc, argv);
+    host_stop(status);
+    return status;
+}

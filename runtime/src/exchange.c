@@ -1,0 +1,184 @@
+/*
+ * exchange.c — hd_exchange: one doall's messages batched so that each
+ * ordered pair of processors exchanges at most one message.
+ *
+ * Each processor puts values for each destination (appended to one
+ * buffer per destination) and says how many bytes it expects from each
+ * source; hd_exchange_run sends every non-empty buffer with one v_send
+ * (in the order vpid ^ 1, vpid ^ 2, ...: all sends before any receive,
+ * which v_send's no-wait guarantee makes safe), then receives one message
+ * per source with a non-zero expectation.  Values put to the processor
+ * itself are handed over without a message.  A pair with nothing to say
+ * sends nothing, so both sides must agree on the byte counts (a mismatch
+ * shows up as v_receive's size error).
+ */
+#include "hyperdo.h"
+#include "hd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    unsigned char *data;
+    size_t len, cap;
+} bytes;
+
+struct hd_exchange {
+    int P;
+    int ran;          /* hd_exchange_run was called */
+    bytes *out;       /* per destination vpid */
+    size_t *expect;   /* per source vpid: bytes expected */
+    unsigned char **in; /* per source: what arrived */
+    size_t *taken;    /* per source: bytes taken so far */
+};
+
+hd_exchange *hd_exchange_new(void)
+{
+    int P = hd_nprocs();
+    hd_exchange *x = calloc(1, sizeof *x);
+    if (x) {
+        x->P = P;
+        x->out = calloc((size_t)P, sizeof *x->out);
+        x->expect = calloc((size_t)P, sizeof *x->expect);
+        x->in = calloc((size_t)P, sizeof *x->in);
+        x->taken = calloc((size_t)P, sizeof *x->taken);
+    }
+    if (!x || !x->out || !x->expect || !x->in || !x->taken)
+        hd__fatal("hd_exchange_new: out of memory");
+    return x;
+}
+
+static void check(const hd_exchange *x, const char *fn, int vpid, int after_run)
+{
+    if (!x)
+        hd__fatal("%s: no exchange (null pointer)", fn);
+    if (vpid < 0 || vpid >= x->P)
+        hd__fatal("%s: virtual processor %d: out of range 0 .. %d", fn, vpid, x->P - 1);
+    if (x->ran != after_run)
+        hd__fatal(after_run ? "%s before hd_exchange_run" : "%s after hd_exchange_run", fn);
+}
+
+void hd_put(hd_exchange *x, int vpid, const void *value, size_t size)
+{
+    bytes *b;
+    check(x, "hd_put", vpid, 0);
+    if (size == 0)
+        return;
+    if (!value)
+        hd__fatal("hd_put to virtual processor %d: %zu bytes from a null pointer", vpid, size);
+    b = &x->out[vpid];
+    if (b->cap - b->len < size) {
+        size_t cap = b->cap ? b->cap : 64;
+        unsigned char *d;
+        while (cap - b->len < size)
+            cap *= 2;
+        if (!(d = realloc(b->data, cap)))
+            hd__fatal("hd_put: out of memory for %zu bytes", cap);
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, value, size);
+    b->len += size;
+}
+
+void hd_expect(hd_exchange *x, int vpid, size_t size)
+{
+    check(x, "hd_expect", vpid, 0);
+    x->expect[vpid] += size;
+}
+
+void hd_exchange_run(hd_exchange *x)
+{
+    int me;
+    if (!x)
+        hd__fatal("hd_exchange_run: no exchange (null pointer)");
+    if (x->ran)
+        hd__fatal("hd_exchange_run called twice on one exchange");
+    me = v_get_pid();
+    x->ran = 1;
+    if (x->out[me].len != x->expect[me])
+        hd__fatal("hd_exchange_run: %zu bytes put to this processor itself, but %zu expected",
+                  x->out[me].len, x->expect[me]);
+    x->in[me] = x->out[me].data;
+    x->out[me].data = NULL;
+    for (int k = 1; k < x->P; k++) {
+        bytes *b = &x->out[me ^ k];
+        if (b->len > 0)
+            v_send(me ^ k, b->data, b->len);
+        free(b->data);
+        b->data = NULL;
+    }
+    for (int k = 1; k < x->P; k++) {
+        int u = me ^ k;
+        if (x->expect[u] == 0)
+            continue;
+        if (!(x->in[u] = malloc(x->expect[u])))
+            hd__fatal("hd_exchange_run: out of memory for %zu bytes", x->expect[u]);
+        v_receive(u, x->in[u], x->expect[u]);
+    }
+}
+
+const void *hd_batch(hd_exchange *x, int vpid, size_t *size)
+{
+    check(x, "hd_batch", vpid, 0);
+    *size = x->out[vpid].len;
+    return x->out[vpid].len ? x->out[vpid].data : NULL;
+}
+
+void *hd_inbox(hd_exchange *x, int vpid, size_t *size)
+{
+    if (x && !x->ran) {
+        /* The receives begin: what this processor put to itself is its
+         * own first message, and the outgoing batches were sent. */
+        int me = v_get_pid();
+        if (x->out[me].len != x->expect[me])
+            hd__fatal("hd_inbox: %zu bytes put to this processor itself, but %zu expected",
+                      x->out[me].len, x->expect[me]);
+        x->in[me] = x->out[me].data;
+        x->out[me].data = NULL;
+        for (int v = 0; v < x->P; v++) {
+            free(x->out[v].data);
+            x->out[v].data = NULL;
+        }
+        x->ran = 1;
+    }
+    check(x, "hd_inbox", vpid, 1);
+    *size = x->expect[vpid];
+    if (!x->expect[vpid] || x->in[vpid])
+        return x->in[vpid];
+    if (!(x->in[vpid] = malloc(x->expect[vpid])))
+        hd__fatal("hd_inbox: out of memory for %zu bytes", x->expect[vpid]);
+    return x->in[vpid];
+}
+
+void *hd_take(hd_exchange *x, int vpid, void *value, size_t size)
+{
+    check(x, "hd_take", vpid, 1);
+    if (size > x->expect[vpid] - x->taken[vpid])
+        hd__fatal("hd_take: %zu bytes from virtual processor %d, but only %zu of the %zu "
+                  "expected are left",
+                  size, vpid, x->expect[vpid] - x->taken[vpid], x->expect[vpid]);
+    if (size > 0) {
+        if (!value)
+            hd__fatal("hd_take from virtual processor %d: %zu bytes into a null pointer", vpid,
+                      size);
+        memcpy(value, x->in[vpid] + x->taken[vpid], size);
+    }
+    x->taken[vpid] += size;
+    return value;
+}
+
+void hd_exchange_free(hd_exchange *x)
+{
+    if (!x)
+        return;
+    for (int v = 0; v < x->P; v++) {
+        free(x->out[v].data);
+        free(x->in[v]);
+    }
+    free(x->out);
+    free(x->expect);
+    free(x->in);
+    free(x->taken);
+    free(x);
+}

@@ -1,0 +1,584 @@
+/*
+ * rt_prog.c — hand-written SPMD programs on hyperdo.h, the way translated
+ * programs use it (a hd_program_desc, node functions, a host main), built
+ * once per back end (rt_prog: threads, rt_prog_mpi: MPI).  test_runtime
+ * runs them and checks their output and exit status.
+ *
+ *     rt_prog SCENARIO N [MAP] [ARG]
+ *
+ * N is the cube's dimension (2^N processors); MAP 0 is the identity
+ * processor mapping, MAP 1 the permutation physical p -> virtual
+ * (5p + 3) mod 2^N (so the host is virtual 3 mod 2^N).  Each processor
+ * counts its checks and errors in its element of the distributed array
+ * "result" (one element per processor); the host gathers them and prints
+ * "SCENARIO ok ..." and returns 0, or prints the failures and returns 2.
+ */
+#include "hyperdo.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int64_t errors;
+    int64_t checks;
+    int64_t phys; /* the hd_get_pid() of the processor that wrote it */
+    int64_t virt;
+} result;
+
+enum { A_RESULT, A_CYC8, A_BLK4, A_BC24, A_BC1, A_ZERO, NARRAYS };
+
+typedef struct {
+    unsigned char b[24];
+} elem24;
+
+static int n, P, map_kind;
+static long arg;
+static int err_doall;
+static int *to_virtual, *to_physical;
+static hd_array_desc arrays[NARRAYS];
+
+static void note(int ok, const char *what, long a, long b)
+{
+    result *r = hd_local(A_RESULT);
+    r->checks++;
+    if (!ok) {
+        if (r->errors < 5)
+            fprintf(stderr, "processor %d (virtual %d): %s (%ld, %ld)\n", hd_get_pid(),
+                    v_get_pid(), what, a, b);
+        r->errors++;
+    }
+}
+
+/* Gathers the results and reports; checks that every processor made
+ * `expect` checks when expect >= 0. */
+static int report(const char *name, int64_t expect)
+{
+    result *all = calloc((size_t)P, sizeof *all);
+    int64_t errors = 0, checks = 0;
+    int bad = 0;
+    hd_gather(A_RESULT, all);
+    for (int v = 0; v < P; v++) {
+        errors += all[v].errors;
+        checks += all[v].checks;
+        if (expect >= 0 && all[v].checks != expect) {
+            printf("virtual %d made %" PRId64 " checks, %" PRId64 " expected\n", v,
+                   all[v].checks, expect);
+            bad = 1;
+        }
+    }
+    free(all);
+    if (errors || bad || checks == 0) {
+        printf("%s FAILED: %" PRId64 " errors in %" PRId64 " checks\n", name, errors, checks);
+        return 2;
+    }
+    printf("%s ok n=%d map=%d checks=%" PRId64 "\n", name, n, map_kind, checks);
+    return 0;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15u;
+    x ^= x >> 29;
+    return x;
+}
+
+/* ------------------------------------------------- permutations */
+
+static int bits_reverse(int v)
+{
+    int r = 0;
+    for (int t = 0; t < n; t++)
+        r |= ((v >> t) & 1) << (n - 1 - t);
+    return r;
+}
+
+#define NFIXED 5
+static int nrounds(void)
+{
+    return NFIXED + (P - 1); /* the fixed ones, then v ^ m for m = 1 .. P-1 */
+}
+
+static int perm(int round, int v)
+{
+    switch (round) {
+    case 0: return bits_reverse(v);
+    case 1: return n ? ((v << 1) | (v >> (n - 1))) & (P - 1) : 0;
+    case 2: return (v + 1) & (P - 1);
+    case 3: return (5 * v + 3) & (P - 1);
+    case 4: return v; /* to itself */
+    default: return v ^ (round - NFIXED + 1);
+    }
+}
+
+static size_t msg_words(int round, int seq)
+{
+    static const size_t sizes[] = { 1, 3, 1000, 8192, 17 };
+    return sizes[(round + seq) % 5];
+}
+
+static uint64_t word(int src, int dst, int round, int seq, size_t i)
+{
+    return mix(((uint64_t)src << 48) ^ ((uint64_t)dst << 32) ^ ((uint64_t)round << 20) ^
+               ((uint64_t)seq << 16) ^ i);
+}
+
+static void permute_node(const void *env)
+{
+    int round = *(const int *)env;
+    int v = v_get_pid(), w = perm(round, v), u = -1;
+    uint64_t buf[8192];
+    for (int x = 0; x < P; x++)
+        if (perm(round, x) == v)
+            u = x;
+    /* Three messages in a row: they must arrive in order. */
+    for (int seq = 0; seq < 3; seq++) {
+        size_t k = msg_words(round, seq);
+        for (size_t i = 0; i < k; i++)
+            buf[i] = word(v, w, round, seq, i);
+        v_send(w, buf, k * sizeof *buf);
+    }
+    for (int seq = 0; seq < 3; seq++) {
+        size_t k = msg_words(round, seq), bad = 0;
+        memset(buf, 0, sizeof buf);
+        v_receive(u, buf, k * sizeof *buf);
+        for (size_t i = 0; i < k; i++)
+            bad += buf[i] != word(u, v, round, seq, i);
+        note(bad == 0, "permute: wrong words", round, (long)bad);
+    }
+}
+
+static int permute_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    for (int r = 0; r < nrounds(); r++)
+        hd_doall(0, &r, sizeof r);
+    return report("permute", 3 * nrounds());
+}
+
+/* --------------------------------------------- all-to-all, large */
+
+static uint64_t big_word(int src, int dst, size_t i)
+{
+    return ((uint64_t)src << 56) ^ ((uint64_t)dst << 48) ^ i;
+}
+
+static void alltoall_node(const void *env)
+{
+    size_t bytes = *(const size_t *)env, k = bytes / sizeof(uint64_t);
+    int v = v_get_pid();
+    uint64_t *buf = malloc(bytes);
+    if (!buf) {
+        note(0, "alltoall: out of memory", 0, 0);
+        return;
+    }
+    /* Every send before any receive; one buffer reused after each send. */
+    for (int m = 1; m < P; m++) {
+        int w = v ^ m;
+        for (size_t i = 0; i < k; i++)
+            buf[i] = big_word(v, w, i);
+        v_send(w, buf, bytes);
+    }
+    for (int m = 1; m < P; m++) {
+        int u = v ^ m;
+        size_t bad = 0;
+        buf[0] = ~buf[0];
+        v_receive(u, buf, bytes);
+        for (size_t i = 0; i < k; i++)
+            bad += buf[i] != big_word(u, v, i);
+        note(bad == 0, "alltoall: wrong words", u, (long)bad);
+    }
+    free(buf);
+}
+
+static int alltoall_main(int argc, char **argv)
+{
+    size_t bytes = (size_t)arg << 20;
+    (void)argc;
+    (void)argv;
+    hd_doall(1, &bytes, sizeof bytes);
+    return report("alltoall", P - 1);
+}
+
+/* ------------------------------------------------ scatter/gather */
+
+static unsigned char byte_of(int array, hd_index e, size_t j, int round)
+{
+    return (unsigned char)mix((uint64_t)e * 131 + j * 7 + (uint64_t)array * 1000003 +
+                              (uint64_t)round * 77);
+}
+
+static void fill(int array, void *host, int round)
+{
+    const hd_array_desc *a = &arrays[array];
+    unsigned char *h = host;
+    for (hd_index e = 0; e < ((hd_index)1 << a->log2_size); e++)
+        for (size_t j = 0; j < a->elem_size; j++)
+            h[e * (hd_index)a->elem_size + (hd_index)j] = byte_of(array, e, j, round);
+}
+
+/* Element index of local offset o on virtual processor v. */
+static hd_index global_of(hd_index o, int v, int shift)
+{
+    return ((o >> shift) << (shift + n)) | ((hd_index)v << shift) |
+           (o & (((hd_index)1 << shift) - 1));
+}
+
+static void scatter_node(const void *env)
+{
+    int v = v_get_pid();
+    (void)env;
+    for (int array = A_CYC8; array <= A_ZERO; array++) {
+        const hd_array_desc *a = &arrays[array];
+        unsigned char *loc = hd_local(array);
+        hd_index count = (hd_index)1 << (a->log2_size - n);
+        size_t bad = 0, bad_map = 0;
+        for (hd_index o = 0; o < count; o++) {
+            hd_index e = global_of(o, v, a->shift);
+            bad_map += hd_owner(e, a->shift, n) != v || hd_local_offset(e, a->shift, n) != o;
+            for (size_t j = 0; j < a->elem_size; j++) {
+                unsigned char *c = &loc[o * (hd_index)a->elem_size + (hd_index)j];
+                unsigned char want = array == A_ZERO ? 0 : byte_of(array, e, j, 0);
+                bad += *c != want;
+                *c = byte_of(array, e, j, 1);
+            }
+        }
+        note(bad_map == 0, "scatter: hd_owner/hd_local_offset", array, (long)bad_map);
+        note(bad == 0, "scatter: wrong bytes", array, (long)bad);
+    }
+}
+
+static int scatter_main(int argc, char **argv)
+{
+    int failed = 0;
+    (void)argc;
+    (void)argv;
+    for (int array = A_CYC8; array < A_ZERO; array++) {
+        const hd_array_desc *a = &arrays[array];
+        void *h = malloc(a->elem_size << a->log2_size);
+        fill(array, h, 0);
+        hd_scatter(array, h);
+        free(h);
+    }
+    hd_doall(2, NULL, 0);
+    for (int array = A_CYC8; array <= A_ZERO; array++) {
+        const hd_array_desc *a = &arrays[array];
+        size_t bytes = a->elem_size << a->log2_size;
+        unsigned char *h = malloc(bytes), *want = malloc(bytes);
+        memset(h, 0xee, bytes);
+        hd_gather(array, h);
+        fill(array, want, 1);
+        if (memcmp(h, want, bytes) != 0) {
+            printf("gather of %s: wrong bytes\n", a->name);
+            failed = 1;
+        }
+        free(h);
+        free(want);
+    }
+    return report("scatter", 2 * (NARRAYS - 1)) | failed * 2;
+}
+
+/* ---------------------------------------------------- mapping */
+
+typedef struct {
+    int32_t phys, virt;
+} ident;
+
+static void mapping_node(const void *env)
+{
+    int p = hd_get_pid(), v = v_get_pid();
+    int w = (v + 1) % P, u = (v + P - 1) % P;
+    ident me = { p, v }, got = { -1, -1 };
+    result *r = hd_local(A_RESULT);
+    (void)env;
+    note(v == to_virtual[p], "mapping: v_get_pid", p, v);
+    note(hd_nprocs() == P && hd_dim() == n, "mapping: hd_nprocs/hd_dim", hd_nprocs(), hd_dim());
+    v_send(w, &me, sizeof me);
+    v_receive(u, &got, sizeof got);
+    /* The message from virtual u came from physical to_physical[u]. */
+    note(got.virt == u && got.phys == to_physical[u], "mapping: sender", got.virt, got.phys);
+    r->phys = p;
+    r->virt = v;
+    v_barrier();
+}
+
+static int mapping_main(int argc, char **argv)
+{
+    result *all = calloc((size_t)P, sizeof *all);
+    int bad = 0;
+    (void)argc;
+    (void)argv;
+    if (hd_get_pid() != 0 || v_get_pid() != to_virtual[0]) {
+        printf("host: physical %d, virtual %d\n", hd_get_pid(), v_get_pid());
+        bad = 1;
+    }
+    hd_doall(3, NULL, 0);
+    hd_gather(A_RESULT, all);
+    /* Element v of "result" is virtual v's: written by physical to_physical[v]. */
+    for (int v = 0; v < P; v++)
+        if (all[v].phys != to_physical[v] || all[v].virt != v) {
+            printf("result %d written by physical %" PRId64 " (virtual %" PRId64 ")\n", v,
+                   all[v].phys, all[v].virt);
+            bad = 1;
+        }
+    free(all);
+    return report("mapping", 3) | bad * 2;
+}
+
+/* --------------------------------------------------- hd_exchange */
+
+static int pair_active(int src, int dst)
+{
+    return (src * 7 + dst * 3) % 5 != 4;
+}
+
+static int nitems(int src, int dst)
+{
+    return 1 + (src + 2 * dst) % 4;
+}
+
+static size_t item_size(int src, int dst, int k)
+{
+    static const size_t sizes[] = { 1, 8, 2, 24, 4, 100, 12, 0, 16 };
+    return sizes[(size_t)(src + dst + 3 * k) % 9];
+}
+
+static unsigned char item_byte(int src, int dst, int k, size_t j)
+{
+    return (unsigned char)mix(((uint64_t)src << 40) ^ ((uint64_t)dst << 24) ^
+                              ((uint64_t)k << 12) ^ j);
+}
+
+static void exchange_node(const void *env)
+{
+    int v = v_get_pid();
+    int rounds = *(const int *)env;
+    for (int round = 0; round < rounds; round++) {
+        hd_exchange *x = hd_exchange_new();
+        unsigned char value[100];
+        /* Puts interleaved over the destinations, self included. */
+        for (int k = 0; k < 4; k++)
+            for (int w = 0; w < P; w++) {
+                if (!pair_active(v, w) || k >= nitems(v, w))
+                    continue;
+                size_t s = item_size(v, w, k);
+                for (size_t j = 0; j < s; j++)
+                    value[j] = item_byte(v, w, k, j);
+                hd_put(x, w, value, s);
+            }
+        for (int u = 0; u < P; u++)
+            if (pair_active(u, v))
+                for (int k = 0; k < nitems(u, v); k++)
+                    hd_expect(x, u, item_size(u, v, k));
+        hd_exchange_run(x);
+        for (int u = P - 1; u >= 0; u--) {
+            if (!pair_active(u, v))
+                continue;
+            for (int k = 0; k < nitems(u, v); k++) {
+                size_t s = item_size(u, v, k), bad = 0;
+                memset(value, 0xcc, sizeof value);
+                if (hd_take(x, u, value, s) != value)
+                    bad++;
+                for (size_t j = 0; j < s; j++)
+                    bad += value[j] != item_byte(u, v, k, j);
+                note(bad == 0, "exchange: wrong value", u, k);
+            }
+        }
+        hd_exchange_free(x);
+    }
+}
+
+static int exchange_main(int argc, char **argv)
+{
+    int rounds = 3;
+    (void)argc;
+    (void)argv;
+    hd_doall(4, &rounds, sizeof rounds);
+    return report("exchange", -1);
+}
+
+/* -------------------------------------------------- exit status */
+
+static void nothing_node(const void *env)
+{
+    (void)env;
+    v_barrier();
+}
+
+static int exit_return_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    hd_doall(5, NULL, 0);
+    printf("main returns %ld\n", arg);
+    return (int)arg;
+}
+
+static void leave(int status)
+{
+    printf("calling exit(%d)\n", status);
+    exit(status);
+}
+
+static int exit_call_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    hd_doall(5, NULL, 0);
+    leave((int)arg);
+    return 0;
+}
+
+/* ---------------------------------------------------- errors */
+
+static void err_send_range_node(const void *env)
+{
+    int64_t x = 1;
+    (void)env;
+    if (v_get_pid() == P - 1)
+        v_send(arg ? -1 : P, &x, sizeof x);
+    v_barrier();
+}
+
+static void err_recv_range_node(const void *env)
+{
+    int64_t x = 1;
+    (void)env;
+    if (v_get_pid() == 0)
+        v_receive(P, &x, sizeof x);
+    v_barrier();
+}
+
+static void err_size_node(const void *env)
+{
+    char buf[16] = { 0 };
+    (void)env;
+    if (v_get_pid() == 0)
+        v_send(1, buf, 8);
+    if (v_get_pid() == 1)
+        v_receive(0, buf, 16);
+}
+
+static void err_take_node(const void *env)
+{
+    hd_exchange *x = hd_exchange_new();
+    int v = v_get_pid(), w = v ^ 1;
+    int32_t a = v, b;
+    (void)env;
+    hd_put(x, w, &a, sizeof a);
+    hd_expect(x, w, sizeof a);
+    hd_exchange_run(x);
+    hd_take(x, w, &b, sizeof b);
+    if (v == 1)
+        hd_take(x, w, &b, sizeof b); /* one more than expected */
+    hd_exchange_free(x);
+    v_barrier();
+}
+
+static int err_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("before the error\n");
+    hd_doall(err_doall, NULL, 0);
+    printf("after the error\n");
+    return 0;
+}
+
+static int err_doall_range_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    hd_doall(99, NULL, 0);
+    return 0;
+}
+
+/* ------------------------------------------------------ main */
+
+static const hd_node_fn doalls[] = {
+    permute_node,        /* 0 */
+    alltoall_node,       /* 1 */
+    scatter_node,        /* 2 */
+    mapping_node,        /* 3 */
+    exchange_node,       /* 4 */
+    nothing_node,        /* 5 */
+    err_send_range_node, /* 6 */
+    err_recv_range_node, /* 7 */
+    err_size_node,       /* 8 */
+    err_take_node,       /* 9 */
+};
+
+static const struct {
+    const char *name;
+    int (*main)(int, char **);
+    long arg; /* default ARG */
+} scenarios[] = {
+    { "permute", permute_main, 0 },
+    { "alltoall", alltoall_main, 16 },
+    { "scatter", scatter_main, 0 },
+    { "mapping", mapping_main, 0 },
+    { "exchange", exchange_main, 0 },
+    { "exit_return", exit_return_main, 3 },
+    { "exit_call", exit_call_main, 3 },
+    { "err_send_range", err_main, 0 },  /* doall 6 */
+    { "err_recv_range", err_main, 1 },  /* doall 7 */
+    { "err_size", err_main, 2 },        /* doall 8 */
+    { "err_take", err_main, 3 },        /* doall 9 */
+    { "err_doall_range", err_doall_range_main, 0 },
+};
+
+int main(int argc, char **argv)
+{
+    hd_program_desc desc;
+    int s = -1;
+    if (argc < 3) {
+        fprintf(stderr, "usage: rt_prog SCENARIO N [MAP] [ARG]\n");
+        return 64;
+    }
+    for (size_t k = 0; k < sizeof scenarios / sizeof scenarios[0]; k++)
+        if (strcmp(argv[1], scenarios[k].name) == 0)
+            s = (int)k;
+    if (s < 0) {
+        fprintf(stderr, "rt_prog: unknown scenario %s\n", argv[1]);
+        return 64;
+    }
+    n = atoi(argv[2]);
+    P = 1 << n;
+    map_kind = argc > 3 ? atoi(argv[3]) : 0;
+    arg = argc > 4 ? atol(argv[4]) : scenarios[s].arg;
+    if (strncmp(argv[1], "err_", 4) == 0) {
+        /* The table's ARG picks err_main's doall; err_send_range's own
+         * ARG "neg" sends to -1 instead of 2^N. */
+        err_doall = 6 + (int)scenarios[s].arg;
+        arg = argc > 4 && strcmp(argv[4], "neg") == 0;
+    }
+
+    to_virtual = malloc(sizeof(int) * (size_t)P);
+    to_physical = malloc(sizeof(int) * (size_t)P);
+    for (int p = 0; p < P; p++) {
+        int v = map_kind ? (5 * p + 3) & (P - 1) : p;
+        to_virtual[p] = v;
+        to_physical[v] = p;
+    }
+    int L = n + 5;
+    arrays[A_RESULT] = (hd_array_desc){ "result", sizeof(result), n, 0 };
+    arrays[A_CYC8] = (hd_array_desc){ "cyc8", 8, L, 0 };         /* cyclic */
+    arrays[A_BLK4] = (hd_array_desc){ "blk4", 4, L, L - n };     /* block */
+    arrays[A_BC24] = (hd_array_desc){ "bc24", sizeof(elem24), L, 2 }; /* block-cyclic */
+    arrays[A_BC1] = (hd_array_desc){ "bc1", 1, L, 3 };
+    arrays[A_ZERO] = (hd_array_desc){ "zero", 8, L, 1 };         /* never scattered */
+
+    desc.source = "rt_prog.c";
+    desc.dim = n;
+    desc.to_virtual = to_virtual;
+    desc.to_physical = to_physical;
+    desc.narrays = NARRAYS;
+    desc.arrays = arrays;
+    desc.ndoalls = (int)(sizeof doalls / sizeof doalls[0]);
+    desc.doalls = doalls;
+    desc.main = scenarios[s].main;
+    return hd_run(&desc, argc, argv);
+}

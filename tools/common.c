@@ -1,0 +1,29 @@
+/*
+ * common.c — what several subcommands share.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+/* Where hyperdo/bits.h is: PREFIX/include beside an installed PREFIX/bin,
+ * else the source tree this binary was built from. */
+char *hd_helpers_include_dir(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            strcpy(slash, "/../include");
+            char probe[4200];
+            snprintf(probe, sizeof probe, "%s/hyperdo/bits.h", exe);
+            if (access(probe, R_OK) == 0)
+                return strdup(exe);
+        }
+    }
+    return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
+}

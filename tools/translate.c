@@ -1,0 +1,349 @@
+/*
+ * translate.c — `hyperdo translate`: an annotated C program in, the SPMD
+ * program that runs it on 2^n processors out (codegen.h).
+ *
+ * The output is written to a temporary file beside it and renamed into
+ * place only when everything succeeded, so a failed run never leaves a
+ * partial file and never touches an existing one; the same goes for the
+ * dependency file of -MD.
+ */
+#define _XOPEN_SOURCE 700   /* mkstemp, fsync */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "codegen.h"
+#include "commands.h"
+#include "frontend.h"
+
+typedef struct {
+    const char *path;
+    const char *out;
+    const char *depfile;      /* -MF */
+    bool md;                  /* -MD */
+    int dim;
+    hd_codegen_options gen;
+    const char *build_dir;
+    int nclang;
+    char **clang;
+} options;
+
+static const char usage_line[] =
+    "usage: hyperdo translate [--dim n] [--mapping optimal|identity] "
+    "[--objective max|maxsum|sum] [-MD [-MF depfile]] [-p builddir] in.c "
+    "-o out.c [-- clang args...]";
+
+static void print_help(void)
+{
+    printf("%s\n"
+        "\n"
+        "Writes the SPMD C program that runs the '#pragma hyperdo doall' loops\n"
+        "of in.c on the 2^n processors of a hypercube, with the processor\n"
+        "mapping that minimises channel contention (seed 000, Fig. 1d).  Build\n"
+        "the result with  cc out.c $(pkg-config --cflags --libs hyperdo)  or\n"
+        "mpicc out.c $(pkg-config --cflags --libs hyperdo-mpi); it prints what\n"
+        "in.c prints and exits with its status.  See docs/codegen.md.\n"
+        "\n"
+        "Options:\n"
+        "  -o out.c            where to write the program (required)\n"
+        "  --dim n             the cube has 2^n processors (wins over\n"
+        "                      '#pragma hyperdo cube(n)')\n"
+        "  --mapping M         optimal (default): Section 5's mapping for all\n"
+        "                      the file's LCCs; identity: no reordering\n"
+        "  --objective OBJ     what the optimal mapping minimises: max\n"
+        "                      (default), maxsum or sum (see hyperdo analyze)\n"
+        "  -MD                 also write a make rule listing the files out.c\n"
+        "                      depends on, to out.d (out.c without .c) or -MF\n"
+        "  -MF depfile         where -MD writes it\n"
+        "  -p builddir         take compiler flags from\n"
+        "                      builddir/compile_commands.json\n"
+        "  -- ARGS             after in.c: extra arguments for clang\n"
+        "  -h, --help          show this help and exit\n",
+        usage_line);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hyperdo: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "%s (see 'hyperdo translate --help')\n", usage_line);
+    return HD_EXIT_USAGE;
+}
+
+static int parse_options(int argc, char **argv, options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->gen.mapping = HD_MAPPING_OPTIMAL;
+    opt->gen.objective = HD_OBJ_MAX;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (opt->path && strcmp(arg, "--") == 0) {
+            opt->nclang = argc - i - 1;
+            opt->clang = argv + i + 1;
+            break;
+        }
+        if (arg[0] != '-') {
+            if (opt->path)
+                return usage_error("too many arguments: '%s' (translate takes "
+                                   "one input file)", arg);
+            opt->path = arg;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help();
+            return HD_EXIT_OK;
+        } else if (strcmp(arg, "-o") == 0) {
+            if (i + 1 == argc)
+                return usage_error("option '-o' needs a file name");
+            opt->out = argv[++i];
+        } else if (strcmp(arg, "-MD") == 0) {
+            opt->md = true;
+        } else if (strcmp(arg, "-MF") == 0) {
+            if (i + 1 == argc)
+                return usage_error("option '-MF' needs a file name");
+            opt->depfile = argv[++i];
+        } else if (strcmp(arg, "-p") == 0) {
+            if (i + 1 == argc)
+                return usage_error("option '-p' needs a build directory");
+            opt->build_dir = argv[++i];
+        } else if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
+            const char *d = arg[5] == '=' ? arg + 6 : i + 1 < argc ? argv[++i] : NULL;
+            char *end = NULL;
+            long v = d ? strtol(d, &end, 10) : 0;
+            if (!d || !*d || *end || v < 1 || v > 16)
+                return usage_error("option '--dim' needs an integer from 1 to 16");
+            opt->dim = (int)v;
+        } else if (strcmp(arg, "--mapping") == 0 || strncmp(arg, "--mapping=", 10) == 0) {
+            const char *m = arg[9] == '=' ? arg + 10 : i + 1 < argc ? argv[++i] : NULL;
+            if (m && strcmp(m, "optimal") == 0)
+                opt->gen.mapping = HD_MAPPING_OPTIMAL;
+            else if (m && strcmp(m, "identity") == 0)
+                opt->gen.mapping = HD_MAPPING_IDENTITY;
+            else
+                return usage_error("option '--mapping' needs 'optimal' or "
+                                   "'identity'");
+        } else if (strcmp(arg, "--objective") == 0 ||
+                   strncmp(arg, "--objective=", 12) == 0) {
+            const char *o = arg[11] == '=' ? arg + 12 : i + 1 < argc ? argv[++i] : NULL;
+            if (!o || !hd_objective_parse(o, &opt->gen.objective))
+                return usage_error("option '--objective' needs max, maxsum or sum");
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+    }
+    if (!opt->path)
+        return usage_error("missing the input file");
+    if (!opt->out)
+        return usage_error("missing '-o out.c'");
+    if (opt->depfile && !opt->md)
+        return usage_error("'-MF' goes with '-MD'");
+    if (strcmp(opt->path, opt->out) == 0)
+        return usage_error("the output '%s' would overwrite the input", opt->out);
+    return -1;
+}
+
+/* ------------------------------------------------------------ files */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = (n + 4096 + 1) * 2;
+            char *grown = realloc(buf, cap);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, 4096, f);
+        n += got;
+        if (got < 4096)
+            break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Writes data to path through a temporary file in the same directory and
+ * rename(2), so readers see the old file or the whole new one. */
+static bool write_atomically(const char *path, const char *data, size_t len)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return false;
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "hyperdo: error: cannot create a temporary file for "
+                "'%s': %s\n", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    FILE *f = fdopen(fd, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 &&
+              fsync(fileno(f)) == 0;
+    int saved = errno;
+    /* mkstemp makes the file 0600; give it what a compiler's output gets. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (f)
+        ok = fchmod(fileno(f), 0666 & ~mask) == 0 && ok;
+    if (f ? fclose(f) != 0 : (close(fd), true))
+        ok = false;
+    if (ok && rename(tmp, path) != 0) {
+        saved = errno;
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path,
+                strerror(saved));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+/* Text for a make rule; `escape` escapes a file name as GCC does. */
+static void put_make(char **s, size_t *len, size_t *cap, const char *text,
+                     bool escape)
+{
+    for (const char *c = text; *c; c++) {
+        if (*len + 4 > *cap) {
+            size_t grown_cap = (*cap + 64) * 2;
+            char *grown = realloc(*s, grown_cap);
+            if (!grown)
+                return;
+            *s = grown;
+            *cap = grown_cap;
+        }
+        if (escape && (*c == ' ' || *c == '#'))
+            (*s)[(*len)++] = '\\';
+        else if (escape && *c == '$')
+            (*s)[(*len)++] = '$';
+        (*s)[(*len)++] = *c;
+    }
+    if (*s)
+        (*s)[*len] = '\0';
+}
+
+/* out.c: in.c headers...  and an empty rule per header (like -MP), so that
+ * a deleted header does not stop make. */
+static char *dependencies(const options *opt, const hd_program *prog, size_t *len)
+{
+    char *s = NULL;
+    size_t cap = 0;
+    *len = 0;
+    put_make(&s, len, &cap, opt->out, true);
+    put_make(&s, len, &cap, ": ", false);
+    put_make(&s, len, &cap, opt->path, true);
+    for (int k = 0; k < prog->nincludes; k++) {
+        put_make(&s, len, &cap, " \\\n  ", false);
+        put_make(&s, len, &cap, prog->includes[k], true);
+    }
+    put_make(&s, len, &cap, "\n", false);
+    for (int k = 0; k < prog->nincludes; k++) {
+        put_make(&s, len, &cap, "\n", false);
+        put_make(&s, len, &cap, prog->includes[k], true);
+        put_make(&s, len, &cap, ":\n", false);
+    }
+    return s;
+}
+
+static char *default_depfile(const char *out)
+{
+    size_t n = strlen(out);
+    char *d = malloc(n + 3);
+    if (!d)
+        return NULL;
+    memcpy(d, out, n + 1);
+    if (n > 2 && strcmp(d + n - 2, ".c") == 0)
+        d[n - 2] = '\0';
+    strcat(d, ".d");
+    return d;
+}
+
+int hd_cmd_translate(int argc, char **argv)
+{
+    options opt;
+    int rc = parse_options(argc, argv, &opt);
+    if (rc >= 0)
+        return rc;
+
+    char *include = hd_helpers_include_dir();
+    hd_c_options copt = { opt.dim, opt.nclang, (const char *const *)opt.clang,
+                          opt.build_dir, include, true };
+    hd_program prog;
+    char *diagnostics = NULL;
+    int errors = hd_c_read(opt.path, &copt, &prog, &diagnostics);
+    free(include);
+    if (diagnostics) {
+        fputs(diagnostics, stderr);
+        free(diagnostics);
+    }
+    if (errors)
+        return HD_EXIT_FAILURE;
+
+    size_t len = 0;
+    char *src = read_file(opt.path, &len);
+    if (!src) {
+        fprintf(stderr, "hyperdo: error: cannot read '%s': %s\n", opt.path,
+                strerror(errno));
+        hd_program_free(&prog);
+        return HD_EXIT_FAILURE;
+    }
+    char *out = NULL;
+    size_t out_len = 0;
+    errors = hd_codegen(&prog, src, len, &opt.gen, &out, &out_len, NULL,
+                        &diagnostics);
+    free(src);
+    if (diagnostics) {
+        fputs(diagnostics, stderr);
+        free(diagnostics);
+    }
+    bool ok = errors == 0;
+    char *deps = NULL, *depfile = NULL;
+    size_t deps_len = 0;
+    if (ok && opt.md) {
+        deps = dependencies(&opt, &prog, &deps_len);
+        depfile = opt.depfile ? strdup(opt.depfile) : default_depfile(opt.out);
+        ok = deps && depfile;
+        if (!ok)
+            fprintf(stderr, "hyperdo: error: out of memory\n");
+    }
+    /* The program first: a dependency file never names an output that was
+     * not written. */
+    if (ok)
+        ok = write_atomically(opt.out, out, out_len);
+    if (ok && opt.md)
+        ok = write_atomically(depfile, deps, deps_len);
+    free(out);
+    free(deps);
+    free(depfile);
+    hd_program_free(&prog);
+    return ok ? HD_EXIT_OK : HD_EXIT_FAILURE;
+}
