@@ -11,6 +11,7 @@
 enum { HD_EXIT_OK = 0, HD_EXIT_FAILURE = 1, HD_EXIT_USAGE = 2 };
 
 int hd_cmd_analyze(int argc, char **argv);
+int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_translate(int argc, char **argv);
 
 /* Where hyperdo/bits.h and hyperdo.h are: PREFIX/include beside an

@@ -22,6 +22,8 @@ static const command commands[] = {
                  "mapping that minimises it", hd_cmd_analyze },
     { "translate", "write the SPMD C program of an annotated C file",
                    hd_cmd_translate },
+    { "sim", "simulate one LCC on a flit-level wormhole n-cube, with or "
+             "without the mapping", hd_cmd_sim },
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -1,0 +1,606 @@
+/*
+ * sim.c — `hyperdo sim`: run one LCC of a spec on the flit-level wormhole
+ * n-cube simulator (runtime/sim/sim.h), the experiment of seed 000's
+ * Section 6.1: every processor sends 20-flit messages to its LCC
+ * destination at exponentially distributed intervals, with or without a
+ * reordering mapping; report accepted throughput and latency, or raise the
+ * load to saturation (--sweep).
+ *
+ * As in analyze, nothing reaches stdout until the answer is complete.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "frontend.h"
+#include "sim.h"
+
+typedef enum { MAP_IDENTITY, MAP_OPTIMAL, MAP_SET } mapping_kind;
+
+static const char *const mapping_names[] = { "identity", "optimal", "set" };
+
+typedef struct {
+    bool json;
+    const char *path;
+    const char *lcc;
+    mapping_kind mapping;
+    hd_objective objective;
+    bool sweep;
+    double rate;            /* < 0: not given */
+    uint64_t seed;
+    uint64_t cycles;
+    uint32_t flits;
+    hd_sim_routing routing;
+} options;
+
+static const char usage_line[] =
+    "usage: hyperdo sim [--json] SPEC.lcc --lcc NAME "
+    "[--mapping identity|optimal|set] (--rate R | --sweep) [--seed S] "
+    "[--cycles C] [--routing ecube|pcube]";
+
+static void print_help(void)
+{
+    printf("%s\n"
+        "\n"
+        "Simulates one LCC of SPEC on a wormhole-routed n-cube, flit by flit\n"
+        "(seed 000, Section 6): one-flit channel buffers, one cycle per flit\n"
+        "per channel, first-come-first-served arbitration of headers.  Every\n"
+        "processor sends messages to its LCC destination at exponentially\n"
+        "distributed intervals (a scatter: every destination receives from its\n"
+        "source, see docs/simulator.md); the virtual processors are placed on\n"
+        "the physical ones by the chosen mapping.\n"
+        "\n"
+        "Options:\n"
+        "  --lcc NAME          the LCC of SPEC to run (required)\n"
+        "  --mapping M         identity  virtual processor x on physical x\n"
+        "                      optimal   this LCC's own optimum (Fig. 3,\n"
+        "                                Theorem 4; the paper's M-S)\n"
+        "                      set       Section 5's mapping for every LCC of\n"
+        "                                SPEC (the paper's M-G)\n"
+        "  --objective OBJ     for --mapping set: max (default), maxsum, sum\n"
+        "  --rate R            offered load, flits per cycle per node (0 < R <= 1)\n"
+        "  --sweep             raise the load until the network saturates and\n"
+        "                      report the saturation throughput\n"
+        "  --seed S            random seed (default 1); same seed, same result\n"
+        "  --cycles C          cycles measured per run, after C/4 of warm-up\n"
+        "                      (default 20000)\n"
+        "  --routing R         ecube (default) or pcube (Glass and Ni's\n"
+        "                      negative-first, partially adaptive)\n"
+        "  --flits L           flits per message (default 20)\n"
+        "  --json              print one JSON object instead of the report\n"
+        "  -h, --help          show this help and exit\n",
+        usage_line);
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hyperdo: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "%s (see 'hyperdo sim --help')\n", usage_line);
+    return HD_EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    char *end = NULL;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end || x < lo || x > hi)
+        return false;
+    *v = x;
+    return true;
+}
+
+/* The value of option argv[*i] ("--opt V" or "--opt=V"), or NULL. */
+static const char *option_value(int argc, char **argv, int *i,
+                                const char *name, bool *matched)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+    *matched = false;
+    if (strncmp(arg, name, len) != 0)
+        return NULL;
+    if (arg[len] == '=') {
+        *matched = true;
+        return arg + len + 1;
+    }
+    if (arg[len] != '\0')
+        return NULL;
+    *matched = true;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_options(int argc, char **argv, options *opt)
+{
+    bool only_operands = false;
+    memset(opt, 0, sizeof *opt);
+    opt->mapping = MAP_IDENTITY;
+    opt->objective = HD_OBJ_MAX;
+    opt->rate = -1;
+    opt->seed = 1;
+    opt->cycles = 20000;
+    opt->flits = 20;
+    opt->routing = HD_SIM_ECUBE;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        bool m;
+        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (opt->path)
+                return usage_error("too many arguments: '%s' (sim takes one "
+                                   "SPEC)", arg);
+            opt->path = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_operands = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help();
+            return HD_EXIT_OK;
+        } else if (strcmp(arg, "--json") == 0) {
+            opt->json = true;
+        } else if (strcmp(arg, "--sweep") == 0) {
+            opt->sweep = true;
+        } else if ((v = option_value(argc, argv, &i, "--lcc", &m)), m) {
+            if (!v || !*v)
+                return usage_error("option '--lcc' needs the name of an LCC "
+                                   "of the spec");
+            opt->lcc = v;
+        } else if ((v = option_value(argc, argv, &i, "--mapping", &m)), m) {
+            int k = 0;
+            while (k < 3 && (!v || strcmp(v, mapping_names[k]) != 0))
+                k++;
+            if (k == 3)
+                return usage_error("option '--mapping' needs identity, "
+                                   "optimal or set%s%s%s", v ? ", not '" : "",
+                                   v ? v : "", v ? "'" : "");
+            opt->mapping = (mapping_kind)k;
+        } else if ((v = option_value(argc, argv, &i, "--objective", &m)), m) {
+            if (!v || !hd_objective_parse(v, &opt->objective))
+                return usage_error("option '--objective' needs max, maxsum "
+                                   "or sum");
+        } else if ((v = option_value(argc, argv, &i, "--rate", &m)), m) {
+            char *end = NULL;
+            double r = v ? strtod(v, &end) : 0;
+            if (!v || !*v || *end || !(r > 0 && r <= 1))
+                return usage_error("option '--rate' needs a load in flits per "
+                                   "cycle per node, 0 < R <= 1");
+            opt->rate = r;
+        } else if ((v = option_value(argc, argv, &i, "--seed", &m)), m) {
+            if (!parse_u64(v, 0, UINT64_MAX, &opt->seed))
+                return usage_error("option '--seed' needs a non-negative "
+                                   "integer");
+        } else if ((v = option_value(argc, argv, &i, "--cycles", &m)), m) {
+            if (!parse_u64(v, 100, 100000000, &opt->cycles))
+                return usage_error("option '--cycles' needs an integer from "
+                                   "100 to 100000000");
+        } else if ((v = option_value(argc, argv, &i, "--flits", &m)), m) {
+            uint64_t f;
+            if (!parse_u64(v, 1, 100000, &f))
+                return usage_error("option '--flits' needs an integer from 1 "
+                                   "to 100000");
+            opt->flits = (uint32_t)f;
+        } else if ((v = option_value(argc, argv, &i, "--routing", &m)), m) {
+            if (!v || !hd_sim_routing_parse(v, &opt->routing))
+                return usage_error("option '--routing' needs ecube or pcube");
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+    }
+    if (!opt->path)
+        return usage_error("missing SPEC (an .lcc file, or - for standard "
+                           "input)");
+    if (!opt->lcc)
+        return usage_error("missing '--lcc NAME': which LCC of the spec to "
+                           "simulate");
+    if (opt->sweep == (opt->rate > 0))
+        return usage_error(opt->sweep ? "give either '--rate R' or '--sweep', "
+                           "not both" : "give '--rate R' or '--sweep'");
+    if (opt->objective != HD_OBJ_MAX && opt->mapping != MAP_SET)
+        return usage_error("'--objective' applies to '--mapping set' only");
+    return -1;
+}
+
+/* ------------------------------------------------------- input */
+
+static int read_spec(const options *opt, hd_spec *spec, const char **name)
+{
+    const char *path = opt->path;
+    size_t len = strlen(path);
+    bool is_stdin = strcmp(path, "-") == 0;
+    if (!is_stdin && (len < 5 || strcmp(path + len - 4, ".lcc") != 0))
+        return usage_error("sim reads an LCC spec (.lcc, or - for standard "
+                           "input), not '%s'", path);
+    *name = is_stdin ? "<stdin>" : path;
+    FILE *in = is_stdin ? stdin : fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "hyperdo: error: cannot open '%s': %s\n", path,
+                strerror(errno));
+        return HD_EXIT_FAILURE;
+    }
+    hd_diag diag;
+    int rc = hd_spec_read(in, *name, spec, &diag);
+    if (!is_stdin)
+        fclose(in);
+    if (rc != HD_SPEC_OK) {
+        if (diag.line > 0)
+            fprintf(stderr, "%s:%d: error: %s\n", diag.path, diag.line,
+                    diag.message);
+        else
+            fprintf(stderr, "hyperdo: error: %s\n", diag.message);
+        return HD_EXIT_FAILURE;
+    }
+    if (spec->n > HD_SIM_MAX_DIM) {
+        fprintf(stderr, "%s:%d: error: n = %d is too large for the simulator "
+                "(at most n = %d, %u routers)\n", *name, spec->n_line, spec->n,
+                HD_SIM_MAX_DIM, 1u << HD_SIM_MAX_DIM);
+        hd_spec_free(spec);
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
+}
+
+/* ------------------------------------------------------- progress */
+
+/* A bar on stderr, once a run has taken two seconds, and only when stderr
+ * is a terminal. */
+typedef struct {
+    bool tty, shown;
+    struct timespec start;
+    int last;
+} progress;
+
+static double elapsed(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - since->tv_sec) +
+           (double)(now.tv_nsec - since->tv_nsec) * 1e-9;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress *p = ctx;
+    if (!p->tty || total == 0)
+        return;
+    if (!p->shown && elapsed(&p->start) < 2.0)
+        return;
+    int pct = (int)(100.0 * (double)done / (double)total);
+    if (pct > 100)
+        pct = 100;
+    if (p->shown && pct == p->last)
+        return;
+    p->shown = true;
+    p->last = pct;
+    char bar[41];
+    int fill = pct * 40 / 100;
+    for (int k = 0; k < 40; k++)
+        bar[k] = k < fill ? '#' : '.';
+    bar[40] = '\0';
+    fprintf(stderr, "\rhyperdo sim: [%s] %3d%%", bar, pct);
+    fflush(stderr);
+}
+
+static void end_progress(progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r%*s\r", 60, "");
+}
+
+/* ------------------------------------------------------- the run */
+
+typedef struct {
+    const char *spec_name;
+    const hd_named_lcc *lcc;
+    int n;
+    hd_order order;
+    hd_lcc mapped;                 /* between physical processors */
+    uint64_t theorem[HD_MAX_DIM];  /* T_i of the mapped LCC (Theorem 1) */
+    hd_sim_counts round;           /* one round, all messages at cycle 0 */
+    double zero_load;              /* mean over messages of L + D + 1 */
+    hd_sim_open_result *points;
+    int npoints;
+    int best;                      /* the point reported at top level */
+    double saturation;
+} outcome;
+
+static int choose_order(const options *opt, const hd_spec *spec,
+                        const hd_lcc *c, hd_order *order)
+{
+    if (opt->mapping == MAP_IDENTITY) {
+        *order = hd_order_identity(spec->n);
+        return HD_EXIT_OK;
+    }
+    if (opt->mapping == MAP_OPTIMAL) {
+        *order = hd_optimize_alone(c);
+        return HD_EXIT_OK;
+    }
+    hd_lcc *set = malloc((size_t)spec->m * sizeof *set);
+    if (!set) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        return HD_EXIT_FAILURE;
+    }
+    for (int r = 0; r < spec->m; r++)
+        set[r] = spec->lccs[r].lcc;
+    uint64_t cost;
+    int rc = hd_optimize_set(set, spec->m, spec->n, opt->objective, order,
+                             &cost);
+    free(set);
+    if (rc != HD_OK) {
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
+                rc == HD_ENOMEM ? "out of memory" : "internal error");
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
+}
+
+static int simulate(const options *opt, outcome *out)
+{
+    int n = out->n;
+    uint32_t nodes = UINT32_C(1) << n;
+    uint32_t *src = malloc(nodes * sizeof *src), *dst = malloc(nodes * sizeof *dst);
+    hd_sim_message *round = malloc(nodes * sizeof *round);
+    hd_sim *s = hd_sim_new(n, opt->routing);
+    int status = HD_EXIT_FAILURE;
+    if (!src || !dst || !round || !s) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        goto done;
+    }
+    /* Message t of the LCC round (a gather's from source t, a scatter's to
+     * destination t), between physical processors. */
+    double hops = 0;
+    for (uint32_t t = 0; t < nodes; t++) {
+        uint64_t a, b;
+        hd_lcc_message(&out->mapped, t, &a, &b);
+        src[t] = (uint32_t)a;
+        dst[t] = (uint32_t)b;
+        hops += __builtin_popcount(src[t] ^ dst[t]);
+        round[t] = (hd_sim_message){ src[t], dst[t], opt->flits, 0, 0, 0 };
+    }
+    out->zero_load = (double)opt->flits + 1 + hops / nodes;
+    if (hd_sim_phase(s, round, nodes, &out->round) != HD_SIM_OK) {
+        fprintf(stderr, "hyperdo: error: the simulator failed on one round "
+                "of the LCC\n");
+        goto done;
+    }
+
+    progress bar = { isatty(STDERR_FILENO) == 1, false, { 0, 0 }, -1 };
+    clock_gettime(CLOCK_MONOTONIC, &bar.start);
+    hd_sim_traffic traffic = { nodes, src, dst };
+    hd_sim_open_config cfg = { opt->rate, opt->flits, opt->cycles / 4,
+                               opt->cycles, opt->seed, 0, false,
+                               show_progress, &bar };
+    int max_points = 40;
+    out->points = calloc((size_t)max_points, sizeof *out->points);
+    if (!out->points) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        goto done;
+    }
+    int rc;
+    if (opt->sweep) {
+        rc = hd_sim_sweep(s, &traffic, &cfg, 4, out->points, max_points,
+                          &out->npoints, &out->saturation);
+    } else {
+        rc = hd_sim_open(s, &traffic, &cfg, &out->points[0]);
+        out->npoints = 1;
+    }
+    end_progress(&bar);
+    if (rc != HD_SIM_OK) {
+        fprintf(stderr, "hyperdo: error: the simulation failed (%s)\n",
+                rc == HD_SIM_ENOMEM ? "out of memory" : "internal error");
+        goto done;
+    }
+    /* The point reported at top level: the run itself, or for a sweep the
+     * sustainable run of highest throughput (the lowest load if none). */
+    out->best = 0;
+    for (int k = 0; opt->sweep && k < out->npoints; k++)
+        if (!out->points[k].saturated &&
+            out->points[k].accepted >= out->points[out->best].accepted)
+            out->best = k;
+    status = HD_EXIT_OK;
+done:
+    hd_sim_free(s);
+    free(src);
+    free(dst);
+    free(round);
+    return status;
+}
+
+/* ------------------------------------------------------- output */
+
+static json_t *json_u64s(const uint64_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+/* Throughputs and latencies rounded to what a run can tell apart. */
+static json_t *json_rounded(double v)
+{
+    return json_real(round(v * 1e6) / 1e6);
+}
+
+static void json_point(json_t *o, const hd_sim_open_result *p)
+{
+    json_object_set_new(o, "offered", json_rounded(p->offered));
+    json_object_set_new(o, "accepted", json_rounded(p->accepted));
+    json_object_set_new(o, "latency_mean", json_rounded(p->latency_mean));
+    json_object_set_new(o, "latency_p99", json_integer((json_int_t)p->latency_p99));
+    json_object_set_new(o, "saturated", json_boolean(p->saturated));
+}
+
+static char *render_json(const options *opt, const outcome *out)
+{
+    json_t *o = json_object();
+    int n = out->n;
+    json_object_set_new(o, "lcc", json_string(out->lcc->name));
+    json_object_set_new(o, "n", json_integer(n));
+    json_object_set_new(o, "routing", json_string(hd_sim_routing_name(opt->routing)));
+    json_object_set_new(o, "mapping", json_string(mapping_names[opt->mapping]));
+    json_t *ord = json_array();
+    for (int k = 0; k < n; k++)
+        json_array_append_new(ord, json_integer(out->order.r[k]));
+    json_object_set_new(o, "order", ord);
+    json_object_set_new(o, "flits", json_integer(opt->flits));
+    json_object_set_new(o, "seed", json_integer((json_int_t)opt->seed));
+    json_object_set_new(o, "cycles", json_integer((json_int_t)opt->cycles));
+    json_object_set_new(o, "warmup", json_integer((json_int_t)(opt->cycles / 4)));
+    json_point(o, &out->points[out->best]);
+    if (opt->sweep)
+        json_object_set_new(o, "saturation", json_rounded(out->saturation));
+    json_object_set_new(o, "max_channel_load",
+                        json_integer((json_int_t)out->round.max_load));
+    json_object_set_new(o, "channel_load", json_u64s(out->round.load, n));
+    json_object_set_new(o, "contention", json_u64s(out->theorem, n));
+    json_object_set_new(o, "round_cycles", json_integer((json_int_t)out->round.cycles));
+    json_object_set_new(o, "zero_load_latency", json_rounded(out->zero_load));
+    if (opt->sweep) {
+        json_t *pts = json_array();
+        for (int k = 0; k < out->npoints; k++) {
+            json_t *p = json_object();
+            json_point(p, &out->points[k]);
+            json_array_append_new(pts, p);
+        }
+        json_object_set_new(o, "points", pts);
+    }
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(o);
+    if (!text)
+        return NULL;
+    size_t len = strlen(text);
+    char *line = realloc(text, len + 2);
+    if (!line) {
+        free(text);
+        return NULL;
+    }
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    return line;
+}
+
+static void print_counts(FILE *f, const uint64_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)v[i]);
+}
+
+static char *render_report(const options *opt, const outcome *out)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    int n = out->n;
+    fprintf(f, "Hyperdo simulation of %s from %s\n", out->lcc->name,
+            out->spec_name);
+    fprintf(f, "%d-cube (%u routers), %s wormhole routing, %u-flit messages, "
+            "one-flit buffers.\n", n, 1u << n,
+            opt->routing == HD_SIM_ECUBE ? "e-cube" : "P-cube (negative-first)",
+            opt->flits);
+    fprintf(f, "Mapping %s: R(L_%d) = (", mapping_names[opt->mapping], n);
+    for (int k = 0; k < n; k++)
+        fprintf(f, "%s%d", k ? ", " : "", out->order.r[k]);
+    fprintf(f, ").\n\n");
+    fprintf(f, "One round (every message once, all at cycle 0): %llu cycles.\n",
+            (unsigned long long)out->round.cycles);
+    fprintf(f, "  paths on the busiest channel of each dimension: ");
+    print_counts(f, out->round.load, n);
+    fprintf(f, "  (max %llu)\n", (unsigned long long)out->round.max_load);
+    if (opt->routing == HD_SIM_ECUBE) {
+        fprintf(f, "  Theorem 1 after the mapping:                    ");
+        print_counts(f, out->theorem, n);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "Zero-load latency (L + D + 1, mean over messages): %.2f cycles.\n\n",
+            out->zero_load);
+    fprintf(f, "Open loop, seed %llu, %llu cycles measured after %llu of warm-up:\n",
+            (unsigned long long)opt->seed, (unsigned long long)opt->cycles,
+            (unsigned long long)(opt->cycles / 4));
+    fprintf(f, "  %8s  %8s  %12s  %11s\n", "offered", "accepted",
+            "latency mean", "latency p99");
+    for (int k = 0; k < out->npoints; k++) {
+        const hd_sim_open_result *p = &out->points[k];
+        fprintf(f, "  %8.4f  %8.4f  %12.1f  %11llu%s\n", p->offered,
+                p->accepted, p->latency_mean,
+                (unsigned long long)p->latency_p99,
+                p->saturated ? "  saturated" : "");
+    }
+    fprintf(f, "  (flits per cycle per node; latencies in cycles)\n");
+    if (opt->sweep)
+        fprintf(f, "\nSaturation throughput: %.4f flits per cycle per node.\n",
+                out->saturation);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* ------------------------------------------------------- the command */
+
+int hd_cmd_sim(int argc, char **argv)
+{
+    options opt;
+    int status = parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+
+    hd_spec spec;
+    outcome out;
+    memset(&out, 0, sizeof out);
+    status = read_spec(&opt, &spec, &out.spec_name);
+    if (status != HD_EXIT_OK)
+        return status;
+    for (int r = 0; r < spec.m; r++)
+        if (strcmp(spec.lccs[r].name, opt.lcc) == 0)
+            out.lcc = &spec.lccs[r];
+    if (!out.lcc) {
+        fprintf(stderr, "hyperdo: error: no LCC named '%s' in %s; it has:",
+                opt.lcc, out.spec_name);
+        for (int r = 0; r < spec.m; r++)
+            fprintf(stderr, " %s", spec.lccs[r].name);
+        fprintf(stderr, "\n%s (see 'hyperdo sim --help')\n", usage_line);
+        hd_spec_free(&spec);
+        return HD_EXIT_USAGE;
+    }
+    out.n = spec.n;
+    status = choose_order(&opt, &spec, &out.lcc->lcc, &out.order);
+    if (status == HD_EXIT_OK) {
+        out.mapped = hd_lcc_reorder(&out.lcc->lcc, &out.order);
+        hd_contention(&out.mapped, out.theorem);
+        status = simulate(&opt, &out);
+    }
+    if (status == HD_EXIT_OK) {
+        char *text = opt.json ? render_json(&opt, &out)
+                              : render_report(&opt, &out);
+        if (text) {
+            fputs(text, stdout);
+            free(text);
+        } else {
+            fprintf(stderr, "hyperdo: error: out of memory\n");
+            status = HD_EXIT_FAILURE;
+        }
+    }
+    free(out.points);
+    hd_spec_free(&spec);
+    return status;
+}
