@@ -1,0 +1,233 @@
+/*
+ * sim_prog.c — hand-checkable phase times of the simulation back end
+ * (libhyperdo-sim.a, runtime/src/transport_sim.c).  Each scenario is a
+ * hand-written SPMD program on hyperdo.h with the identity mapping; the
+ * back end's report goes to a file (HYPERDO_SIM_REPORT), which this
+ * program reads once hd_run has returned and compares, phase by phase,
+ * with times worked out by hand from the documented model
+ * (docs/simulator.md, "The program mode"):
+ *
+ *   one message of B bytes alone, D hops:  beta + B tau + (D + 1) tau
+ *   a sender's k-th message of a phase is ready at k beta
+ *   flits = max(1, ceil(B / flit)), one cycle = flit tau
+ *
+ *     sim_prog SCENARIO REPORT-FILE
+ *
+ * Prints "SCENARIO ok" and exits 0, or the differences and exits 1.
+ */
+#include "hyperdo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_X, NARRAYS };
+
+static int to_virtual[8], to_physical[8];
+static hd_array_desc arrays[NARRAYS] = {{"x", sizeof(double), 3, 0}};
+static const char *scenario;
+static unsigned char buf[4096];
+
+/* doall 0: processor 0 sends 100 bytes to its neighbour 1 (D = 1). */
+static void d_neighbour(const void *env)
+{
+    (void)env;
+    if (hd_get_pid() == 0)
+        v_send(1, buf, 100);
+    if (hd_get_pid() == 1)
+        v_receive(0, buf, 100);
+}
+
+/* doall 1: processor 0 sends 1000 bytes to 7 (D = 3). */
+static void d_far(const void *env)
+{
+    (void)env;
+    if (hd_get_pid() == 0)
+        v_send(7, buf, 1000);
+    if (hd_get_pid() == 7)
+        v_receive(0, buf, 1000);
+}
+
+/* doall 2: processor 2 sends two messages of 10 bytes to 3 (D = 1): the
+ * second is ready at 2 beta. */
+static void d_two(const void *env)
+{
+    (void)env;
+    if (hd_get_pid() == 2) {
+        v_send(3, buf, 10);
+        v_send(3, buf, 10);
+    }
+    if (hd_get_pid() == 3) {
+        v_receive(2, buf, 10);
+        v_receive(2, buf, 10);
+    }
+}
+
+/* doall 3: docs/simulator.md's first hand-worked case, 2-flit messages
+ * 0 -> 3 and 1 -> 3 sharing the channel (1, d1): delivered at cycles 7
+ * and 4, so the phase takes beta + 7 cycles (both ready at beta). */
+static void d_contend(const void *env)
+{
+    (void)env;
+    int p = hd_get_pid();
+    if (p == 0 || p == 1)
+        v_send(3, buf, 2);
+    if (p == 3) {
+        v_receive(0, buf, 2);
+        v_receive(1, buf, 2);
+    }
+}
+
+/* doall 4: no messages, but an environment (not a message of the
+ * program: the phase has none). */
+static void d_quiet(const void *env)
+{
+    double *x = hd_local(A_X);
+    x[0] += *(const double *)env;
+}
+
+static const hd_node_fn doalls[] = {d_neighbour, d_far, d_two, d_contend, d_quiet};
+
+static int host_main(int argc, char **argv)
+{
+    double host_x[8] = {0}, e = 1.5;
+    (void)argc;
+    (void)argv;
+    if (strcmp(scenario, "phases") == 0) {
+        hd_scatter(A_X, host_x);
+        for (int d = 0; d < 3; d++)
+            hd_doall(d, NULL, 0);
+        hd_doall(4, &e, sizeof e);
+        hd_gather(A_X, host_x);
+        printf("x[5] = %g\n", host_x[5]);
+    } else if (strcmp(scenario, "contend") == 0) {
+        hd_doall(3, NULL, 0);
+    }
+    return 0;
+}
+
+typedef struct {
+    unsigned phase;
+    int doall;
+    unsigned long long messages, bytes;
+    int max_hops;
+    unsigned long long max_load;
+    double time_us;
+} row;
+
+static int read_report(const char *path, row *rows, int max)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int n = 0;
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        row r;
+        unsigned long long max_bytes, cycles;
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "%u %d %llu %llu %llu %d %llu %llu %lf", &r.phase, &r.doall,
+                   &r.messages, &r.bytes, &max_bytes, &r.max_hops, &r.max_load, &cycles,
+                   &r.time_us) != 9 || n == max) {
+            fprintf(stderr, "bad report line: %s", line);
+            fclose(f);
+            return -1;
+        }
+        rows[n++] = r;
+    }
+    fclose(f);
+    return n;
+}
+
+static int bad;
+
+static void expect(const char *what, double got, double want)
+{
+    if (fabs(got - want) > 0.006) { /* the report has 2 decimals */
+        printf("%s: %.4f, expected %.4f\n", what, got, want);
+        bad = 1;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    hd_program_desc prog = {"sim_prog.c", 3, to_virtual, to_physical, NARRAYS, arrays,
+                            5, doalls, host_main};
+    row rows[16];
+    int n, status;
+
+    if (argc != 3) {
+        fprintf(stderr, "usage: sim_prog phases|contend|params REPORT\n");
+        return 2;
+    }
+    scenario = argv[1];
+    for (int p = 0; p < 8; p++)
+        to_virtual[p] = to_physical[p] = p;
+    setenv("HYPERDO_SIM_REPORT", argv[2], 1);
+    if (strcmp(scenario, "params") == 0) {
+        /* Other parameters from the environment: beta 10, tau 0.5,
+         * 4 bytes per flit (one cycle = 2 us). */
+        setenv("HYPERDO_SIM_BETA", "10", 1);
+        setenv("HYPERDO_SIM_TAU", "0.5", 1);
+        setenv("HYPERDO_SIM_FLIT", "4", 1);
+        scenario = "phases";
+    } else if (strcmp(scenario, "contend") == 0) {
+        prog.dim = 2; /* the 2-cube of the hand-worked case */
+        arrays[0].log2_size = 2;
+        setenv("HYPERDO_SIM_FLIT", "1", 1);
+    }
+    status = hd_run(&prog, 1, argv);
+    if (status != 0)
+        return 1;
+    if ((n = read_report(argv[2], rows, 16)) < 0)
+        return 1;
+
+    if (strcmp(argv[1], "contend") == 0) {
+        double beta = 164, tau = 0.57;
+        if (n != 1 || rows[0].messages != 2 || rows[0].max_load != 2) {
+            printf("contend: %d phases, expected 1 with 2 messages on one channel\n", n);
+            return 1;
+        }
+        expect("contend", rows[0].time_us, beta + 7 * tau);
+    } else {
+        int params = strcmp(argv[1], "params") == 0;
+        double beta = params ? 10 : 164, tau = params ? 0.5 : 0.57;
+        double flit = params ? 4 : 1, cycle = flit * tau;
+        /* flits: 100 / 4 = 25, 1000 / 4 = 250, ceil(10 / 4) = 3. */
+        double want[5] = {
+            beta + ceil(100 / flit) * cycle + (1 + 1) * cycle,
+            beta + ceil(1000 / flit) * cycle + (3 + 1) * cycle,
+            2 * beta + ceil(10 / flit) * cycle + (1 + 1) * cycle,
+            0, /* unused */
+            0,
+        };
+        unsigned long long msgs[5] = {1, 1, 2, 0, 0};
+        int doall_of[4] = {0, 1, 2, 4};
+        if (n != 4) {
+            printf("%s: %d phases in the report, expected 4\n", argv[1], n);
+            return 1;
+        }
+        for (int k = 0; k < 4; k++) {
+            char what[64];
+            int d = doall_of[k];
+            if (rows[k].phase != (unsigned)k + 1 || rows[k].doall != d ||
+                rows[k].messages != msgs[d]) {
+                printf("%s: phase %u doall %d with %llu messages, expected %d, %d, %llu\n",
+                       argv[1], rows[k].phase, rows[k].doall, rows[k].messages, k + 1, d,
+                       msgs[d]);
+                bad = 1;
+            }
+            snprintf(what, sizeof what, "%s: phase %d", argv[1], k + 1);
+            expect(what, rows[k].time_us, want[d]);
+        }
+        if (rows[1].max_hops != 3)
+            printf("far: %d hops\n", rows[1].max_hops), bad = 1;
+    }
+    if (!bad)
+        printf("%s ok\n", argv[1]);
+    return bad;
+}
