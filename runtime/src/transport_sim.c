@@ -341,15 +341,13 @@ static void report(int nprocs)
     FILE *f = S.out;
     double cycle = (double)S.flit * S.tau;
     size_t *cursor = calloc((size_t)nprocs, sizeof *cursor);
-    size_t total = 0, cap = 0;
+    size_t cap = 0;
     hd_sim_message *ms = NULL;
     double *ready = NULL;
     hd_sim *sim = NULL;
     double sum = 0.0;
     uint64_t sum_msgs = 0, sum_bytes = 0;
 
-    for (int p = 0; p < nprocs; p++)
-        total += S.logs[p].count;
     if (!cursor)
         hd__fatal("the simulation back end: out of memory");
     if (S.n > 0 && !(sim = hd_sim_new(S.n, S.routing)))

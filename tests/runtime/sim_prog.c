@@ -15,6 +15,9 @@
  *
  * Prints "SCENARIO ok" and exits 0, or the differences and exits 1.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200112L /* setenv */
+#endif
 #include "hyperdo.h"
 
 #include <math.h>
@@ -27,11 +30,11 @@ enum { A_X, NARRAYS };
 static int to_virtual[8], to_physical[8];
 static hd_array_desc arrays[NARRAYS] = {{"x", sizeof(double), 3, 0}};
 static const char *scenario;
-static unsigned char buf[4096];
 
 /* doall 0: processor 0 sends 100 bytes to its neighbour 1 (D = 1). */
 static void d_neighbour(const void *env)
 {
+    unsigned char buf[1000] = {0}; /* each processor its own */
     (void)env;
     if (hd_get_pid() == 0)
         v_send(1, buf, 100);
@@ -42,6 +45,7 @@ static void d_neighbour(const void *env)
 /* doall 1: processor 0 sends 1000 bytes to 7 (D = 3). */
 static void d_far(const void *env)
 {
+    unsigned char buf[1000] = {0}; /* each processor its own */
     (void)env;
     if (hd_get_pid() == 0)
         v_send(7, buf, 1000);
@@ -53,6 +57,7 @@ static void d_far(const void *env)
  * second is ready at 2 beta. */
 static void d_two(const void *env)
 {
+    unsigned char buf[1000] = {0}; /* each processor its own */
     (void)env;
     if (hd_get_pid() == 2) {
         v_send(3, buf, 10);
@@ -69,6 +74,7 @@ static void d_two(const void *env)
  * and 4, so the phase takes beta + 7 cycles (both ready at beta). */
 static void d_contend(const void *env)
 {
+    unsigned char buf[1000] = {0}; /* each processor its own */
     (void)env;
     int p = hd_get_pid();
     if (p == 0 || p == 1)
