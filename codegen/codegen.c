@@ -649,6 +649,40 @@ static bool writes_array(const hd_loop *l, int arr)
     return false;
 }
 
+/* Must the host send array `arr` to the processors before doall l?  Not
+ * when the loop only writes it and writes every element. */
+static bool sent_before(const gen *g, const hd_loop *l, int arr)
+{
+    return reads_array(l, arr) || !writes_all(g, l, arr);
+}
+
+/* Which of the prologue's helpers the program calls: clang warns about
+ * unused static functions, inline or not. */
+typedef struct {
+    bool to_nodes, on_nodes, to_host, where;
+} helpers_used;
+
+static helpers_used helpers_needed(const gen *g)
+{
+    const hd_program *p = g->prog;
+    helpers_used h = { false, false, p->nuses > 0, false };
+    for (int d = 0; d < p->nloops; d++) {
+        const hd_loop *l = &p->loops[d];
+        for (int k = 0; k < l->nrefs; k++) {
+            int arr = l->refs[k].array;
+            const hd_array *a = &p->arrays[arr];
+            if (a->dist == HD_DIST_NONE || a->host_escapes)
+                continue;
+            h.on_nodes |= l->refs[k].is_write;
+            h.to_nodes |= sent_before(g, l, arr);
+        }
+    }
+    for (int a = 0; a < p->narrays; a++)
+        h.where |= g->array_id[a] >= 0 && p->arrays[a].decl_end;
+    h.where |= h.to_nodes || h.on_nodes || h.to_host;
+    return h;
+}
+
 /* What replaces the doall in its function: the host's side of it. */
 static void put_host_doall(text *t, const gen *g, int d)
 {
@@ -678,7 +712,7 @@ static void put_host_doall(text *t, const gen *g, int d)
     }
     for (int k = 0; k < ndist; k++) {
         const hd_array *a = &p->arrays[dist[k]];
-        if (!reads_array(l, dist[k]) && writes_all(g, l, dist[k]))
+        if (!sent_before(g, l, dist[k]))
             continue;                /* every element is overwritten */
         if (a->host_escapes)
             putf(t, "        hd_scatter(%d, %s);\n", g->array_id[dist[k]], a->name);
@@ -744,24 +778,28 @@ static void put_prologue(text *t, const gen *g)
     put(t, "\n/* hyperdo: the run-time library, and where the newest elements "
            "of each\n * distributed array are: on the host, on the processors, "
            "or both. */\n#include <hyperdo.h>\n#include <string.h>\n\n");
-    if (g->ndist == 0)
+    helpers_used h = helpers_needed(g);
+    if (!h.where)
         return;
     put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2 };\n");
     putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
     for (int k = 0; k < g->ndist; k++)
         put(t, k ? ", HD_ON_HOST" : " HD_ON_HOST");
     put(t, " };\n\n");
-    put(t, "/* Before a doall: the processors need the host's elements. */\n"
-           "static inline void hd_to_nodes(int a, const void *host)\n{\n"
-           "    if (!(hd_where[a] & HD_ON_NODES))\n        hd_scatter(a, host);\n"
-           "    hd_where[a] |= HD_ON_NODES;\n}\n\n"
-           "/* After a doall that wrote the array. */\n"
-           "static inline void hd_on_nodes(int a)\n{\n"
-           "    hd_where[a] = HD_ON_NODES;\n}\n\n"
-           "/* Before sequential code that uses the array (and may change it). */\n"
-           "static inline void hd_to_host(int a, void *host)\n{\n"
-           "    if (!(hd_where[a] & HD_ON_HOST))\n        hd_gather(a, host);\n"
-           "    hd_where[a] = HD_ON_HOST;\n}\n\n");
+    if (h.to_nodes)
+        put(t, "/* Before a doall: the processors need the host's elements. */\n"
+               "static void hd_to_nodes(int a, const void *host)\n{\n"
+               "    if (!(hd_where[a] & HD_ON_NODES))\n        hd_scatter(a, host);\n"
+               "    hd_where[a] |= HD_ON_NODES;\n}\n\n");
+    if (h.on_nodes)
+        put(t, "/* After a doall that wrote the array. */\n"
+               "static void hd_on_nodes(int a)\n{\n"
+               "    hd_where[a] = HD_ON_NODES;\n}\n\n");
+    if (h.to_host)
+        put(t, "/* Before sequential code that uses the array (and may change it). */\n"
+               "static void hd_to_host(int a, void *host)\n{\n"
+               "    if (!(hd_where[a] & HD_ON_HOST))\n        hd_gather(a, host);\n"
+               "    hd_where[a] = HD_ON_HOST;\n}\n\n");
 }
 
 static void put_edit(text *t, gen *g, const edit *e)
