@@ -617,12 +617,16 @@ static size_t pragma_lines(const char *src, size_t len, size_t **out)
         if (ch == '\n') {
             line_start = true;
             k++;
-        } else if (ch == '/' && k + 1 < len && (src[k + 1] == '*' || src[k + 1] == '/')) {
-            size_t after = skip_blank(src, len, k);
-            for (size_t j = k; j < after; j++)
-                if (src[j] == '\n' && src[k + 1] == '/')
-                    line_start = true;
-            k = after > k ? after : k + 1;
+        } else if (ch == '/' && k + 1 < len && src[k + 1] == '/') {
+            /* To the end of the line; its newline starts the next one. */
+            while (k < len && src[k] != '\n')
+                k++;
+        } else if (ch == '/' && k + 1 < len && src[k + 1] == '*') {
+            /* A block comment is one space (C11 5.1.1.2): the line goes on,
+             * even when the comment spans lines. */
+            for (k += 2; k + 1 < len && !(src[k] == '*' && src[k + 1] == '/'); k++)
+                ;
+            k += 2;
         } else if (ch == '"' || ch == '\'') {
             for (k++; k < len && src[k] != ch && src[k] != '\n'; k++)
                 if (src[k] == '\\')

@@ -813,6 +813,11 @@ static void test_loop_headers(void **state)
         { "", "long i = 0; i < 256L; i++" },
         { "", "short i = 0; i < 256; i++" },
         { "", "unsigned long i = 0; i < E_SIZE; i++" },
+        /* Comments ending the line before the pragma do not hide it. */
+        { "    r[0] = 1; /* x */", "int i = 0; i < 256; i++" },
+        { "    r[0] = 1; /* a\n       b */", "int i = 0; i < 256; i++" },
+        { "    r[0] = 1; // x /*", "int i = 0; i < 256; i++" },
+        { "    /* x */ r[0] = 1; /**/", "int i = 0; i < 256; i++" },
     };
     layout l = { HD_DIST_EXACT, 8, 0 };
     char text[2048], what[256];
