@@ -1,0 +1,1 @@
+#define LOG_N 6
