@@ -1,0 +1,1722 @@
+/*
+ * translate_test.c — end-to-end tests of `hyperdo translate` (tools/translate.c,
+ * docs/codegen.md): its command line, its diagnostics, and the files it
+ * writes.  Running the translated programs is tests/e2e's business.
+ *
+ *     translate_test HYPERDO SOURCE_DIR MODE
+ *
+ * MODE is one of
+ *   usage        misuse exits 2 with "hyperdo: error: ..." and the usage
+ *                line on stderr and writes nothing; --help exits 0;
+ *   reject       tests/translate/reject/X.c (errors only translate reports:
+ *                `hyperdo analyze` accepts the file) and
+ *                tests/frontend/reject/X.c (C and front-end errors): exit 1,
+ *                the diagnostics their "// expect:" lines name with the
+ *                source line and a caret, no output file;
+ *   atomic       a failed run leaves an existing out.c byte-identical and no
+ *                out.c.tmp.* behind; a successful one replaces it with a
+ *                file whose mode follows the umask;
+ *   determinism  the same input and options give the same bytes, also from
+ *                another working directory with the same relative path;
+ *   depfile      -MD writes a make rule (out.c: in.c headers..., an empty
+ *                rule per header) listing every header `$CC -MM` lists,
+ *                with make's escapes, that make reads;
+ *   compile      tests/translate/accept/X.c, samples/X.c and
+ *                docs/examples/fig1.c translate cleanly and the output
+ *                compiles with $CC and $CLANG under -std=c11 -Wall -Wextra
+ *                -Werror; #line maps a warning and an error in a doall body
+ *                back to the input's line;
+ *   names        input names with a space, a quote, a backslash or "*" + "/"
+ *                still give a program that compiles.
+ *
+ * Environment: CC (cc), CLANG (empty: only $CC), MAKE (make).
+ *
+ * Reject files: each "// expect: LINE:COL: error: TEXT" line at the top
+ * asks for a line "FILE:LINE:COL: error: ...TEXT..." on stderr followed by
+ * the source line and a caret under column COL; "// expect-in:
+ * HEADER:LINE:COL: error: TEXT" the same in a header the file includes,
+ * named relative to its directory; "// expect-file: error: TEXT" a line
+ * "FILE: error: ...TEXT..." (a diagnostic about the whole file).
+ * Accepted files may start with "// args: ARGS" (hyperdo options).
+ */
+#define _GNU_SOURCE   /* nftw's FTW_DEPTH/FTW_PHYS, asprintf */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+extern char **environ;
+
+static const char *cc = "cc", *clang = "", *make = "make";
+static char tmproot[64];   /* removed at exit */
+static int scratch_count;
+
+/* ------------------------------------------------------------- helpers */
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    return d;
+}
+
+__attribute__((format(printf, 1, 2)))
+static char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    return s;
+}
+
+/* The whole file, NUL-terminated (*len without the NUL), or NULL. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    if (!buf)
+        abort();
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static char *read_text(const char *path)
+{
+    return slurp(path, NULL);
+}
+
+static void write_bytes(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s: %s", path, strerror(errno));
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    write_bytes(path, text, strlen(text));
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t len;
+    char *data = slurp(from, &len);
+    if (!data)
+        fail_msg("cannot read %s", from);
+    write_bytes(to, data, len);
+    free(data);
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* Line `line` (1-based) of text, without its newline, in a new string. */
+static char *nth_line(const char *text, int line)
+{
+    const char *p = text;
+    for (int k = 1; k < line && p; k++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || (!*p && line > 1))
+        return NULL;
+    size_t len = strcspn(p, "\n");
+    char *s = malloc(len + 1);
+    if (!s)
+        abort();
+    memcpy(s, p, len);
+    s[len] = '\0';
+    return s;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP || flag == FTW_D)
+        chmod(path, 0700), rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void remove_tmproot(void)
+{
+    remove_tree(tmproot);
+}
+
+/* A new empty directory under the temporary root. */
+static char *scratch_dir(void)
+{
+    char *d = xasprintf("%s/t%d", tmproot, ++scratch_count);
+    if (mkdir(d, 0700) != 0)
+        fail_msg("mkdir %s: %s", d, strerror(errno));
+    return d;
+}
+
+static void make_dirs(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0700);
+            *s = '/';
+        }
+    mkdir(p, 0700);
+    free(p);
+}
+
+/* Names in dir that contain ".tmp." (write_atomically's temporaries). */
+static int count_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp.")) {
+            fprintf(stderr, "left behind: %s/%s\n", dir, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* A NULL-terminated vector of owned words. */
+typedef struct {
+    char **v;
+    int n, cap;
+} words;
+
+static void words_add(words *w, const char *s)
+{
+    if (w->n + 2 > w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->v = realloc(w->v, (size_t)w->cap * sizeof *w->v);
+        if (!w->v)
+            abort();
+    }
+    w->v[w->n++] = xstrdup(s);
+    w->v[w->n] = NULL;
+}
+
+static void words_addv(words *w, ...)
+{
+    va_list ap;
+    va_start(ap, w);
+    for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+        words_add(w, s);
+    va_end(ap);
+}
+
+static void words_split(words *w, const char *s)
+{
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *t = strtok_r(copy, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save))
+        words_add(w, t);
+    free(copy);
+}
+
+static void words_free(words *w)
+{
+    for (int k = 0; k < w->n; k++)
+        free(w->v[k]);
+    free(w->v);
+    memset(w, 0, sizeof *w);
+}
+
+/* Runs argv (searching PATH) in directory cwd (NULL: this one), stdout
+ * and stderr into a new string *log; returns the exit status. */
+static int run_program(char *const argv[], const char *cwd, char **log)
+{
+    char *logpath = xasprintf("%s/log.%d", tmproot, ++scratch_count);
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int in = open("/dev/null", O_RDONLY);
+        if (fd < 0 || in < 0 || dup2(in, 0) < 0 || dup2(fd, 1) < 0 ||
+            dup2(fd, 2) < 0 || (cwd && chdir(cwd) != 0))
+            _exit(126);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        fail_msg("waitpid: %s", strerror(errno));
+    char *out = read_text(logpath);
+    unlink(logpath);
+    free(logpath);
+    if (log)
+        *log = out ? out : xstrdup("");
+    else
+        free(out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Runs hyperdo with args in directory cwd (NULL: this one). */
+static void run_in(run_result *r, const char *cwd, const char *const *args)
+{
+    char here[4096];
+    if (cwd) {
+        if (!getcwd(here, sizeof here) || chdir(cwd) != 0)
+            fail_msg("chdir %s: %s", cwd, strerror(errno));
+    }
+    run_hyperdo_argv(r, NULL, args);
+    if (cwd && chdir(here) != 0)
+        fail_msg("chdir back: %s", strerror(errno));
+}
+
+/* Runs hyperdo with the given words, in cwd. */
+static void run_words(run_result *r, const char *cwd, const words *w)
+{
+    run_in(r, cwd, (const char *const *)w->v);
+}
+
+/* Compiles c (with -c) with compiler `compiler` and extra flags; returns
+ * the status, the compiler's output in *log. */
+static int compile(const char *compiler, const char *c, const char *quote_dir,
+                   const char *extra, char **log)
+{
+    words w = { 0 };
+    words_add(&w, compiler);
+    words_split(&w, "-std=c11 -Wall -Wextra");
+    if (extra)
+        words_split(&w, extra);
+    words_add(&w, "-I");
+    words_add(&w, source_path("runtime/include"));
+    if (quote_dir) {
+        words_add(&w, "-iquote");
+        words_add(&w, quote_dir);
+    }
+    char *obj = xasprintf("%s/obj.%d.o", tmproot, ++scratch_count);
+    words_addv(&w, "-c", c, "-o", obj, NULL);
+    int rc = run_program(w.v, NULL, log);
+    unlink(obj);
+    free(obj);
+    words_free(&w);
+    return rc;
+}
+
+/* The compilers to check the output with: CC, then CLANG if set. */
+static int compilers(const char *list[2])
+{
+    list[0] = cc;
+    list[1] = clang;
+    return clang[0] ? 2 : 1;
+}
+
+/* A small valid input (the accepted antidependences). */
+static const char *valid_input(void)
+{
+    return source_path("tests/translate/accept/antidependence.c");
+}
+
+static const char generated_start[] = "/*\n * Generated by hyperdo translate";
+
+/* The *.c files of SOURCE_DIR/dir, sorted, relative to SOURCE_DIR. */
+static int list_c_files(const char *dir, char ***out)
+{
+    DIR *d = opendir(source_path(dir));
+    if (!d) {
+        fprintf(stderr, "cannot open %s: %s\n", source_path(dir),
+                strerror(errno));
+        exit(99);
+    }
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0)
+            continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        if (!names)
+            abort();
+        names[n++] = xasprintf("%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    *out = names;
+    return n;
+}
+
+/* "// args: ..." of a file's leading comment lines, added to w. */
+static void header_args(const char *text, words *w)
+{
+    for (int line = 1;; line++) {
+        char *s = nth_line(text, line);
+        if (!s || strncmp(s, "//", 2) != 0) {
+            free(s);
+            return;
+        }
+        if (strncmp(s, "// args:", 8) == 0)
+            words_split(w, s + 8);
+        free(s);
+    }
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? xasprintf("%.*s", (int)(slash - path), path)
+                 : xstrdup(".");
+}
+
+/* ---------------------------------------------------------------- usage */
+
+/* The usage error contract: exit 2, nothing on stdout, two lines on
+ * stderr: "hyperdo: error: ...message..." and the usage line. */
+static void expect_usage_error(const run_result *r, const char *message)
+{
+    const char *nl = strchr(r->err, '\n');
+    if (r->status != 2 || !strstr(r->err, message))
+        fprintf(stderr, "expected usage error '%s': status %d, stderr:\n%s",
+                message, r->status, r->err);
+    assert_int_equal(r->status, 2);
+    assert_int_equal(r->outlen, 0);
+    assert_true(starts_with(r->err, "hyperdo: error: "));
+    assert_non_null(nl);
+    assert_non_null(strstr(r->err, message));
+    assert_true(strstr(r->err, message) < nl);
+    assert_int_equal(count_lines(r->err), 2);
+    assert_true(starts_with(nl + 1, "usage: hyperdo translate "));
+}
+
+/* Only in.c (and what `keep` names) is left in dir. */
+static void expect_only(const char *dir, const char *keep)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int extra = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, "in.c") == 0 ||
+            (keep && strcmp(e->d_name, keep) == 0))
+            continue;
+        fprintf(stderr, "unexpected file %s/%s\n", dir, e->d_name);
+        extra++;
+    }
+    closedir(d);
+    assert_int_equal(extra, 0);
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *in = xasprintf("%s/in.c", dir), *out = xasprintf("%s/out.c", dir),
+         *dep = xasprintf("%s/out.d", dir);
+    copy_file(valid_input(), in);
+    const struct {
+        const char *args[10];
+        const char *message;
+    } cases[] = {
+        { { "translate", in, NULL }, "missing '-o out.c'" },
+        { { "translate", "-MD", in, NULL }, "missing '-o out.c'" },
+        { { "translate", "-o", out, NULL }, "missing the input file" },
+        { { "translate", NULL }, "missing the input file" },
+        { { "translate", in, "-o", NULL }, "option '-o' needs a file name" },
+        { { "translate", "--frobnicate", in, "-o", out, NULL },
+          "unknown option '--frobnicate'" },
+        { { "translate", in, "-o", out, "-x", NULL }, "unknown option '-x'" },
+        { { "translate", "--", in, "-o", out, NULL }, "unknown option '--'" },
+        { { "translate", in, in, "-o", out, NULL }, "too many arguments" },
+        { { "translate", "--dim", "0", in, "-o", out, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", "--dim", "17", in, "-o", out, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", "--dim=3x", in, "-o", out, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", "--dim=", in, "-o", out, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", "--dim", "-1", in, "-o", out, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", in, "-o", out, "--dim", NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "translate", "--mapping", "best", in, "-o", out, NULL },
+          "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "translate", "--mapping=", in, "-o", out, NULL },
+          "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "translate", in, "-o", out, "--mapping", NULL },
+          "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "translate", "--objective", "min", in, "-o", out, NULL },
+          "option '--objective' needs max, maxsum or sum" },
+        { { "translate", "--objective=", in, "-o", out, NULL },
+          "option '--objective' needs max, maxsum or sum" },
+        { { "translate", "-MF", dep, in, "-o", out, NULL },
+          "'-MF' goes with '-MD'" },
+        { { "translate", "-MD", in, "-o", out, "-MF", NULL },
+          "option '-MF' needs a file name" },
+        { { "translate", in, "-o", out, "-p", NULL },
+          "option '-p' needs a build directory" },
+        { { "translate", in, "-o", in, NULL }, "would overwrite the input" },
+        { { "translate", "-MD", in, "-o", in, NULL },
+          "would overwrite the input" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_result r;
+        run_in(&r, NULL, cases[k].args);
+        expect_usage_error(&r, cases[k].message);
+        run_result_free(&r);
+        expect_only(dir, NULL);
+    }
+    free(in);
+    free(out);
+    free(dep);
+    free(dir);
+}
+
+/* The same file under two spellings is still the same file: the input must
+ * never be overwritten, by the program or by the dependency file. */
+static void test_usage_same_file(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *in = xasprintf("%s/in.c", dir), *dot_in = xasprintf("%s/./in.c", dir),
+         *out = xasprintf("%s/out.c", dir);
+    copy_file(valid_input(), in);
+    size_t want_len;
+    char *want = slurp(in, &want_len);
+    const struct {
+        const char *args[10];
+        const char *what;
+    } cases[] = {
+        { { "translate", in, "-o", dot_in, NULL }, "-o DIR/./in.c" },
+        { { "translate", "-MD", "-MF", in, in, "-o", out, NULL }, "-MF in.c" },
+        { { "translate", "-MD", "-MF", out, in, "-o", out, NULL },
+          "-MF equal to -o" },
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        unlink(out);
+        run_result r;
+        run_in(&r, NULL, cases[k].args);
+        size_t got_len;
+        char *got = slurp(in, &got_len);
+        bool intact = got && got_len == want_len &&
+                      memcmp(got, want, want_len) == 0;
+        char *o = slurp(out, NULL);
+        bool out_is_rule = o && !starts_with(o, generated_start);
+        if (!intact || r.status != 2 || out_is_rule) {
+            fprintf(stderr, "%s: status %d (expected 2, a usage error)%s%s\n"
+                    "stderr: %s\n", cases[k].what, r.status,
+                    intact ? "" : "; the INPUT WAS OVERWRITTEN",
+                    out_is_rule ? "; out.c holds the make rule" : "", r.err);
+            bad++;
+            if (!intact)
+                copy_file(valid_input(), in);
+        }
+        free(o);
+        free(got);
+        run_result_free(&r);
+    }
+    free(want);
+    free(in);
+    free(dot_in);
+    free(out);
+    free(dir);
+    if (bad)
+        fail_msg("%d way(s) of naming the input or output twice, above", bad);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    const char *const variants[][4] = {
+        { "translate", "--help", NULL },
+        { "translate", "-h", NULL },
+        { "translate", "--dim", "3", "--help" },
+    };
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        const char *args[5] = { NULL };
+        for (int j = 0; j < 4 && variants[k][j]; j++)
+            args[j] = variants[k][j];
+        run_result r;
+        run_in(&r, NULL, args);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(r.errlen, 0);
+        assert_true(starts_with(r.out, "usage: hyperdo translate "));
+        assert_non_null(strstr(r.out, "-MD"));
+        assert_non_null(strstr(r.out, "--mapping"));
+        run_result_free(&r);
+    }
+}
+
+/* --------------------------------------------------------------- reject */
+
+static bool caret_at(const char *line, int col)
+{
+    if (!line || (int)strlen(line) < col || line[col - 1] != '^')
+        return false;
+    for (const char *p = line; *p; p++)
+        if (*p != ' ' && *p != '~' && *p != '^')
+            return false;
+    return true;
+}
+
+/* Checks the expectations of a reject file against r; returns how many
+ * failed (and prints them). */
+static int check_expectations(const char *rel, const char *path,
+                              const char *text, const run_result *r)
+{
+    int bad = 0, expectations = 0;
+    int nerr = count_lines(r->err) + 1;
+    char **err = calloc((size_t)nerr + 1, sizeof *err);
+    if (!err)
+        abort();
+    for (int k = 1; k <= nerr; k++)
+        err[k] = nth_line(r->err, k);
+    for (int line = 1;; line++) {
+        char *s = nth_line(text, line);
+        if (!s || strncmp(s, "//", 2) != 0) {
+            free(s);
+            break;
+        }
+        int eline = 0, ecol = 0, used = 0;
+        char in[256];
+        const char *dpath = path, *dtext = text;
+        char *other_path = NULL, *other_text = NULL;
+        bool whole_file = false;
+        if (sscanf(s, "// expect: %d:%d: error: %n", &eline, &ecol, &used)
+            >= 2 && used > 0) {
+            /* in the file itself */
+        } else if (sscanf(s, "// expect-in: %255[^:]:%d:%d: error: %n", in,
+                          &eline, &ecol, &used) >= 3 && used > 0) {
+            char *d = dir_of(path);
+            other_path = xasprintf("%s/%s", d, in);
+            free(d);
+            other_text = read_text(other_path);
+            if (!other_text)
+                fail_msg("%s: cannot read %s", rel, other_path);
+            dpath = other_path;
+            dtext = other_text;
+        } else if (sscanf(s, "// expect-file: error: %n", &used) >= 0
+                   && used > 0) {
+            whole_file = true;
+        } else {
+            free(s);
+            continue;
+        }
+        expectations++;
+        const char *fragment = s + used;
+        char *prefix = whole_file ? xasprintf("%s: error: ", dpath)
+                       : xasprintf("%s:%d:%d: error: ", dpath, eline, ecol);
+        char *source = whole_file ? NULL : nth_line(dtext, eline);
+        bool found = false, shown = false;
+        for (int k = 1; k <= nerr && !found; k++) {
+            const char *d = err[k];
+            if (!d || !starts_with(d, prefix) ||
+                !strstr(d + strlen(prefix), fragment))
+                continue;
+            const char *src = k + 1 <= nerr ? err[k + 1] : NULL;
+            const char *caret = k + 2 <= nerr ? err[k + 2] : NULL;
+            if (whole_file || (src && source && strcmp(src, source) == 0 &&
+                               caret_at(caret, ecol))) {
+                found = true;
+            } else if (!shown) {
+                fprintf(stderr, "%s: %s:%d:%d: the diagnostic is not "
+                        "followed by the source line and a caret at column "
+                        "%d:\n%s\n%s\n%s\n", rel, dpath, eline, ecol, ecol, d,
+                        src ? src : "", caret ? caret : "");
+                shown = true;
+            }
+        }
+        if (!found) {
+            fprintf(stderr, "%s: missing diagnostic %s...%s\n", rel, prefix,
+                    fragment);
+            bad++;
+        }
+        free(prefix);
+        free(source);
+        free(other_path);
+        free(other_text);
+        free(s);
+    }
+    if (expectations == 0) {
+        fprintf(stderr, "%s: no '// expect:' line\n", rel);
+        bad++;
+    }
+    for (int k = 1; k <= nerr; k++)
+        free(err[k]);
+    free(err);
+    return bad;
+}
+
+static void check_reject(void **state)
+{
+    const char *rel = *state;
+    bool translate_only = starts_with(rel, "tests/translate/");
+    char *path = xstrdup(source_path(rel));
+    char *text = read_text(path);
+    assert_non_null(text);
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out.c", dir), *dep = xasprintf("%s/out.d", dir);
+    const char *args[] = { "translate", "-MD", path, "-o", out, NULL };
+    run_result r;
+    run_in(&r, NULL, args);
+    int bad = 0;
+    if (r.status != 1) {
+        fprintf(stderr, "%s: exit status %d, expected 1\n", rel, r.status);
+        bad++;
+    }
+    if (r.outlen) {
+        fprintf(stderr, "%s: stdout not empty: %.200s\n", rel, r.out);
+        bad++;
+    }
+    if (exists(out) || exists(dep) || count_temporaries(dir)) {
+        fprintf(stderr, "%s: files were written in %s\n", rel, dir);
+        bad++;
+    }
+    bad += check_expectations(rel, path, text, &r);
+    if (bad)
+        fprintf(stderr, "--- stderr of hyperdo translate on %s:\n%s---\n", rel,
+                r.err);
+    run_result_free(&r);
+
+    /* A translate-only error: the front end itself has nothing against
+     * the file (else it belongs in tests/frontend/reject). */
+    if (translate_only) {
+        const char *aargs[] = { "analyze", "--json", path, NULL };
+        run_in(&r, NULL, aargs);
+        if (r.status != 0) {
+            fprintf(stderr, "%s: hyperdo analyze exits %d on it: not a "
+                    "translate-only error:\n%s\n", rel, r.status, r.err);
+            bad++;
+        }
+        run_result_free(&r);
+    }
+    free(out);
+    free(dep);
+    free(dir);
+    free(path);
+    free(text);
+    if (bad)
+        fail_msg("%s: %d problem(s), listed above", rel, bad);
+}
+
+/* --------------------------------------------------------------- atomic */
+
+/* Known bytes an earlier run left in out.c (not a C program at all). */
+static const char known[] = "known bytes\n\0\x01\xff of an earlier out.c\n";
+
+static void put_known(const char *path)
+{
+    unlink(path);
+    write_bytes(path, known, sizeof known);
+    chmod(path, 0640);
+}
+
+static bool still_known(const char *path)
+{
+    size_t len;
+    char *got = slurp(path, &len);
+    bool same = got && len == sizeof known && memcmp(got, known, len) == 0;
+    free(got);
+    struct stat st;
+    return same && stat(path, &st) == 0 && (st.st_mode & 07777) == 0640;
+}
+
+static const char front_end_error[] =
+    "double a[256], b[256];\n"
+    "int main(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i <= 255; i++)\n"
+    "        a[i] = b[i];\n"
+    "    return 0;\n"
+    "}\n";
+
+static const char c_error[] =
+    "double a[256], b[256];\n"
+    "int main(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < 256; i++)\n"
+    "        a[i] = b[i] + undeclared;\n"
+    "    return 0;\n"
+    "}\n";
+
+static const char flow_error[] =
+    "double a[256];\n"
+    "int main(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < 256; i++)\n"
+    "        a[i] = a[i ^ 1];\n"
+    "    return 0;\n"
+    "}\n";
+
+static void test_failures_keep_output(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out.c", dir), *good = xasprintf("%s/good.c", dir),
+         *fe = xasprintf("%s/frontend.c", dir), *ce = xasprintf("%s/cerror.c", dir),
+         *fl = xasprintf("%s/flow.c", dir), *missing = xasprintf("%s/none.c", dir),
+         *baddep = xasprintf("%s/no/such/dir/out.d", dir);
+    copy_file(valid_input(), good);
+    write_text(fe, front_end_error);
+    write_text(ce, c_error);
+    write_text(fl, flow_error);
+    const struct {
+        const char *what;
+        const char *args[10];
+        int status;
+        const char *message;
+    } cases[] = {
+        { "usage error", { "translate", "--dim", "0", good, "-o", out, NULL },
+          2, "hyperdo: error: option '--dim'" },
+        { "front-end error", { "translate", fe, "-o", out, NULL }, 1,
+          ":5:" },
+        { "C error", { "translate", ce, "-o", out, NULL }, 1,
+          "error: use of undeclared identifier 'undeclared'" },
+        { "translate-only error", { "translate", fl, "-o", out, NULL }, 1,
+          "the loop carries a dependence" },
+        { "missing input", { "translate", missing, "-o", out, NULL }, 1,
+          "hyperdo: error: cannot open" },
+        { "-MD with an unwritable dependency file",
+          { "translate", "-MD", "-MF", baddep, good, "-o", out, NULL }, 1,
+          "hyperdo: error: " },
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        put_known(out);
+        run_result r;
+        run_in(&r, NULL, cases[k].args);
+        bool ok = r.status == cases[k].status &&
+                  strstr(r.err, cases[k].message) != NULL;
+        if (!ok)
+            fprintf(stderr, "%s: status %d (expected %d), stderr:\n%s\n",
+                    cases[k].what, r.status, cases[k].status, r.err);
+        if (!still_known(out)) {
+            fprintf(stderr, "%s: out.c was changed\n", cases[k].what);
+            ok = false;
+        }
+        if (count_temporaries(dir)) {
+            fprintf(stderr, "%s: a temporary file was left\n", cases[k].what);
+            ok = false;
+        }
+        bad += !ok;
+        run_result_free(&r);
+    }
+    free(out);
+    free(good);
+    free(fe);
+    free(ce);
+    free(fl);
+    free(missing);
+    free(baddep);
+    free(dir);
+    if (bad)
+        fail_msg("%d failing run(s) did not leave out.c alone, above", bad);
+}
+
+/* Output directories that cannot take the file: out.c is left as it was and
+ * no temporary file is left behind. */
+static void test_unwritable_output(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *good = xasprintf("%s/good.c", dir), *ro = xasprintf("%s/ro", dir),
+         *ro_out = xasprintf("%s/ro/out.c", dir),
+         *isdir = xasprintf("%s/isdir", dir),
+         *notdir = xasprintf("%s/good.c/out.c", dir),
+         *nodir = xasprintf("%s/no/such/out.c", dir);
+    copy_file(valid_input(), good);
+
+    /* out.c names an existing directory: the temporary file is written,
+     * the rename fails, and the temporary must go. */
+    assert_int_equal(mkdir(isdir, 0700), 0);
+    const char *a1[] = { "translate", good, "-o", isdir, NULL };
+    run_result r;
+    run_in(&r, NULL, a1);
+    assert_int_equal(r.status, 1);
+    assert_true(starts_with(r.err, "hyperdo: error: "));
+    run_result_free(&r);
+    struct stat st;
+    assert_int_equal(stat(isdir, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(count_temporaries(dir), 0);
+
+    /* A path through a regular file, and a missing directory. */
+    const char *const *more[] = {
+        (const char *const[]){ "translate", good, "-o", notdir, NULL },
+        (const char *const[]){ "translate", good, "-o", nodir, NULL },
+    };
+    for (size_t k = 0; k < 2; k++) {
+        run_in(&r, NULL, more[k]);
+        assert_int_equal(r.status, 1);
+        assert_true(starts_with(r.err, "hyperdo: error: "));
+        assert_int_equal(r.outlen, 0);
+        run_result_free(&r);
+    }
+    assert_int_equal(count_temporaries(dir), 0);
+
+    /* A read-only directory holding out.c: only meaningful when the
+     * permission bits bind, i.e. not as root. */
+    assert_int_equal(mkdir(ro, 0700), 0);
+    put_known(ro_out);
+    assert_int_equal(chmod(ro, 0555), 0);
+    bool binding = access(ro, W_OK) != 0;
+    if (binding) {
+        const char *a2[] = { "translate", good, "-o", ro_out, NULL };
+        run_in(&r, NULL, a2);
+        assert_int_equal(r.status, 1);
+        assert_true(starts_with(r.err, "hyperdo: error: "));
+        assert_non_null(strstr(r.err, ro_out));
+        run_result_free(&r);
+        assert_true(still_known(ro_out));
+        assert_int_equal(count_temporaries(ro), 0);
+    } else {
+        fprintf(stderr, "note: running as root, the read-only directory "
+                "case is not checked\n");
+    }
+    chmod(ro, 0700);
+    free(good);
+    free(ro);
+    free(ro_out);
+    free(isdir);
+    free(notdir);
+    free(nodir);
+    free(dir);
+}
+
+static void test_success_replaces(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out.c", dir), *good = xasprintf("%s/good.c", dir),
+         *dep = xasprintf("%s/out.d", dir);
+    copy_file(valid_input(), good);
+    put_known(out);
+    write_text(dep, "stale: rule\n");
+    const char *args[] = { "translate", "-MD", good, "-o", out, NULL };
+    run_result r;
+    run_in(&r, NULL, args);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.errlen, 0);
+    assert_int_equal(r.outlen, 0);
+    run_result_free(&r);
+    char *got = read_text(out), *d = read_text(dep);
+    assert_non_null(got);
+    assert_true(starts_with(got, generated_start));
+    assert_non_null(d);
+    assert_true(starts_with(d, out));
+    assert_int_equal(count_temporaries(dir), 0);
+    free(got);
+    free(d);
+    free(out);
+    free(good);
+    free(dep);
+    free(dir);
+}
+
+/* Like a compiler's output: a new file, mode 0666 minus the umask (also
+ * when it replaces a file with another mode, as ld does). */
+static void test_mode_follows_umask(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out.c", dir), *dep = xasprintf("%s/out.d", dir),
+         *good = xasprintf("%s/good.c", dir);
+    copy_file(valid_input(), good);
+    const mode_t masks[] = { 022, 077, 027, 0, 002 };
+    mode_t saved = umask(022);
+    for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++)
+        for (int replace = 0; replace < 2; replace++) {
+            unlink(out);
+            unlink(dep);
+            if (replace) {
+                put_known(out);
+                chmod(out, 0600);
+            }
+            umask(masks[k]);
+            const char *args[] = { "translate", "-MD", good, "-o", out, NULL };
+            run_result r;
+            run_in(&r, NULL, args);
+            umask(022);
+            assert_int_equal(r.status, 0);
+            run_result_free(&r);
+            struct stat so, sd;
+            assert_int_equal(stat(out, &so), 0);
+            assert_int_equal(stat(dep, &sd), 0);
+            mode_t want = 0666 & ~masks[k];
+            if ((so.st_mode & 07777) != want || (sd.st_mode & 07777) != want)
+                fail_msg("umask %03o%s: out.c has mode %03o, out.d %03o, "
+                         "expected %03o", (unsigned)masks[k],
+                         replace ? " (replacing a 0600 file)" : "",
+                         (unsigned)(so.st_mode & 07777),
+                         (unsigned)(sd.st_mode & 07777), (unsigned)want);
+        }
+    umask(saved);
+    free(out);
+    free(dep);
+    free(good);
+    free(dir);
+}
+
+/* ---------------------------------------------------------- determinism */
+
+static void check_deterministic(void **state)
+{
+    const char *rel = *state;
+    char *path = xstrdup(source_path(rel));
+    char *text = read_text(path);
+    assert_non_null(text);
+    char *dir = scratch_dir();
+    const char *option_sets[] = { "", "--mapping identity",
+                                  "--objective sum", "--objective maxsum" };
+    for (size_t k = 0; k < sizeof option_sets / sizeof *option_sets; k++) {
+        char *outs[2];
+        size_t lens[2];
+        for (int t = 0; t < 2; t++) {
+            char *out = xasprintf("%s/out%d.c", dir, t);
+            words w = { 0 };
+            words_add(&w, "translate");
+            header_args(text, &w);
+            words_split(&w, option_sets[k]);
+            words_addv(&w, path, "-o", out, NULL);
+            run_result r;
+            run_words(&r, NULL, &w);
+            if (r.status != 0)
+                fail_msg("%s %s: exit %d:\n%s", rel, option_sets[k],
+                         r.status, r.err);
+            run_result_free(&r);
+            words_free(&w);
+            outs[t] = slurp(out, &lens[t]);
+            assert_non_null(outs[t]);
+            free(out);
+        }
+        if (lens[0] != lens[1] || memcmp(outs[0], outs[1], lens[0]) != 0)
+            fail_msg("%s %s: two runs gave different bytes", rel,
+                     option_sets[k]);
+        free(outs[0]);
+        free(outs[1]);
+    }
+    free(dir);
+    free(text);
+    free(path);
+}
+
+/* The same relative path from two working directories: the same bytes,
+ * program and dependency file (headers.c includes inc/sizes.h). */
+static void test_other_directory(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    const char *headers[] = { "inc/sizes.h", "inc/layout.h" };
+    char *outs[2][2];
+    size_t lens[2][2];
+    for (int t = 0; t < 2; t++) {
+        char *top = xasprintf("%s/%s", dir, t ? "second/place" : "first");
+        char *sub = xasprintf("%s/src/inc", top);
+        make_dirs(sub);
+        char *in = xasprintf("%s/src/headers.c", top);
+        copy_file(source_path("tests/translate/accept/headers.c"), in);
+        for (int h = 0; h < 2; h++) {
+            char *from = xasprintf("tests/translate/accept/%s", headers[h]);
+            char *to = xasprintf("%s/src/%s", top, headers[h]);
+            copy_file(source_path(from), to);
+            free(from);
+            free(to);
+        }
+        const char *args[] = { "translate", "--dim", "3", "-MD",
+                               "src/headers.c", "-o", "src/out.c", NULL };
+        run_result r;
+        run_in(&r, top, args);
+        if (r.status != 0)
+            fail_msg("in %s: exit %d:\n%s", top, r.status, r.err);
+        run_result_free(&r);
+        char *out = xasprintf("%s/src/out.c", top),
+             *dep = xasprintf("%s/src/out.d", top);
+        outs[t][0] = slurp(out, &lens[t][0]);
+        outs[t][1] = slurp(dep, &lens[t][1]);
+        assert_non_null(outs[t][0]);
+        assert_non_null(outs[t][1]);
+        free(out);
+        free(dep);
+        free(in);
+        free(sub);
+        free(top);
+    }
+    for (int f = 0; f < 2; f++) {
+        if (lens[0][f] != lens[1][f] ||
+            memcmp(outs[0][f], outs[1][f], lens[0][f]) != 0)
+            fail_msg("%s differs between the two directories:\n%s\n---\n%s",
+                     f ? "out.d" : "out.c", f ? outs[0][f] : "(program)",
+                     f ? outs[1][f] : "(program)");
+        free(outs[0][f]);
+        free(outs[1][f]);
+    }
+    free(dir);
+}
+
+/* -------------------------------------------------------------- depfile */
+
+static const char md_input[] =
+    "#include <stdio.h>\n"
+    "#include <hyperdo/bits.h>\n"
+    "#include \"inc/h1.h\"\n"
+    "#include \"sp dir/h 3.h\"\n"
+    "#include \"local.h\"\n"
+    "#include \"local.h\"\n"
+    "#include \"odd/h$1#.h\"\n"
+    "double a[N], b[N];\n"
+    "int main(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < N; i++)\n"
+    "        a[i] = b[reverse(i, 8)] + M + K + L + O;\n"
+    "    printf(\"%g\\n\", a[1]);\n"
+    "    return 0;\n"
+    "}\n";
+
+/* Files of the -MD fixture, relative to its directory. */
+static const char *const md_files[][2] = {
+    { "inc/h1.h", "#include \"h2.h\"\n#define N 256\n" },
+    { "inc/h2.h", "#define M 2\n" },
+    { "sp dir/h 3.h", "#define K 3\n" },
+    { "local.h", "#pragma once\n#define L 1\n" },
+    { "odd/h$1#.h", "#define O 4\n" },
+};
+
+static char *md_fixture(void)
+{
+    char *dir = scratch_dir();
+    char *in = xasprintf("%s/in.c", dir);
+    write_text(in, md_input);
+    free(in);
+    for (size_t k = 0; k < sizeof md_files / sizeof *md_files; k++) {
+        char *p = xasprintf("%s/%s", dir, md_files[k][0]);
+        char *d = dir_of(p);
+        make_dirs(d);
+        write_text(p, md_files[k][1]);
+        free(d);
+        free(p);
+    }
+    return dir;
+}
+
+/* A make file as words: rules[k] = { target, prerequisites... }. */
+typedef struct {
+    words *rules;
+    int n;
+} rules;
+
+/* Splits make text into rules, joining backslash-newlines and undoing the
+ * escapes "\ ", "\#" and "$$".  Only what -MD writes: "target: deps". */
+static rules parse_make(const char *text)
+{
+    rules rs = { NULL, 0 };
+    char *joined = malloc(strlen(text) + 1);
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {
+        if (p[0] == '\\' && p[1] == '\n') {
+            joined[n++] = ' ';
+            p++;
+        } else {
+            joined[n++] = *p;
+        }
+    }
+    joined[n] = '\0';
+    for (int line = 1;; line++) {
+        char *s = nth_line(joined, line);
+        if (!s)
+            break;
+        words w = { 0 };
+        char word[4096];
+        size_t len = 0;
+        bool colon_seen = false;
+        for (const char *p = s;; p++) {
+            bool end = *p == '\0' || *p == ' ' || *p == '\t' ||
+                       (!colon_seen && *p == ':' && (p[1] == ' ' || !p[1]));
+            if (end) {
+                if (len) {
+                    word[len] = '\0';
+                    words_add(&w, word);
+                    len = 0;
+                }
+                if (*p == ':')
+                    colon_seen = true;
+                if (!*p)
+                    break;
+                continue;
+            }
+            if (p[0] == '\\' && (p[1] == ' ' || p[1] == '#'))
+                p++;
+            else if (p[0] == '$' && p[1] == '$')
+                p++;
+            if (len + 1 < sizeof word)
+                word[len++] = *p;
+        }
+        free(s);
+        if (w.n == 0)
+            continue;
+        if (!colon_seen)
+            fail_msg("not a rule: %s", w.v[0]);
+        rs.rules = realloc(rs.rules, (size_t)(rs.n + 1) * sizeof *rs.rules);
+        rs.rules[rs.n++] = w;
+    }
+    free(joined);
+    return rs;
+}
+
+static void rules_free(rules *rs)
+{
+    for (int k = 0; k < rs->n; k++)
+        words_free(&rs->rules[k]);
+    free(rs->rules);
+}
+
+/* a and b name the same file for make ("./x" is "x"). */
+static bool same_name(const char *a, const char *b)
+{
+    while (starts_with(a, "./"))
+        a += 2;
+    while (starts_with(b, "./"))
+        b += 2;
+    return strcmp(a, b) == 0;
+}
+
+/* name (relative to dir) resolved, or a copy of it if it does not exist. */
+static char *canonical(const char *dir, const char *name)
+{
+    char *joined = name[0] == '/' ? xstrdup(name)
+                                  : xasprintf("%s/%s", dir, name);
+    char *real = realpath(joined, NULL);
+    if (real) {
+        free(joined);
+        return real;
+    }
+    return joined;
+}
+
+/* Whether w lists, from its word `from` on, the file `name` (both
+ * relative to dir). */
+static bool has_file(const char *dir, const words *w, int from,
+                     const char *name)
+{
+    char *want = canonical(dir, name);
+    bool found = false;
+    for (int k = from; k < w->n && !found; k++) {
+        char *got = canonical(dir, w->v[k]);
+        found = same_name(w->v[k], name) || strcmp(got, want) == 0;
+        free(got);
+    }
+    free(want);
+    return found;
+}
+
+static void test_md_rule(void **state)
+{
+    (void)state;
+    char *dir = md_fixture();
+    const char *args[] = { "translate", "-MD", "in.c", "-o", "out.c", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    if (r.status != 0)
+        fail_msg("exit %d:\n%s", r.status, r.err);
+    assert_int_equal(r.errlen, 0);
+    run_result_free(&r);
+    char *dpath = xasprintf("%s/out.d", dir);
+    char *text = read_text(dpath);
+    assert_non_null(text);
+
+    /* The escapes, in the text itself. */
+    assert_non_null(strstr(text, "sp\\ dir/h\\ 3.h"));
+    assert_non_null(strstr(text, "odd/h$$1\\#.h"));
+
+    rules rs = parse_make(text);
+    assert_true(rs.n >= 1);
+    const words *main_rule = &rs.rules[0];
+    assert_string_equal(main_rule->v[0], "out.c");
+    assert_true(main_rule->n >= 2);
+    assert_string_equal(main_rule->v[1], "in.c");
+
+    /* Every header `cc -MM` lists (all but the system headers), from an
+     * independent preprocessor. */
+    char *iflag = xasprintf("-I%s", source_path("runtime/include"));
+    char *const mm[] = { (char *)cc, "-MM", iflag, "in.c", NULL };
+    char *log;
+    int rc = run_program(mm, dir, &log);
+    if (rc != 0)
+        fail_msg("%s -MM failed:\n%s", cc, log);
+    rules want = parse_make(log);
+    assert_int_equal(want.n, 1);
+    /* in.o, in.c, bits.h and the five local headers: else the comparison
+     * below would prove nothing */
+    assert_true(want.rules[0].n >= 8);
+    int missing = 0;
+    for (int k = 2; k < want.rules[0].n; k++) {
+        const char *h = want.rules[0].v[k];
+        if (!has_file(dir, main_rule, 2, h)) {
+            fprintf(stderr, "out.d does not list %s\n", h);
+            missing++;
+        }
+    }
+    /* ...and an empty rule for each prerequisite but the input. */
+    for (int k = 2; k < main_rule->n; k++) {
+        bool found = false;
+        for (int j = 1; j < rs.n && !found; j++)
+            found = rs.rules[j].n == 1 &&
+                    strcmp(rs.rules[j].v[0], main_rule->v[k]) == 0;
+        if (!found) {
+            fprintf(stderr, "no empty rule for %s\n", main_rule->v[k]);
+            missing++;
+        }
+    }
+    if (missing)
+        fprintf(stderr, "--- out.d:\n%s---\n%s -MM:\n%s---\n", text, cc, log);
+    assert_int_equal(missing, 0);
+    rules_free(&want);
+    rules_free(&rs);
+    free(log);
+    free(iflag);
+    free(text);
+    free(dpath);
+    free(dir);
+}
+
+/* Where the dependency file goes, and the target's escapes. */
+static void test_md_names(void **state)
+{
+    (void)state;
+    char *dir = md_fixture();
+    const struct {
+        const char *args[10];
+        const char *depfile;     /* must exist afterwards */
+        const char *not_there;   /* must not */
+        const char *target;      /* start of its text */
+    } cases[] = {
+        { { "translate", "-MD", "in.c", "-o", "out.c", NULL }, "out.d", NULL,
+          "out.c: in.c" },
+        { { "translate", "-MD", "in.c", "-o", "prog.spmd", NULL },
+          "prog.spmd.d", "prog.d", "prog.spmd: in.c" },
+        { { "translate", "-MD", "-MF", "deps.mk", "in.c", "-o", "x.c", NULL },
+          "deps.mk", "x.d", "x.c: in.c" },
+        { { "translate", "in.c", "-o", "y.c", "-MF", "sub/y.dep", "-MD",
+            NULL }, "sub/y.dep", "y.d", "y.c: in.c" },
+        { { "translate", "-MD", "in.c", "-o", "my out.c", NULL }, "my out.d",
+          NULL, "my\\ out.c: in.c" },
+        { { "translate", "in.c", "-o", "no-md.c", NULL }, NULL, "no-md.d",
+          NULL },
+    };
+    char *sub = xasprintf("%s/sub", dir);
+    make_dirs(sub);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_result r;
+        run_in(&r, dir, cases[k].args);
+        if (r.status != 0)
+            fail_msg("case %zu: exit %d:\n%s", k, r.status, r.err);
+        run_result_free(&r);
+        if (cases[k].depfile) {
+            char *p = xasprintf("%s/%s", dir, cases[k].depfile);
+            char *text = read_text(p);
+            if (!text)
+                fail_msg("case %zu: no %s", k, cases[k].depfile);
+            if (!starts_with(text, cases[k].target))
+                fail_msg("case %zu: %s starts '%.40s', expected '%s'", k,
+                         cases[k].depfile, text, cases[k].target);
+            free(text);
+            free(p);
+        }
+        if (cases[k].not_there) {
+            char *p = xasprintf("%s/%s", dir, cases[k].not_there);
+            if (exists(p))
+                fail_msg("case %zu: %s was written", k, cases[k].not_there);
+            free(p);
+        }
+    }
+    free(sub);
+    free(dir);
+}
+
+static void set_mtime(const char *path, time_t t)
+{
+    struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+    if (utimensat(AT_FDCWD, path, ts, 0) != 0)
+        fail_msg("utimensat %s: %s", path, strerror(errno));
+}
+
+/* make includes out.d: up to date after translating, out of date when a
+ * header (one with a space, one with $ and #) changes, and a deleted
+ * header is not an error. */
+static void test_md_make(void **state)
+{
+    (void)state;
+    char *dir = md_fixture();
+    const char *args[] = { "translate", "-MD", "in.c", "-o", "out.c", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *mk = xasprintf("%s/Makefile.test", dir);
+    write_text(mk, "out.c:\n\t@echo translate again\ninclude out.d\n");
+
+    time_t now = time(NULL);
+    char *in = xasprintf("%s/in.c", dir), *out = xasprintf("%s/out.c", dir);
+    set_mtime(in, now - 200);
+    for (size_t k = 0; k < sizeof md_files / sizeof *md_files; k++) {
+        char *p = xasprintf("%s/%s", dir, md_files[k][0]);
+        set_mtime(p, now - 200);
+        free(p);
+    }
+    set_mtime(out, now - 100);
+    char *const q[] = { (char *)make, "-q", "-f", "Makefile.test", "out.c",
+                        NULL };
+    char *log;
+    int rc = run_program(q, dir, &log);
+    if (rc != 0)
+        fail_msg("make -q: %d (expected 0, up to date):\n%s", rc, log);
+    free(log);
+
+    const char *touched[] = { "sp dir/h 3.h", "odd/h$1#.h", "inc/h2.h", "in.c" };
+    for (size_t k = 0; k < sizeof touched / sizeof *touched; k++) {
+        char *p = xasprintf("%s/%s", dir, touched[k]);
+        set_mtime(p, now - 50);
+        rc = run_program(q, dir, &log);
+        if (rc != 1)
+            fail_msg("after changing '%s', make -q: %d (expected 1):\n%s",
+                     touched[k], rc, log);
+        free(log);
+        set_mtime(p, now - 200);
+        free(p);
+    }
+
+    /* A header that is gone: the empty rule keeps make going. */
+    char *h2 = xasprintf("%s/inc/h2.h", dir);
+    unlink(h2);
+    char *const build[] = { (char *)make, "-f", "Makefile.test", "out.c",
+                            NULL };
+    rc = run_program(build, dir, &log);
+    if (rc != 0 || !strstr(log, "translate again"))
+        fail_msg("with a header deleted, make: %d:\n%s", rc, log);
+    free(log);
+    free(h2);
+    free(in);
+    free(out);
+    free(mk);
+    free(dir);
+}
+
+/* -------------------------------------------------------------- compile */
+
+static void check_compiles(void **state)
+{
+    const char *rel = *state;
+    char *path = xstrdup(source_path(rel));
+    char *text = read_text(path);
+    assert_non_null(text);
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out.c", dir);
+    words w = { 0 };
+    words_add(&w, "translate");
+    header_args(text, &w);
+    words_addv(&w, path, "-o", out, NULL);
+    run_result r;
+    run_words(&r, NULL, &w);
+    words_free(&w);
+    if (r.status != 0 || r.errlen)
+        fail_msg("%s: translate exit %d, stderr:\n%s", rel, r.status, r.err);
+    run_result_free(&r);
+    char *quote = dir_of(path);
+    const char *list[2];
+    int bad = 0;
+    for (int c = 0; c < compilers(list); c++) {
+        char *log;
+        int rc = compile(list[c], out, quote, "-Werror", &log);
+        if (rc != 0) {
+            fprintf(stderr, "%s: the translation does not compile with %s "
+                    "(exit %d):\n%s\n", rel, list[c], rc, log);
+            bad++;
+        }
+        free(log);
+    }
+    free(quote);
+    free(out);
+    free(dir);
+    free(text);
+    free(path);
+    if (bad)
+        fail_msg("%s: %d compiler(s) reject the output", rel, bad);
+}
+
+/* The body's line 14 holds the conversion double -> int, and EXTRA, which
+ * a compile with -DEXTRA=no_such_name turns into an error. */
+static const char line_input[] =
+    "/* #line: diagnostics in the translated body point here. */\n"
+    "#include <stdio.h>\n"
+    "#ifndef EXTRA\n"
+    "#define EXTRA 0\n"
+    "#endif\n"
+    "double b[256];\n"
+    "int q[256];\n"
+    "int main(void)\n"
+    "{\n"
+    "    for (int i = 0; i < 256; i++)\n"
+    "        b[i] = i * 0.5;\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < 256; i++)\n"
+    "        q[i] = b[255 - i] * 3 + EXTRA;\n"
+    "    printf(\"%d\\n\", q[7]);\n"
+    "    return 0;\n"
+    "}\n";
+
+static void test_line_directives(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    char *in = xasprintf("%s/in.c", dir), *out = xasprintf("%s/out.c", dir);
+    write_text(in, line_input);
+    const char *args[] = { "translate", "in.c", "-o", "out.c", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    if (r.status != 0)
+        fail_msg("translate: exit %d:\n%s", r.status, r.err);
+    run_result_free(&r);
+    char *text = read_text(out);
+    assert_non_null(strstr(text, "\n#line 1 \"in.c\"\n"));
+    assert_non_null(strstr(text, "\n#line 14 \"in.c\"\n"));
+    /* The body is in the node function, not left in main. */
+    char *node = strstr(text, "hd_node_0(const void *hd_arg)");
+    assert_non_null(node);
+    const char *list[2];
+    for (int c = 0; c < compilers(list); c++) {
+        char *log;
+        int rc = compile(list[c], out, NULL, "-Werror", &log);
+        if (rc != 0)
+            fail_msg("%s: the clean translation does not compile:\n%s",
+                     list[c], log);
+        free(log);
+        /* A warning in the body: at in.c:14. */
+        rc = compile(list[c], out, NULL, "-Wfloat-conversion", &log);
+        const char *at = strstr(log, "in.c:14:");
+        if (rc != 0 || !at || !strstr(at, "conversion"))
+            fail_msg("%s -Wfloat-conversion: expected a warning at in.c:14 "
+                     "(exit %d):\n%s", list[c], rc, log);
+        free(log);
+        /* An error in the body: at in.c:14 too. */
+        rc = compile(list[c], out, NULL, "-DEXTRA=no_such_name", &log);
+        if (rc == 0 || !strstr(log, "in.c:14:") ||
+            !strstr(log, "no_such_name"))
+            fail_msg("%s -DEXTRA=no_such_name: expected an error at in.c:14 "
+                     "(exit %d):\n%s", list[c], rc, log);
+        free(log);
+    }
+    free(text);
+    free(in);
+    free(out);
+    free(dir);
+}
+
+/* ---------------------------------------------------------------- names */
+
+static void check_name(void **state)
+{
+    const char *name = *state;
+    char *dir = scratch_dir();
+    char *in = xasprintf("%s/%s", dir, name);
+    char *d = dir_of(in);
+    make_dirs(d);
+    free(d);
+    copy_file(valid_input(), in);
+    const char *args[] = { "translate", name, "-o", "out.c", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    if (r.status != 0)
+        fail_msg("'%s': translate exit %d:\n%s", name, r.status, r.err);
+    run_result_free(&r);
+    char *out = xasprintf("%s/out.c", dir);
+    const char *list[2];
+    for (int c = 0; c < compilers(list); c++) {
+        char *log;
+        int rc = compile(list[c], out, NULL, "-Werror", &log);
+        if (rc != 0)
+            fail_msg("input named '%s': the output does not compile with %s "
+                     "(the name is not escaped in a comment, #line or string "
+                     "literal?):\n%s", name, list[c], log);
+        free(log);
+    }
+    free(out);
+    free(in);
+    free(dir);
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void add_file_tests(struct CMUnitTest **tests, int *n, char **files,
+                           int nfiles, CMUnitTestFunction fn)
+{
+    *tests = realloc(*tests, (size_t)(*n + nfiles) * sizeof **tests);
+    if (!*tests)
+        abort();
+    for (int k = 0; k < nfiles; k++) {
+        struct CMUnitTest t = { files[k], fn, NULL, NULL, files[k] };
+        (*tests)[(*n)++] = t;
+    }
+}
+
+static void add_test(struct CMUnitTest **tests, int *n, const char *name,
+                     CMUnitTestFunction fn)
+{
+    *tests = realloc(*tests, (size_t)(*n + 1) * sizeof **tests);
+    if (!*tests)
+        abort();
+    struct CMUnitTest t = { name, fn, NULL, NULL, NULL };
+    (*tests)[(*n)++] = t;
+}
+
+/* accept/X.c, samples/X.c and docs/examples/fig1.c. */
+static int accepted_inputs(char ***out)
+{
+    char **a, **s;
+    int na = list_c_files("tests/translate/accept", &a);
+    int ns = list_c_files("samples", &s);
+    char **all = malloc((size_t)(na + ns + 1) * sizeof *all);
+    if (!all)
+        abort();
+    memcpy(all, a, (size_t)na * sizeof *a);
+    memcpy(all + na, s, (size_t)ns * sizeof *s);
+    all[na + ns] = xstrdup("docs/examples/fig1.c");
+    free(a);
+    free(s);
+    *out = all;
+    return na + ns + 1;
+}
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return v ? v : fallback;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s HYPERDO SOURCE_DIR usage|reject|atomic|"
+                "determinism|depfile|compile|names\n", argv[0]);
+        return 99;
+    }
+    harness_init(argc, argv);
+    if (argv[1][0] != '/') {
+        fprintf(stderr, "%s: HYPERDO must be an absolute path (tests change "
+                "directory)\n", argv[0]);
+        return 99;
+    }
+    const char *mode = argv[3];
+    cc = env_or("CC", "cc");
+    clang = env_or("CLANG", "");
+    make = env_or("MAKE", "make");
+    if (!*cc)
+        cc = "cc";
+    umask(022);
+    strcpy(tmproot, "/tmp/hyperdo-translate-XXXXXX");
+    if (!mkdtemp(tmproot)) {
+        perror("mkdtemp");
+        return 99;
+    }
+    atexit(remove_tmproot);
+
+    struct CMUnitTest *tests = NULL;
+    int n = 0;
+    char **files;
+    int nfiles;
+    if (strcmp(mode, "usage") == 0) {
+        add_test(&tests, &n, "usage_errors", test_usage_errors);
+        add_test(&tests, &n, "same_file_other_spelling", test_usage_same_file);
+        add_test(&tests, &n, "help", test_help);
+    } else if (strcmp(mode, "reject") == 0) {
+        nfiles = list_c_files("tests/translate/reject", &files);
+        add_file_tests(&tests, &n, files, nfiles, check_reject);
+        nfiles = list_c_files("tests/frontend/reject", &files);
+        add_file_tests(&tests, &n, files, nfiles, check_reject);
+    } else if (strcmp(mode, "atomic") == 0) {
+        add_test(&tests, &n, "failures_keep_output", test_failures_keep_output);
+        add_test(&tests, &n, "unwritable_output", test_unwritable_output);
+        add_test(&tests, &n, "success_replaces", test_success_replaces);
+        add_test(&tests, &n, "mode_follows_umask", test_mode_follows_umask);
+    } else if (strcmp(mode, "determinism") == 0) {
+        nfiles = accepted_inputs(&files);
+        add_file_tests(&tests, &n, files, nfiles, check_deterministic);
+        add_test(&tests, &n, "other_directory", test_other_directory);
+    } else if (strcmp(mode, "depfile") == 0) {
+        add_test(&tests, &n, "rule_lists_headers", test_md_rule);
+        add_test(&tests, &n, "file_names", test_md_names);
+        add_test(&tests, &n, "make_reads_it", test_md_make);
+    } else if (strcmp(mode, "compile") == 0) {
+        nfiles = accepted_inputs(&files);
+        add_file_tests(&tests, &n, files, nfiles, check_compiles);
+        add_test(&tests, &n, "line_directives", test_line_directives);
+    } else if (strcmp(mode, "names") == 0) {
+        static char *names[] = { "with space.c", "quote\"d.c",
+                                 "back\\slash.c", "star*/end.c" };
+        add_file_tests(&tests, &n, names, 4, check_name);
+    } else {
+        fprintf(stderr, "unknown mode '%s'\n", mode);
+        return 99;
+    }
+    if (n == 0) {
+        fprintf(stderr, "no tests for mode %s\n", mode);
+        return 1;
+    }
+    char *group = xasprintf("translate.%s", mode);
+    int failed = _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
+    free(group);
+    free(tests);
+    return failed;
+}
