@@ -275,7 +275,7 @@ static bool writes_all(const gen *g, const hd_loop *l, int arr)
     char why[64];
     for (int k = 0; k < l->nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
-        if (!ref->is_write || ref->array != arr)
+        if (!ref->is_write || ref->array != arr || ref->partial)
             continue;
         for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
             uint64_t e;

@@ -1268,6 +1268,7 @@ static bool is_pure_math(const char *name)
 }
 
 static void walk_rvalue(reader *r, CXCursor c);
+static bool member_of(reader *r, CXCursor c, CXCursor *base);
 
 static enum CXChildVisitResult walk_kid(CXCursor c, CXCursor parent,
                                         CXClientData data)
@@ -1341,15 +1342,30 @@ static void walk_rvalue(reader *r, CXCursor c)
     char op[16];
     bool postfix;
     if (kind == CXCursor_ArraySubscriptExpr) {
+        /* p[i].v[k]: an element of a member array; the reference is p[i]. */
+        children sub = kids_of(c);
+        CXCursor inner;
+        CXCursor base = sub.n == 2 ? strip(sub.kid[0]) : c;
+        while (sub.n == 2 && clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) {
+            children more = kids_of(base);
+            if (more.n != 2)
+                break;
+            base = strip(more.kid[0]);
+        }
+        if (sub.n == 2 && member_of(r, base, &inner)) {
+            walk_rvalue(r, sub.kid[0]);
+            walk_rvalue(r, sub.kid[1]);
+            return;
+        }
         /* One reference a[s0][s1]...; its subscripts may read arrays too. */
         add_ref(r, c, false);
         for (CXCursor at = c;
              clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
-            children sub = kids_of(at);
-            if (sub.n != 2)
+            children ak = kids_of(at);
+            if (ak.n != 2)
                 break;
-            walk_rvalue(r, sub.kid[1]);
-            at = strip(sub.kid[0]);
+            walk_rvalue(r, ak.kid[1]);
+            at = strip(ak.kid[0]);
         }
         return;
     }
@@ -1413,12 +1429,58 @@ static void walk_rvalue(reader *r, CXCursor c)
 }
 
 /* The target of an assignment statement. */
+/* `base.member` (not `->`): a member of the element `base`. */
+static bool member_of(reader *r, CXCursor c, CXCursor *base)
+{
+    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+        return false;
+    children kids = kids_of(c);
+    if (kids.n != 1)
+        return false;
+    bool in_main = true;
+    unsigned b = end_of(r, kids.kid[0], &in_main);
+    size_t k = skip_blank(r->src, r->len, b);
+    if (!in_main || k >= r->len || r->src[k] != '.')
+        return false;
+    *base = kids.kid[0];
+    return true;
+}
+
 static void walk_lvalue(reader *r, CXCursor lhs, bool also_read)
 {
     CXCursor target = strip(lhs);
+    /* q[i].x = ...: a write of part of element q[i] (and a[i].v[2] = ...). */
+    bool partial = false;
+    for (CXCursor base;;) {
+        if (member_of(r, target, &base)) {
+            target = strip(base);
+            partial = true;
+            continue;
+        }
+        /* a[i].v[j][k]: subscripts of a member array, down to the member. */
+        CXCursor at = target;
+        while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr) {
+            children kids = kids_of(at);
+            if (kids.n != 2)
+                break;
+            at = strip(kids.kid[0]);
+        }
+        if (!clang_equalCursors(at, target) && member_of(r, at, &base)) {
+            for (CXCursor s = target; !clang_equalCursors(s, at);) {
+                children kids = kids_of(s);
+                walk_rvalue(r, kids.kid[1]);
+                s = strip(kids.kid[0]);
+            }
+            target = at;
+            continue;
+        }
+        break;
+    }
     enum CXCursorKind kind = clang_getCursorKind(target);
     if (kind == CXCursor_ArraySubscriptExpr) {
         add_ref(r, target, true);
+        if (partial && r->loop->nrefs > 0)
+            r->loop->refs[r->loop->nrefs - 1].partial = true;
         if (also_read)
             add_ref(r, target, false);
         /* Subscripts may read other arrays: walk a[s0][s1]'s s0, s1. */

@@ -186,6 +186,7 @@ typedef struct {
     unsigned begin, end;    /* byte offsets of the reference in the file */
     unsigned sub_begin[8], sub_end[8]; /* of each subscript's text */
     bool in_macro;          /* written by a macro: no text of its own */
+    bool partial;           /* a write of one member: q[i].x = ... */
     char *text;             /* its spelling */
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
