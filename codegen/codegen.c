@@ -40,6 +40,7 @@
 typedef struct {
     char *s;
     size_t len, cap;
+    int lines;         /* newlines so far */
     bool failed;
 } text;
 
@@ -60,6 +61,8 @@ static void put_n(text *t, const char *s, size_t n)
         t->cap = cap;
     }
     memcpy(t->s + t->len, s, n);
+    for (size_t k = 0; k < n; k++)
+        t->lines += s[k] == '\n';
     t->len += n;
     t->s[t->len] = '\0';
 }
@@ -93,6 +96,34 @@ static void putf(text *t, const char *fmt, ...)
     va_end(ap);
     put_n(t, big, (size_t)n);
     free(big);
+}
+
+/* A file name inside a C string literal (#line, the program's table). */
+static void put_quoted(text *t, const char *name)
+{
+    put(t, "\"");
+    for (const char *c = name; *c; c++) {
+        char buf[8];
+        if (*c == '"' || *c == '\\')
+            snprintf(buf, sizeof buf, "\\%c", *c);
+        else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            snprintf(buf, sizeof buf, "\\%03o", (unsigned char)*c);
+        else
+            snprintf(buf, sizeof buf, "%c", *c);
+        put(t, buf);
+    }
+    put(t, "\"");
+}
+
+/* A file name inside a comment: a star-slash would end it. */
+static void put_commented(text *t, const char *name)
+{
+    for (const char *c = name; *c; c++) {
+        char buf[2] = { *c, 0 };
+        put(t, buf);
+        if (c[0] == '*' && c[1] == '/')
+            put(t, " ");
+    }
 }
 
 static char *take(text *t)
@@ -172,7 +203,22 @@ static void line_directive(text *t, const gen *g, size_t offset)
 {
     if (t->len && t->s[t->len - 1] != '\n')
         put(t, "\n");
-    putf(t, "#line %d \"%s\"\n", line_of(g, offset), g->prog->path);
+    putf(t, "#line %d ", line_of(g, offset));
+    put_quoted(t, g->prog->path);
+    put(t, "\n");
+}
+
+/* `#line` to the output itself: what follows is the generator's code, and
+ * diagnostics about it should say where it is. */
+static void own_line_directive(text *t, const gen *g)
+{
+    if (!g->opt->out_path)
+        return;
+    if (t->len && t->s[t->len - 1] != '\n')
+        put(t, "\n");
+    putf(t, "#line %d ", t->lines + 2);
+    put_quoted(t, g->opt->out_path);
+    put(t, "\n");
 }
 
 /* The flattened element index of a reference, as C: the subscripts as
@@ -301,11 +347,22 @@ static void check_loop(gen *g, const hd_loop *l)
         const hd_outer *o = &l->outers[k];
         if (!o->is_value || strchr(o->type, '(')) {
             /* Offsets of outers are not kept: report at the loop. */
-            char what[300];
-            snprintf(what, sizeof what, "'%s' (line %d) is read in this doall "
-                     "but its type '%s' cannot be sent to the processors: "
-                     "only numbers, structures and arrays declared with a "
-                     "constant size can", o->name, o->line, o->type);
+            char what[400];
+            if (strchr(o->type, '['))
+                snprintf(what, sizeof what, "'%s' (line %d) is an array used "
+                         "without a subscript in this doall (its address or "
+                         "size): the processors get its elements, not the "
+                         "array; use %s[...] only", o->name, o->line, o->name);
+            else if (o->is_value)
+                snprintf(what, sizeof what, "'%s' (line %d) is read in this "
+                         "doall but its type '%s' has no name the processors' "
+                         "code can declare: give it a typedef or a tag",
+                         o->name, o->line, o->type);
+            else
+                snprintf(what, sizeof what, "'%s' (line %d) is read in this "
+                         "doall but is a pointer or a function ('%s'): its "
+                         "value means nothing on another processor", o->name,
+                         o->line, o->type);
             error_at(g, l->begin, "%s", what);
         }
     }
@@ -514,9 +571,12 @@ static void put_node(text *t, gen *g, int d)
     int nrepl, ndist = distributed_arrays(g, l, dist);
     bool env = has_env(g, l, repl, &nrepl);
 
-    putf(t, "/* hyperdo: the node program of the doall at %s:%d (Fig. 1d).  Every\n"
-         " * processor runs the iterations whose %s it holds (owner computes). */\n",
-         p->path, l->line, home->text);
+    put(t, "/* hyperdo: the node program of the doall at ");
+    put_commented(t, p->path);
+    putf(t, ":%d (Fig. 1d).  Every\n * processor runs the iterations whose ",
+         l->line);
+    put_commented(t, home->text);
+    put(t, " it holds (owner computes). */\n");
     if (env) {
         putf(t, "struct hd_env_%d {\n", d);
         for (int k = 0; k < l->nouters; k++)
@@ -554,7 +614,9 @@ static void put_node(text *t, gen *g, int d)
             if (plan[k].way != REF_MESSAGE)
                 continue;
             const hd_ref *ref = &l->refs[k];
-            putf(t, "        {   /* %s */\n", ref->text);
+            put(t, "        {   /* ");
+            put_commented(t, ref->text);
+            put(t, " */\n");
             putf(t, "            const hd_index hd_e = %s;\n", plan[k].index);
             put(t, "            if (");
             put_owner(t, g, "hd_e", ref->array);
@@ -574,7 +636,9 @@ static void put_node(text *t, gen *g, int d)
             if (plan[k].way != REF_MESSAGE)
                 continue;
             const hd_ref *ref = &l->refs[k];
-            putf(t, "        {   /* %s */\n            const int hd_from = ", ref->text);
+            put(t, "        {   /* ");
+            put_commented(t, ref->text);
+            put(t, " */\n            const int hd_from = ");
             put_owner(t, g, plan[k].index, ref->array);
             putf(t, ";\n            if (hd_from != hd_me)\n"
                     "                hd_expect(hd_msgs, hd_from, sizeof *hd_%s);\n"
@@ -610,8 +674,10 @@ static void put_node(text *t, gen *g, int d)
         if (plan[k].way != REF_MESSAGE)
             continue;
         const hd_ref *ref = &l->refs[k];
-        putf(t, "        {   /* %s */\n            const hd_index hd_e = %s;\n"
-                "            const int hd_from = ", ref->text, plan[k].index);
+        put(t, "        {   /* ");
+        put_commented(t, ref->text);
+        putf(t, " */\n            const hd_index hd_e = %s;\n"
+                "            const int hd_from = ", plan[k].index);
         put_owner(t, g, "hd_e", ref->array);
         putf(t, ";\n            hd_r%d = hd_from == hd_me ? &hd_%s[", k,
              p->arrays[ref->array].name);
@@ -807,10 +873,12 @@ static void put_edit(text *t, gen *g, const edit *e)
     const hd_program *p = g->prog;
     switch (e->kind) {
     case EDIT_PROLOGUE:
+        own_line_directive(t, g);
         put_prologue(t, g);
         line_directive(t, g, e->end);
         break;
     case EDIT_NODES:
+        own_line_directive(t, g);
         put(t, "\n");
         for (int d = 0; d < p->nloops; d++)
             if (p->loops[d].func_begin == e->begin)
@@ -818,6 +886,7 @@ static void put_edit(text *t, gen *g, const edit *e)
         line_directive(t, g, e->end);
         break;
     case EDIT_DOALL:
+        own_line_directive(t, g);
         put_host_doall(t, g, e->item);
         line_directive(t, g, e->end);
         break;
@@ -852,9 +921,11 @@ static void put_header(text *t, gen *g, hd_codegen_summary *sum)
 {
     const hd_program *p = g->prog;
     int n = p->n;
-    putf(t, "/*\n * Generated by hyperdo translate from %s: do not edit.\n"
+    put(t, "/*\n * Generated by hyperdo translate from ");
+    put_commented(t, p->path);
+    putf(t, ": do not edit.\n"
             " * The SPMD program of seed 000's Fig. 1d for the %d-cube "
-            "(%d processors),\n * mapping %s", p->path, n, 1 << n,
+            "(%d processors),\n * mapping %s", n, 1 << n,
          g->opt->mapping == HD_MAPPING_IDENTITY ? "identity" : "optimal");
     if (g->opt->mapping == HD_MAPPING_OPTIMAL)
         putf(t, " (Section 5, objective %s)",
@@ -950,10 +1021,11 @@ static void put_tables(text *t, const gen *g)
     if (p->main_params == 0)
         put(t, "static int hd_main(int argc, char **argv)\n{\n"
                "    (void)argc;\n    (void)argv;\n    return hd_user_main();\n}\n\n");
-    putf(t, "static const hd_program_desc hd_program = {\n"
-            "    \"%s\", %d, to_virtual, to_physical,\n"
+    put(t, "static const hd_program_desc hd_program = {\n    ");
+    put_quoted(t, p->path);
+    putf(t, ", %d, to_virtual, to_physical,\n"
             "    %d, hd_arrays, %d, hd_doalls, %s\n};\n\n",
-         p->path, p->n, g->ndist, p->nloops,
+         p->n, g->ndist, p->nloops,
          p->main_params == 0 ? "hd_main" : "hd_user_main");
     put(t, "int main(int argc, char **argv)\n{\n"
            "    return hd_run(&hd_program, argc, argv);\n}\n");
@@ -1075,7 +1147,9 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     text t = { 0 };
     put_header(&t, &g, summary);
     summary->order = g.order;
-    putf(&t, "#line 1 \"%s\"\n", prog->path);
+    put(&t, "#line 1 ");
+    put_quoted(&t, prog->path);
+    put(&t, "\n");
     size_t at = 0;
     for (int k = 0; k < nedits; k++) {
         const edit *e = &edits[k];
@@ -1091,6 +1165,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
         at = e->end;
     }
     put_source(&t, &g, at, len);
+    own_line_directive(&t, &g);
     put_tables(&t, &g);
     free(edits);
     free(g.array_id);

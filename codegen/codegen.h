@@ -27,6 +27,8 @@ typedef enum {
 typedef struct {
     hd_mapping mapping;
     hd_objective objective;
+    const char *out_path;  /* the output's name, for its own #line
+                            * directives; NULL: none */
 } hd_codegen_options;
 
 /* What the generator decided, for reports and tests. */

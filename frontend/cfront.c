@@ -2514,6 +2514,23 @@ static void read_host_code(reader *r)
             p->has_main = true;
             p->main_name = cursor_pos(r, d).offset;
             p->main_params = clang_Cursor_getNumArguments(d);
+            /* The host calls it as int (*)(int, char **): other forms
+             * (const argv, a third parameter, ...) are not supported. */
+            CXType ft = clang_getCursorType(d);
+            bool fits = !clang_isFunctionTypeVariadic(ft) &&
+                        (p->main_params == 0 || p->main_params == 2);
+            if (fits && p->main_params == 2) {
+                CXType a0 = clang_getCanonicalType(clang_Cursor_getArgument(d, 0).kind
+                            ? clang_getCursorType(clang_Cursor_getArgument(d, 0))
+                            : ft);
+                CXString s1 = clang_getTypeSpelling(clang_getCanonicalType(
+                    clang_getCursorType(clang_Cursor_getArgument(d, 1))));
+                fits = a0.kind == CXType_Int &&
+                       strcmp(clang_getCString(s1), "char **") == 0;
+                clang_disposeString(s1);
+            }
+            if (!fits)
+                p->main_params = -1;
         }
         free(name);
         children kids = kids_of(d);

@@ -82,6 +82,16 @@ static int usage_error(const char *fmt, ...)
     return HD_EXIT_USAGE;
 }
 
+/* Do two names denote one file (the same string, or the same inode)? */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
@@ -147,8 +157,14 @@ static int parse_options(int argc, char **argv, options *opt)
         return usage_error("missing '-o out.c'");
     if (opt->depfile && !opt->md)
         return usage_error("'-MF' goes with '-MD'");
-    if (strcmp(opt->path, opt->out) == 0)
+    if (same_file(opt->path, opt->out))
         return usage_error("the output '%s' would overwrite the input", opt->out);
+    if (opt->depfile && same_file(opt->depfile, opt->path))
+        return usage_error("the dependency file '%s' would overwrite the input",
+                           opt->depfile);
+    if (opt->depfile && same_file(opt->depfile, opt->out))
+        return usage_error("the dependency file '%s' is also the output",
+                           opt->depfile);
     return -1;
 }
 
@@ -188,20 +204,28 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* Writes data to path through a temporary file in the same directory and
- * rename(2), so readers see the old file or the whole new one. */
-static bool write_atomically(const char *path, const char *data, size_t len)
+/* A file being written: the data goes to a temporary file in the same
+ * directory, renamed over the real name only when every output is ready,
+ * so that readers see the old files or all the new ones. */
+typedef struct {
+    const char *path;
+    char *tmp;
+} pending;
+
+static bool write_pending(pending *w, const char *path, const char *data, size_t len)
 {
     size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
+    w->path = path;
+    w->tmp = malloc(n + 16);
+    if (!w->tmp)
         return false;
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(w->tmp);
     if (fd < 0) {
-        fprintf(stderr, "hyperdo: error: cannot create a temporary file for "
-                "'%s': %s\n", path, strerror(errno));
-        free(tmp);
+        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path,
+                strerror(errno));
+        free(w->tmp);
+        w->tmp = NULL;
         return false;
     }
     FILE *f = fdopen(fd, "wb");
@@ -211,21 +235,42 @@ static bool write_atomically(const char *path, const char *data, size_t len)
     /* mkstemp makes the file 0600; give it what a compiler's output gets. */
     mode_t mask = umask(0);
     umask(mask);
-    if (f)
-        ok = fchmod(fileno(f), 0666 & ~mask) == 0 && ok;
-    if (f ? fclose(f) != 0 : (close(fd), true))
-        ok = false;
-    if (ok && rename(tmp, path) != 0) {
+    if (f && fchmod(fileno(f), 0666 & ~mask) != 0 && ok) {
         saved = errno;
         ok = false;
     }
+    if (f ? fclose(f) != 0 : (close(fd), true))
+        ok = false;
     if (!ok) {
         fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path,
                 strerror(saved));
-        unlink(tmp);
+        unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
     }
-    free(tmp);
     return ok;
+}
+
+static bool commit_pending(pending *w)
+{
+    bool ok = rename(w->tmp, w->path) == 0;
+    if (!ok) {
+        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", w->path,
+                strerror(errno));
+        unlink(w->tmp);
+    }
+    free(w->tmp);
+    w->tmp = NULL;
+    return ok;
+}
+
+static void drop_pending(pending *w)
+{
+    if (w->tmp) {
+        unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+    }
 }
 
 /* Text for a make rule; `escape` escapes a file name as GCC does. */
@@ -251,6 +296,15 @@ static void put_make(char **s, size_t *len, size_t *cap, const char *text,
         (*s)[*len] = '\0';
 }
 
+/* A header included more than once is listed once. */
+static bool listed_before(const hd_program *prog, int k)
+{
+    for (int j = 0; j < k; j++)
+        if (strcmp(prog->includes[j], prog->includes[k]) == 0)
+            return true;
+    return false;
+}
+
 /* out.c: in.c headers...  and an empty rule per header (like -MP), so that
  * a deleted header does not stop make. */
 static char *dependencies(const options *opt, const hd_program *prog, size_t *len)
@@ -262,11 +316,15 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
     put_make(&s, len, &cap, ": ", false);
     put_make(&s, len, &cap, opt->path, true);
     for (int k = 0; k < prog->nincludes; k++) {
+        if (listed_before(prog, k))
+            continue;
         put_make(&s, len, &cap, " \\\n  ", false);
         put_make(&s, len, &cap, prog->includes[k], true);
     }
     put_make(&s, len, &cap, "\n", false);
     for (int k = 0; k < prog->nincludes; k++) {
+        if (listed_before(prog, k))
+            continue;
         put_make(&s, len, &cap, "\n", false);
         put_make(&s, len, &cap, prog->includes[k], true);
         put_make(&s, len, &cap, ":\n", false);
@@ -318,6 +376,7 @@ int hd_cmd_translate(int argc, char **argv)
     }
     char *out = NULL;
     size_t out_len = 0;
+    opt.gen.out_path = opt.out;
     errors = hd_codegen(&prog, src, len, &opt.gen, &out, &out_len, NULL,
                         &diagnostics);
     free(src);
@@ -335,12 +394,19 @@ int hd_cmd_translate(int argc, char **argv)
         if (!ok)
             fprintf(stderr, "hyperdo: error: out of memory\n");
     }
-    /* The program first: a dependency file never names an output that was
-     * not written. */
+    /* Both files are written in full before either replaces anything; the
+     * dependency file goes first, so that a failure leaves out.c as it was. */
+    pending wout = { NULL, NULL }, wdep = { NULL, NULL };
     if (ok)
-        ok = write_atomically(opt.out, out, out_len);
+        ok = write_pending(&wout, opt.out, out, out_len);
     if (ok && opt.md)
-        ok = write_atomically(depfile, deps, deps_len);
+        ok = write_pending(&wdep, depfile, deps, deps_len);
+    if (ok && opt.md)
+        ok = commit_pending(&wdep);
+    if (ok)
+        ok = commit_pending(&wout);
+    drop_pending(&wout);
+    drop_pending(&wdep);
     free(out);
     free(deps);
     free(depfile);

@@ -1,4 +1,4 @@
-// expect: 12:5: error: 'f' (line 13) is read in this doall but its type 'double (*)(double)' cannot be sent to the processors
+// expect: 12:5: error: 'f' (line 13) is read in this doall but is a pointer or a function ('double (*)(double)')
 // rejected: a pointer to a function is an address, not a value
 double a[256], b[256];
 double twice(double x) { return 2 * x; }

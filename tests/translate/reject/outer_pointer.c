@@ -1,4 +1,4 @@
-// expect: 11:5: error: 'p' (line 12) is read in this doall but its type 'double *' cannot be sent to the processors
+// expect: 11:5: error: 'p' (line 12) is read in this doall but is a pointer or a function ('double *')
 // rejected: an outer variable that is a pointer means nothing on another
 // processor (the front end lets a pointer compared, not dereferenced,
 // through); the diagnostic is at the loop and names the line of the read
