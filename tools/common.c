@@ -1,6 +1,8 @@
 /*
  * common.c — what several subcommands share.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +23,12 @@ char *hd_helpers_include_dir(void)
             strcpy(slash, "/../include");
             char probe[4200];
             snprintf(probe, sizeof probe, "%s/hyperdo/bits.h", exe);
-            if (access(probe, R_OK) == 0)
-                return strdup(exe);
+            if (access(probe, R_OK) == 0) {
+                /* PREFIX/include, not PREFIX/bin/../include: the name ends
+                 * up in diagnostics and -MD dependency files. */
+                char *real = realpath(exe, NULL);
+                return real ? real : strdup(exe);
+            }
         }
     }
     return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
