@@ -141,6 +141,8 @@ typedef enum {
     REF_REPLICATED,   /* an array every processor has: the text stays */
     REF_LOCAL,        /* always this processor's: hd_<a>[offset] */
     REF_MESSAGE,      /* possibly another's: (*hd_r<k>), fetched first */
+    REF_REQUEST,      /* its index reads distributed arrays (a[q[i]]): the
+                       * iteration's processor asks the owner for it */
 } ref_way;
 
 typedef struct {
@@ -339,6 +341,16 @@ static bool writes_all(const gen *g, const hd_loop *l, int arr)
     return covered == size;
 }
 
+/* Is reference `in` part of the index of `out`? */
+static bool inside(const hd_ref *in, const hd_ref *out)
+{
+    return in != out && in->begin >= out->begin && in->end <= out->end &&
+           !(in->begin == out->begin && in->end == out->end);
+}
+
+static bool reads_array(const hd_loop *l, int arr);
+static bool writes_array(const hd_loop *l, int arr);
+
 /* The things the node code cannot do, each reported where it is. */
 static void check_loop(gen *g, const hd_loop *l)
 {
@@ -384,13 +396,29 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
+        /* a[q[i]] with q distributed: the iteration's processor asks for
+         * the element (REF_REQUEST); q[i] itself must be known there
+         * before the loop runs, so q must not be written by the loop, and
+         * its own index must not read distributed arrays in turn. */
         for (int j = 0; j < l->nrefs; j++) {
             const hd_ref *in = &l->refs[j];
-            if (j != k && in->begin > ref->begin && in->end <= ref->end &&
-                p->arrays[in->array].dist != HD_DIST_NONE)
+            if (j == k || !inside(in, ref) || p->arrays[in->array].dist == HD_DIST_NONE)
+                continue;
+            if (ref->is_write)
+                continue;     /* reported below: the element written */
+            if (writes_array(l, in->array))
                 error_at(g, in->begin, "the index of '%s' reads '%s', which "
-                         "is distributed: every processor must be able to "
-                         "compute every index", ref->text, in->text);
+                         "this doall writes: the element to fetch must be "
+                         "known before the loop runs", ref->text, in->text);
+            for (int m = 0; m < l->nrefs; m++)
+                if (m != j && inside(&l->refs[m], in) &&
+                    p->arrays[l->refs[m].array].dist != HD_DIST_NONE) {
+                    error_at(g, in->begin, "the index of '%s' reads '%s', "
+                             "whose own index reads a distributed array: "
+                             "one level of indirection is supported",
+                             ref->text, in->text);
+                    break;
+                }
         }
         if (ref->reason && strstr(ref->reason, "a variable of the loop body"))
             error_at(g, ref->begin, "the index of '%s' uses a variable of the "
@@ -497,12 +525,15 @@ static void put_for(text *t, const hd_loop *l)
 }
 
 /* The body with every distributed reference rewritten (ref_plan). */
-static void put_body(text *t, const gen *g, const hd_loop *l, const ref_plan *plan)
+/* Text [begin, end) of the loop with every distributed reference in it
+ * rewritten (ref_plan): local ones to the processor's own element, the
+ * others to where their value waits: *hd_r<k> for one iteration at a time,
+ * or *hd_p<k>[hd_t] when every iteration's were fetched first (`stored`). */
+static void put_rewritten(text *t, const gen *g, const hd_loop *l,
+                          const ref_plan *plan, size_t begin, size_t end,
+                          bool stored)
 {
-    line_directive(t, g, l->body_begin);
-    size_t at = l->body_begin;
-    if (!l->body_is_block)
-        put(t, "        { ");
+    size_t at = begin;
     /* References in the order of the text (the front end lists an
      * assignment's right side before its target). */
     int *by_place = malloc((size_t)l->nrefs * sizeof *by_place);
@@ -519,24 +550,208 @@ static void put_body(text *t, const gen *g, const hd_loop *l, const ref_plan *pl
     for (int kk = 0; kk < l->nrefs; kk++) {
         int k = by_place[kk];
         const hd_ref *ref = &l->refs[k];
-        if (plan[k].way == REF_REPLICATED || ref->begin < at)
+        if (plan[k].way == REF_REPLICATED || ref->begin < at || ref->end > end)
             continue;
         put_source(t, g, at, ref->begin);
         const hd_array *a = &g->prog->arrays[ref->array];
         if (plan[k].way == REF_LOCAL) {
-            putf(t, "hd_%s[", a->name);
+            putf(t, "hd_l_%s[", a->name);
             put_offset(t, g, plan[k].index, ref->array);
             put(t, "]");
+        } else if (stored) {
+            putf(t, "(*hd_p%d[hd_t])", k);
         } else {
             putf(t, "(*hd_r%d)", k);
         }
         at = ref->end;
     }
     free(by_place);
-    put_source(t, g, at, l->body_end);
+    put_source(t, g, at, end);
+}
+
+static void put_body(text *t, const gen *g, const hd_loop *l, const ref_plan *plan,
+                     bool stored)
+{
+    line_directive(t, g, l->body_begin);
+    if (!l->body_is_block)
+        put(t, "        { ");
+    put_rewritten(t, g, l, plan, l->body_begin, l->body_end, stored);
     if (!l->body_is_block)
         put(t, "; }");
     put(t, "\n");
+}
+
+/* A REF_REQUEST's element index, as C, with the references inside it
+ * rewritten for the stored form. */
+static char *request_index(const gen *g, const hd_loop *l, const ref_plan *plan,
+                           const hd_ref *ref)
+{
+    const hd_array *a = &g->prog->arrays[ref->array];
+    text t = { 0 };
+    for (int d = 1; d < ref->nsubs; d++)
+        put(&t, "(");
+    for (int d = 0; d < ref->nsubs; d++) {
+        if (d > 0)
+            putf(&t, " * %lld + ", (long long)a->extent[d]);
+        put(&t, "(hd_index)(");
+        put_rewritten(&t, g, l, plan, ref->sub_begin[d], ref->sub_end[d], true);
+        put(&t, ")");
+        if (d > 0)
+            put(&t, ")");
+    }
+    return take(&t);
+}
+
+/* The iterations of this processor, counted: hd_t numbers them. */
+static void put_mine_loop(text *t, const gen *g, const hd_loop *l, const char *home_index)
+{
+    put_for(t, l);
+    put(t, "        if (");
+    put_owner(t, g, home_index, l->refs[l->home].array);
+    put(t, " != hd_me)\n            continue;\n");
+}
+
+/*
+ * The node code when some index reads a distributed array (a[q[i]]): only
+ * the processor that runs the iteration can compute which element it
+ * needs, so it asks the owner (inspector/executor).  Every iteration's
+ * values are fetched before any runs: first the references whose element
+ * anyone can compute (one exchange, as in put_node), then three more: how
+ * many elements each processor asks of each other, the indices asked, and
+ * the elements sent back in the order asked.
+ */
+static void put_requests(text *t, const gen *g, const hd_loop *l, ref_plan *plan,
+                         const char *home_index)
+{
+    const hd_program *p = g->prog;
+    int P = 1 << p->n;
+    put(t, "    hd_index hd_mine = 0;\n");
+    put_for(t, l);
+    put(t, "        hd_mine += ");
+    put_owner(t, g, home_index, l->refs[l->home].array);
+    put(t, " == hd_me;\n    }\n");
+    put(t, "    /* For each of my iterations, where each reference's element is:\n"
+           "     * mine, or a copy that came in a message. */\n");
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_MESSAGE && plan[k].way != REF_REQUEST)
+            continue;
+        const char *e = elem(g, l->refs[k].array);
+        putf(t, "    %s *const hd_v%d = hd_alloc(hd_mine, sizeof *hd_v%d);\n"
+                "    const %s **const hd_p%d = hd_alloc(hd_mine, sizeof *hd_p%d);\n",
+             e, k, k, e, k, k);
+        if (plan[k].way == REF_REQUEST)
+            putf(t, "    int *const hd_from%d = hd_alloc(hd_mine, sizeof *hd_from%d);\n",
+                 k, k);
+    }
+    put(t, "    {\n        hd_index hd_t = 0;\n");
+    put_mine_loop(t, g, l, home_index);
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_MESSAGE)
+            continue;
+        const hd_ref *ref = &l->refs[k];
+        put(t, "        {   /* ");
+        put_commented(t, ref->text);
+        putf(t, " */\n            const hd_index hd_e = %s;\n"
+                "            const int hd_from = ", plan[k].index);
+        put_owner(t, g, "hd_e", ref->array);
+        putf(t, ";\n            hd_p%d[hd_t] = hd_from == hd_me ? &hd_l_%s[", k,
+             p->arrays[ref->array].name);
+        put_offset(t, g, "hd_e", ref->array);
+        putf(t, "]\n                          : hd_take(hd_msgs, hd_from, &hd_v%d[hd_t], "
+                "sizeof *hd_v%d);\n        }\n", k, k);
+    }
+    put(t, "        hd_t++;\n    }\n    }\n");
+
+    put(t, "    /* Ask the owners for the elements that indices through distributed\n"
+           "     * arrays select, in the order of my iterations. */\n"
+           "    hd_exchange *const hd_asks = hd_exchange_new();\n");
+    putf(t, "    hd_index hd_asked[%d] = { 0 };\n", P);
+    put(t, "    {\n        hd_index hd_t = 0;\n");
+    put_mine_loop(t, g, l, home_index);
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_REQUEST)
+            continue;
+        const hd_ref *ref = &l->refs[k];
+        char *index = request_index(g, l, plan, ref);
+        put(t, "        {   /* ");
+        put_commented(t, ref->text);
+        putf(t, " */\n            const hd_index hd_e = %s;\n"
+                "            const int hd_from = ", index ? index : "0");
+        free(index);
+        put_owner(t, g, "hd_e", ref->array);
+        putf(t, ";\n            hd_from%d[hd_t] = hd_from;\n"
+                "            hd_p%d[hd_t] = &hd_v%d[hd_t];\n"
+                "            if (hd_from == hd_me) {\n"
+                "                hd_p%d[hd_t] = &hd_l_%s[", k, k, k, k,
+             p->arrays[ref->array].name);
+        put_offset(t, g, "hd_e", ref->array);
+        putf(t, "];\n            } else {\n"
+                "                const int hd_which = %d;   /* which reference: the owner's array */\n"
+                "                hd_put(hd_asks, hd_from, &hd_which, sizeof hd_which);\n"
+                "                hd_put(hd_asks, hd_from, &hd_e, sizeof hd_e);\n"
+                "                hd_asked[hd_from]++;\n            }\n        }\n", k);
+    }
+    put(t, "        hd_t++;\n    }\n    }\n");
+    putf(t, "    hd_exchange *const hd_counts = hd_exchange_new();\n"
+            "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
+            "        if (hd_proc != hd_me) {\n"
+            "            hd_put(hd_counts, hd_proc, &hd_asked[hd_proc], sizeof hd_asked[hd_proc]);\n"
+            "            hd_expect(hd_counts, hd_proc, sizeof(hd_index));\n"
+            "        }\n"
+            "    hd_exchange_run(hd_counts);\n"
+            "    hd_index hd_asks_of[%d] = { 0 };\n"
+            "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
+            "        if (hd_proc != hd_me) {\n"
+            "            hd_take(hd_counts, hd_proc, &hd_asks_of[hd_proc], sizeof hd_asks_of[hd_proc]);\n"
+            "            hd_expect(hd_asks, hd_proc, (size_t)hd_asks_of[hd_proc] *\n"
+            "                                     (sizeof(int) + sizeof(hd_index)));\n"
+            "        }\n"
+            "    hd_exchange_free(hd_counts);\n"
+            "    hd_exchange_run(hd_asks);\n", P, P, P);
+    /* Replies: per asking processor, its indices in order.  The requests
+     * of one doall may name elements of several arrays: the index alone
+     * does not say which, so each request names its reference first. */
+    put(t, "    /* Answer: my elements, in the order they were asked. */\n"
+           "    hd_exchange *const hd_answers = hd_exchange_new();\n");
+    putf(t, "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
+            "        for (hd_index hd_n = 0; hd_n < hd_asks_of[hd_proc]; hd_n++) {\n"
+            "            hd_index hd_e;\n"
+            "            int hd_ref;\n"
+            "            hd_take(hd_asks, hd_proc, &hd_ref, sizeof hd_ref);\n"
+            "            hd_take(hd_asks, hd_proc, &hd_e, sizeof hd_e);\n"
+            "            switch (hd_ref) {\n", P);
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_REQUEST)
+            continue;
+        const hd_ref *ref = &l->refs[k];
+        putf(t, "            case %d:\n                hd_put(hd_answers, hd_proc, &hd_l_%s[", k,
+             p->arrays[ref->array].name);
+        put_offset(t, g, "hd_e", ref->array);
+        putf(t, "], sizeof *hd_l_%s);\n                break;\n", p->arrays[ref->array].name);
+    }
+    put(t, "            }\n        }\n");
+    put(t, "    hd_exchange_free(hd_asks);\n");
+    /* What comes back: for each of my asks, in order. */
+    put(t, "    {\n        hd_index hd_t = 0;\n");
+    put_mine_loop(t, g, l, home_index);
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_REQUEST)
+            continue;
+        putf(t, "        if (hd_from%d[hd_t] != hd_me)\n"
+                "            hd_expect(hd_answers, hd_from%d[hd_t], sizeof hd_v%d[hd_t]);\n",
+             k, k, k);
+    }
+    put(t, "        hd_t++;\n    }\n    }\n    hd_exchange_run(hd_answers);\n");
+    put(t, "    {\n        hd_index hd_t = 0;\n");
+    put_mine_loop(t, g, l, home_index);
+    for (int k = 0; k < l->nrefs; k++) {
+        if (plan[k].way != REF_REQUEST)
+            continue;
+        putf(t, "        if (hd_from%d[hd_t] != hd_me)\n"
+                "            hd_take(hd_answers, hd_from%d[hd_t], &hd_v%d[hd_t], "
+                "sizeof hd_v%d[hd_t]);\n", k, k, k, k);
+    }
+    put(t, "        hd_t++;\n    }\n    }\n    hd_exchange_free(hd_answers);\n\n");
 }
 
 static void put_node(text *t, gen *g, int d)
@@ -553,7 +768,7 @@ static void put_node(text *t, gen *g, int d)
         t->failed = true;
         return;
     }
-    bool messages = false;
+    bool messages = false, requests = false;
     for (int k = 0; k < nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
         const hd_array *a = &p->arrays[ref->array];
@@ -565,7 +780,12 @@ static void put_node(text *t, gen *g, int d)
         plan[k].index = index_text(g, ref);
         plan[k].way = ref->is_write || ref->comm == HD_COMM_LOCAL ? REF_LOCAL
                                                                   : REF_MESSAGE;
+        for (int j = 0; j < nrefs && !ref->is_write; j++)
+            if (inside(&l->refs[j], ref) &&
+                p->arrays[l->refs[j].array].dist != HD_DIST_NONE)
+                plan[k].way = REF_REQUEST;
         messages |= plan[k].way == REF_MESSAGE;
+        requests |= plan[k].way == REF_REQUEST;
     }
     char *home_index = plan[l->home].index;
     int nrepl, ndist = distributed_arrays(g, l, dist);
@@ -599,7 +819,7 @@ static void put_node(text *t, gen *g, int d)
     }
     put(t, "    const int hd_me = v_get_pid();\n");
     for (int k = 0; k < ndist; k++)
-        putf(t, "    %s *const hd_%s = hd_local(%d);\n", elem(g, dist[k]),
+        putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, dist[k]),
              p->arrays[dist[k]].name, g->array_id[dist[k]]);
 
     if (messages) {
@@ -620,10 +840,10 @@ static void put_node(text *t, gen *g, int d)
             putf(t, "            const hd_index hd_e = %s;\n", plan[k].index);
             put(t, "            if (");
             put_owner(t, g, "hd_e", ref->array);
-            putf(t, " == hd_me)\n                hd_put(hd_msgs, hd_home, &hd_%s[",
+            putf(t, " == hd_me)\n                hd_put(hd_msgs, hd_home, &hd_l_%s[",
                  p->arrays[ref->array].name);
             put_offset(t, g, "hd_e", ref->array);
-            putf(t, "], sizeof *hd_%s);\n        }\n", p->arrays[ref->array].name);
+            putf(t, "], sizeof *hd_l_%s);\n        }\n", p->arrays[ref->array].name);
         }
         put(t, "    }\n");
         put(t, "    /* Count what my iterations read from each other "
@@ -641,7 +861,7 @@ static void put_node(text *t, gen *g, int d)
             put(t, " */\n            const int hd_from = ");
             put_owner(t, g, plan[k].index, ref->array);
             putf(t, ";\n            if (hd_from != hd_me)\n"
-                    "                hd_expect(hd_msgs, hd_from, sizeof *hd_%s);\n"
+                    "                hd_expect(hd_msgs, hd_from, sizeof *hd_l_%s);\n"
                     "        }\n", p->arrays[ref->array].name);
         }
         put(t, "    }\n");
@@ -661,6 +881,24 @@ static void put_node(text *t, gen *g, int d)
                 "    }\n\n", 1 << p->n, 1 << p->n);
     }
 
+    if (requests) {
+        put_requests(t, g, l, plan, home_index);
+        put(t, "    /* My iterations, in order. */\n    {\n        hd_index hd_t = 0;\n");
+        put_mine_loop(t, g, l, home_index);
+        put_body(t, g, l, plan, true);
+        put(t, "        hd_t++;\n    }\n    }\n");
+        for (int k = 0; k < nrefs; k++) {
+            if (plan[k].way != REF_MESSAGE && plan[k].way != REF_REQUEST)
+                continue;
+            putf(t, "    free(hd_v%d);\n    free((void *)hd_p%d);\n", k, k);
+            if (plan[k].way == REF_REQUEST)
+                putf(t, "    free(hd_from%d);\n", k);
+        }
+        if (messages)
+            put(t, "    hd_exchange_free(hd_msgs);\n");
+        put(t, "}\n\n");
+        goto done;
+    }
     put(t, "    /* My iterations, in order. */\n");
     put_for(t, l);
     for (int k = 0; k < nrefs; k++)
@@ -679,17 +917,18 @@ static void put_node(text *t, gen *g, int d)
         putf(t, " */\n            const hd_index hd_e = %s;\n"
                 "            const int hd_from = ", plan[k].index);
         put_owner(t, g, "hd_e", ref->array);
-        putf(t, ";\n            hd_r%d = hd_from == hd_me ? &hd_%s[", k,
+        putf(t, ";\n            hd_r%d = hd_from == hd_me ? &hd_l_%s[", k,
              p->arrays[ref->array].name);
         put_offset(t, g, "hd_e", ref->array);
         putf(t, "]\n                   : hd_take(hd_msgs, hd_from, &hd_v%d, "
                 "sizeof hd_v%d);\n        }\n", k, k);
     }
-    put_body(t, g, l, plan);
+    put_body(t, g, l, plan, false);
     put(t, "    }\n");
     if (messages)
         put(t, "    hd_exchange_free(hd_msgs);\n");
     put(t, "}\n\n");
+done:
     for (int k = 0; k < nrefs; k++)
         free(plan[k].index);
     free(plan);
@@ -843,7 +1082,7 @@ static void put_prologue(text *t, const gen *g)
 {
     put(t, "\n/* hyperdo: the run-time library, and where the newest elements "
            "of each\n * distributed array are: on the host, on the processors, "
-           "or both. */\n#include <hyperdo.h>\n#include <string.h>\n\n");
+           "or both. */\n#include <hyperdo.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
     helpers_used h = helpers_needed(g);
     if (!h.where)
         return;

@@ -18,17 +18,19 @@
 #define N 8
 double b[N], r[N];
 
+#line 22 "fig1.spmd.c"
 
 /* hyperdo: the run-time library, and where the newest elements of each
  * distributed array are: on the host, on the processors, or both. */
 #include <hyperdo.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { HD_ON_HOST = 1, HD_ON_NODES = 2 };
 static unsigned char hd_where[2] = { HD_ON_HOST, HD_ON_HOST };
 
 /* Before a doall: the processors need the host's elements. */
-static inline void hd_to_nodes(int a, const void *host)
+static void hd_to_nodes(int a, const void *host)
 {
     if (!(hd_where[a] & HD_ON_NODES))
         hd_scatter(a, host);
@@ -36,13 +38,13 @@ static inline void hd_to_nodes(int a, const void *host)
 }
 
 /* After a doall that wrote the array. */
-static inline void hd_on_nodes(int a)
+static void hd_on_nodes(int a)
 {
     hd_where[a] = HD_ON_NODES;
 }
 
 /* Before sequential code that uses the array (and may change it). */
-static inline void hd_to_host(int a, void *host)
+static void hd_to_host(int a, void *host)
 {
     if (!(hd_where[a] & HD_ON_HOST))
         hd_gather(a, host);
@@ -50,6 +52,7 @@ static inline void hd_to_host(int a, void *host)
 }
 
 #line 9 "fig1.c"
+#line 56 "fig1.spmd.c"
 
 /* hyperdo: the node program of the doall at fig1.c:14 (Fig. 1d).  Every
  * processor runs the iterations whose b[i] it holds (owner computes). */
@@ -57,8 +60,8 @@ static void hd_node_0(const void *hd_arg)
 {
     (void)hd_arg;
     const int hd_me = v_get_pid();
-    double *const hd_r = hd_local(0);
-    double *const hd_b = hd_local(1);
+    double *const hd_l_r = hd_local(0);
+    double *const hd_l_b = hd_local(1);
     hd_exchange *const hd_msgs = hd_exchange_new();
 
     /* Pack my elements that iterations of other processors read: one
@@ -70,7 +73,7 @@ static void hd_node_0(const void *hd_arg)
         {   /* r[reverse(i, 3)] */
             const hd_index hd_e = (hd_index)(reverse(i, 3));
             if (hd_owner(hd_e, 0, 3) == hd_me)
-                hd_put(hd_msgs, hd_home, &hd_r[hd_local_offset(hd_e, 0, 3)], sizeof *hd_r);
+                hd_put(hd_msgs, hd_home, &hd_l_r[hd_local_offset(hd_e, 0, 3)], sizeof *hd_l_r);
         }
     }
     /* Count what my iterations read from each other processor. */
@@ -80,7 +83,7 @@ static void hd_node_0(const void *hd_arg)
         {   /* r[reverse(i, 3)] */
             const int hd_from = hd_owner((hd_index)(reverse(i, 3)), 0, 3);
             if (hd_from != hd_me)
-                hd_expect(hd_msgs, hd_from, sizeof *hd_r);
+                hd_expect(hd_msgs, hd_from, sizeof *hd_l_r);
         }
     }
     /* One message to each processor whose iterations read my elements,
@@ -107,11 +110,11 @@ static void hd_node_0(const void *hd_arg)
         {   /* r[reverse(i, 3)] */
             const hd_index hd_e = (hd_index)(reverse(i, 3));
             const int hd_from = hd_owner(hd_e, 0, 3);
-            hd_r0 = hd_from == hd_me ? &hd_r[hd_local_offset(hd_e, 0, 3)]
+            hd_r0 = hd_from == hd_me ? &hd_l_r[hd_local_offset(hd_e, 0, 3)]
                    : hd_take(hd_msgs, hd_from, &hd_v0, sizeof hd_v0);
         }
 #line 15 "fig1.c"
-        { hd_b[hd_local_offset((hd_index)(i), 0, 3)] = (*hd_r0); }
+        { hd_l_b[hd_local_offset((hd_index)(i), 0, 3)] = (*hd_r0); }
     }
     hd_exchange_free(hd_msgs);
 }
@@ -121,6 +124,7 @@ int hd_user_main(void)
 {
     hd_to_host(0, r); for (int i = 0; i < N; i++)
         r[i] = i * i;
+#line 128 "fig1.spmd.c"
     {   /* hyperdo: the doall of line 14 runs on every processor (hd_node_0) */
         hd_to_nodes(0, r);
         hd_doall(0, NULL, 0);
@@ -134,6 +138,7 @@ int hd_user_main(void)
     printf("%g\n", sum);
     return 0;
 }
+#line 142 "fig1.spmd.c"
 
 /* hyperdo: the mapping (seed 000, Section 3, Fig. 1d): virtual processor v runs
  * on physical processor to_physical[v]; v_get_pid() returns to_virtual[p]. */

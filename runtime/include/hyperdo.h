@@ -115,6 +115,10 @@ void hd_doall(int doall, const void *env, size_t env_size);
 /* This processor's elements of distributed array `array`. */
 void *hd_local(int array);
 
+/* malloc(count * size) that never returns NULL (a failure aborts with a
+ * message), even for count 0: the node code's per-iteration tables. */
+void *hd_alloc(hd_index count, size_t size);
+
 /* Where element e of an array with this shift lives, and at which offset. */
 static inline int hd_owner(hd_index e, int shift, int n)
 {

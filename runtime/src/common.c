@@ -192,6 +192,18 @@ static void *local_of(int p, int array, const hd_array_desc *a)
     return *slot;
 }
 
+void *hd_alloc(hd_index count, size_t size)
+{
+    if (count < 0 || (size && (uint64_t)count > SIZE_MAX / size))
+        hd__fatal("hd_alloc: %lld elements of %zu bytes is too many",
+                  (long long)count, size);
+    void *p = malloc(count && size ? (size_t)count * size : 1);
+    if (!p)
+        hd__fatal("hd_alloc: out of memory for %lld elements of %zu bytes",
+                  (long long)count, size);
+    return p;
+}
+
 void *hd_local(int array)
 {
     int p = self("hd_local");
