@@ -152,12 +152,14 @@ for ((n = lo; n <= hi; n++)); do
         cmdlog=("${ref_cmds[@]}")
         ok=1
 
-        # 2. Translate, twice; the two outputs must be the same bytes.
+        # 2. Translate, twice to the same name (the output names itself in
+        # its #line directives); the two must be the same bytes.
         translate=("$hyperdo" translate --dim "$n" --mapping "$m")
         if ! step "$tag: hyperdo translate failed" \
                 "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}" ||
+            ! mv "$base.spmd.c" "$base.again.spmd.c" ||
             ! step "$tag: hyperdo translate failed the second time" \
-                "${translate[@]}" "$prog" -o "$base.again.spmd.c" -- -I"$include" "${extra[@]}"; then
+                "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}"; then
             ok=0
         elif ! cmp -s "$base.spmd.c" "$base.again.spmd.c"; then
             echo "FAIL: $tag: translating twice gives different files"
