@@ -4,6 +4,8 @@
  *
  *     cc     prog.spmd.c $(pkg-config --cflags --libs hyperdo)      threads
  *     mpicc  prog.spmd.c $(pkg-config --cflags --libs hyperdo-mpi)  MPI
+ *     cc     prog.spmd.c $(pkg-config --cflags --libs hyperdo-sim)  threads, with
+ *            each doall's messages timed on a simulated wormhole hypercube
  *
  * The machine has P = 2^n processors.  Physical processor p (a thread, or
  * MPI rank p) plays virtual processor to_virtual[p]; the translator chooses
