@@ -74,18 +74,7 @@ static void print_help(void)
         usage_line);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hyperdo: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fprintf(stderr, "%s (see 'hyperdo analyze --help')\n", usage_line);
-    return HD_EXIT_USAGE;
-}
+#define usage_error(...) hd_usage_error(usage_line, "analyze", __VA_ARGS__)
 
 /* Returns -1 to go on, or the exit status to leave with. */
 static int parse_options(int argc, char **argv, options *opt)

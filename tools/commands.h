@@ -19,4 +19,10 @@ int hd_cmd_translate(int argc, char **argv);
  * (malloc'ed). */
 char *hd_helpers_include_dir(void);
 
+/* Prints "hyperdo: error: MESSAGE" and the subcommand's usage line on
+ * stderr; returns HD_EXIT_USAGE. */
+__attribute__((format(printf, 3, 4)))
+int hd_usage_error(const char *usage_line, const char *command,
+                   const char *fmt, ...);
+
 #endif

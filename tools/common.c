@@ -3,6 +3,7 @@
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,4 +33,17 @@ char *hd_helpers_include_dir(void)
         }
     }
     return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
+}
+
+int hd_usage_error(const char *usage_line, const char *command,
+                   const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hyperdo: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "%s (see 'hyperdo %s --help')\n", usage_line, command);
+    return HD_EXIT_USAGE;
 }

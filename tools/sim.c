@@ -82,18 +82,7 @@ static void print_help(void)
         usage_line);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hyperdo: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fprintf(stderr, "%s (see 'hyperdo sim --help')\n", usage_line);
-    return HD_EXIT_USAGE;
-}
+#define usage_error(...) hd_usage_error(usage_line, "sim", __VA_ARGS__)
 
 static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 {

@@ -69,18 +69,7 @@ static void print_help(void)
         usage_line);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hyperdo: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fprintf(stderr, "%s (see 'hyperdo translate --help')\n", usage_line);
-    return HD_EXIT_USAGE;
-}
+#define usage_error(...) hd_usage_error(usage_line, "translate", __VA_ARGS__)
 
 /* Do two names denote one file (the same string, or the same inode)? */
 static bool same_file(const char *a, const char *b)
