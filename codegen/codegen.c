@@ -602,6 +602,28 @@ static char *request_index(const gen *g, const hd_loop *l, const ref_plan *plan,
     return take(&t);
 }
 
+/* Where REF_MESSAGE k's element is for the current iteration: this
+ * processor's own, or the next value from its owner's message; into
+ * hd_r<k>, or hd_p<k>[hd_t] when every iteration's are fetched first. */
+static void put_fetch(text *t, const gen *g, const hd_loop *l, const ref_plan *plan,
+                      int k, bool stored)
+{
+    const hd_ref *ref = &l->refs[k];
+    const char *name = g->prog->arrays[ref->array].name;
+    char slot[48], value[48];
+    snprintf(slot, sizeof slot, stored ? "hd_p%d[hd_t]" : "hd_r%d", k);
+    snprintf(value, sizeof value, stored ? "hd_v%d[hd_t]" : "hd_v%d", k);
+    put(t, "        {   /* ");
+    put_commented(t, ref->text);
+    putf(t, " */\n            const hd_index hd_e = %s;\n"
+            "            const int hd_from = ", plan[k].index);
+    put_owner(t, g, "hd_e", ref->array);
+    putf(t, ";\n            %s = hd_from == hd_me ? &hd_l_%s[", slot, name);
+    put_offset(t, g, "hd_e", ref->array);
+    putf(t, "]\n                   : hd_take(hd_msgs, hd_from, &%s, sizeof %s);\n"
+            "        }\n", value, value);
+}
+
 /* The iterations of this processor, counted: hd_t numbers them. */
 static void put_mine_loop(text *t, const gen *g, const hd_loop *l, const char *home_index)
 {
@@ -645,21 +667,9 @@ static void put_requests(text *t, const gen *g, const hd_loop *l, ref_plan *plan
     }
     put(t, "    {\n        hd_index hd_t = 0;\n");
     put_mine_loop(t, g, l, home_index);
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_MESSAGE)
-            continue;
-        const hd_ref *ref = &l->refs[k];
-        put(t, "        {   /* ");
-        put_commented(t, ref->text);
-        putf(t, " */\n            const hd_index hd_e = %s;\n"
-                "            const int hd_from = ", plan[k].index);
-        put_owner(t, g, "hd_e", ref->array);
-        putf(t, ";\n            hd_p%d[hd_t] = hd_from == hd_me ? &hd_l_%s[", k,
-             p->arrays[ref->array].name);
-        put_offset(t, g, "hd_e", ref->array);
-        putf(t, "]\n                          : hd_take(hd_msgs, hd_from, &hd_v%d[hd_t], "
-                "sizeof *hd_v%d);\n        }\n", k, k);
-    }
+    for (int k = 0; k < l->nrefs; k++)
+        if (plan[k].way == REF_MESSAGE)
+            put_fetch(t, g, l, plan, k, true);
     put(t, "        hd_t++;\n    }\n    }\n");
 
     put(t, "    /* Ask the owners for the elements that indices through distributed\n"
@@ -908,21 +918,9 @@ static void put_node(text *t, gen *g, int d)
     put(t, "        if (");
     put_owner(t, g, home_index, home->array);
     put(t, " != hd_me)\n            continue;\n");
-    for (int k = 0; k < nrefs; k++) {
-        if (plan[k].way != REF_MESSAGE)
-            continue;
-        const hd_ref *ref = &l->refs[k];
-        put(t, "        {   /* ");
-        put_commented(t, ref->text);
-        putf(t, " */\n            const hd_index hd_e = %s;\n"
-                "            const int hd_from = ", plan[k].index);
-        put_owner(t, g, "hd_e", ref->array);
-        putf(t, ";\n            hd_r%d = hd_from == hd_me ? &hd_l_%s[", k,
-             p->arrays[ref->array].name);
-        put_offset(t, g, "hd_e", ref->array);
-        putf(t, "]\n                   : hd_take(hd_msgs, hd_from, &hd_v%d, "
-                "sizeof hd_v%d);\n        }\n", k, k);
-    }
+    for (int k = 0; k < nrefs; k++)
+        if (plan[k].way == REF_MESSAGE)
+            put_fetch(t, g, l, plan, k, false);
     put_body(t, g, l, plan, false);
     put(t, "    }\n");
     if (messages)
