@@ -62,7 +62,7 @@ typedef struct {
     enum CXCursorKind kind;
     int first, last, next;     /* children and the next sibling; -1: none */
     int nkids;
-    bool has_extent;
+    bool has_begin, has_extent;
     bool begin_main, end_main; /* where the extent's ends are */
     unsigned begin, end;       /* their offsets (expansion locations) */
 } node;
@@ -101,6 +101,12 @@ typedef struct {
     int *open;                 /* while recording: the open nodes */
     int depth, open_cap;
     bool lost;                 /* a node whose parent was not open */
+    struct {                   /* integer types seen, canonical */
+        CXType type;
+        bool ok, is_signed;
+        int bits;
+    } types[8];
+    int ntypes;
     hd_loop *loop;
     CXCursor loop_var;
     CXCursor *locals;          /* scalars declared in its body */
@@ -368,14 +374,42 @@ static node *extent_of(reader *r, int x)
         CXSourceRange range = clang_getCursorExtent(n->c);
         n->begin = offset_of(r, clang_getRangeStart(range), &n->begin_main);
         n->end = offset_of(r, clang_getRangeEnd(range), &n->end_main);
-        n->has_extent = true;
+        n->has_begin = n->has_extent = true;
     }
     return n;
 }
 
+/*
+ * Does an expression of this kind start at its cursor's location?  libclang
+ * gives the location of most expressions as their first token, as does the
+ * extent, but an extent also measures the last token with the lexer, which
+ * costs ten times as much.  Not for implicit conversions (UnexposedExpr):
+ * their location is the operand's, which for `s.x` is the member's name.
+ */
+static bool starts_at_location(enum CXCursorKind kind)
+{
+    switch (kind) {
+    case CXCursor_DeclRefExpr: case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: case CXCursor_ParenExpr:
+    case CXCursor_UnaryOperator: case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: case CXCursor_ConditionalOperator:
+    case CXCursor_CallExpr: case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static unsigned start_of(reader *r, int x, bool *in_main)
 {
-    node *n = extent_of(r, x);
+    node *n = &r->nodes[x];
+    if (!n->has_begin && starts_at_location(n->kind)) {
+        n->begin = offset_of(r, clang_getCursorLocation(n->c), &n->begin_main);
+        n->has_begin = true;
+    }
+    if (!n->has_begin)
+        n = extent_of(r, x);
     *in_main = *in_main && n->begin_main;
     return n->begin;
 }
@@ -490,10 +524,38 @@ static void unary_text(reader *r, int x, int sub, char *op, size_t size,
         operator_between(r, cb, sb, ok, op, size);
 }
 
+static bool integer_type_of(CXType t, int *bits, bool *is_signed);
+
 /* An integer type's width and signedness; false for other types. */
 static bool integer_type(CXType t, int *bits, bool *is_signed)
 {
     t = clang_getCanonicalType(t);
+    return integer_type_of(t, bits, is_signed);
+}
+
+/* The same, remembered: an index has few types but many nodes. */
+static bool integer_type_in(reader *r, CXType t, int *bits, bool *is_signed)
+{
+    t = clang_getCanonicalType(t);
+    for (int k = 0; k < r->ntypes; k++)
+        if (clang_equalTypes(r->types[k].type, t)) {
+            *bits = r->types[k].bits;
+            *is_signed = r->types[k].is_signed;
+            return r->types[k].ok;
+        }
+    bool ok = integer_type_of(t, bits, is_signed);
+    if (r->ntypes < 8) {
+        r->types[r->ntypes].type = t;
+        r->types[r->ntypes].ok = ok;
+        r->types[r->ntypes].bits = ok ? *bits : 0;
+        r->types[r->ntypes++].is_signed = ok && *is_signed;
+    }
+    return ok;
+}
+
+/* An integer type's width and signedness, for a canonical type t. */
+static bool integer_type_of(CXType t, int *bits, bool *is_signed)
+{
     switch (t.kind) {
     case CXType_Bool: case CXType_Char_U: case CXType_UChar:
     case CXType_UShort: case CXType_UInt: case CXType_ULong:
@@ -1074,7 +1136,7 @@ static hd_expr *build(reader *r, int x)
     long long value;
     CXCursor c = cur(r, x);
     enum CXCursorKind kind = kind_of(r, x);
-    if (!integer_type(clang_getCursorType(c), &bits, &sg))
+    if (!integer_type_in(r, clang_getCursorType(c), &bits, &sg))
         return opaque(64, true, "%s is not an integer", "the value");
     children kids = kids_of(r, x);
     char op[16];
