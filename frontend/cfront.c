@@ -2049,12 +2049,20 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
     if (l->k > ENUMERATE_MAX_K)
         return true;
     *same = 1;
+    uint64_t values[HD_EVAL_BLOCK];
+    bool known[HD_EVAL_BLOCK];
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-        uint64_t mine;
-        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
+        uint64_t mine, j = i % HD_EVAL_BLOCK;
+        if (j == 0) {
+            uint64_t left = (UINT64_C(1) << l->k) - i;
+            hd_expr_eval_block(ref->index, i, left < HD_EVAL_BLOCK ?
+                               (int)left : HD_EVAL_BLOCK, values, known);
+        }
+        if (!known[j]) {
             *same = -1;
             return true;   /* depends on data: checked at run time */
         }
+        v = values[j];
         if (*same == 1 && (!owner_of(r, home, i, &mine) ||
                            owner_at(a, v, r->prog->n) != mine))
             *same = owner_of(r, home, i, &mine) ? 0 : -1;
