@@ -637,6 +637,28 @@ static void eval_block(const hd_expr *e, uint64_t base, int n, uint64_t *v,
     case HD_EX_BINARY:
         eval_block(e->kid[0], base, n, a, oka);
         eval_block(e->kid[1], base, n, b, okb);
+        /* The operators that cannot fail, in loops of their own. */
+        switch (e->op) {
+        case HD_OP_ADD: case HD_OP_SUB: case HD_OP_MUL:
+        case HD_OP_AND: case HD_OP_OR: case HD_OP_XOR:
+            for (int j = 0; j < n; j++)
+                ok[j] = oka[j] && okb[j];
+            if (e->op == HD_OP_ADD)
+                for (int j = 0; j < n; j++) v[j] = a[j] + b[j];
+            else if (e->op == HD_OP_SUB)
+                for (int j = 0; j < n; j++) v[j] = a[j] - b[j];
+            else if (e->op == HD_OP_MUL)
+                for (int j = 0; j < n; j++) v[j] = a[j] * b[j];
+            else if (e->op == HD_OP_AND)
+                for (int j = 0; j < n; j++) v[j] = a[j] & b[j];
+            else if (e->op == HD_OP_OR)
+                for (int j = 0; j < n; j++) v[j] = a[j] | b[j];
+            else
+                for (int j = 0; j < n; j++) v[j] = a[j] ^ b[j];
+            goto extend;
+        default:
+            break;
+        }
         for (int j = 0; j < n; j++) {
             if (!oka[j]) {
                 ok[j] = false;
@@ -668,8 +690,14 @@ static void eval_block(const hd_expr *e, uint64_t base, int n, uint64_t *v,
             ok[j] = false;
         break;
     }
+extend:
     /* As eval ends (a value eval already extended stays the same); the
      * value of an iteration that fails is 0, never left unset. */
+    if (e->bits >= 64) {
+        for (int j = 0; j < n; j++)
+            v[j] = ok[j] ? v[j] : 0;
+        return;
+    }
     for (int j = 0; j < n; j++)
         v[j] = ok[j] ? extend(v[j], e->bits, e->is_signed) : 0;
 }
