@@ -24,6 +24,7 @@
 #include <clang-c/Index.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1369,19 +1370,7 @@ static void add_ref(reader *r, int x, bool is_write)
         add->nkids = 2;
         flat = add;
     }
-    ref->index = flat;
-
-    char why[256];
-    hd_affine map;
-    if (flat && hd_expr_affine(flat, l->k, &map, why, sizeof why)) {
-        ref->affine = true;
-        ref->map = map;
-    } else {
-        ref->affine = false;
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", flat ? why : "out of memory");
-        ref->reason = xstrdup(buf);
-    }
+    ref->index = flat;   /* its map is worked out with the owners */
 }
 
 static bool is_pure_math(const char *name)
@@ -2161,10 +2150,28 @@ static int same_owner_everywhere(reader *r, const hd_loop *l, const hd_ref *ref,
     return 1;
 }
 
+/* Whether ref's index is GF(2)-affine in the loop variable, and its map. */
+static void index_map(const hd_loop *l, hd_ref *ref)
+{
+    char why[256];
+    hd_affine map;
+    if (ref->index && hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
+        ref->affine = true;
+        ref->map = map;
+    } else {
+        ref->affine = false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", ref->index ? why : "out of memory");
+        ref->reason = xstrdup(buf);
+    }
+}
+
 static void communications(reader *r, hd_loop *l)
 {
     hd_program *p = r->prog;
     hd_ref *home = &l->refs[l->home];
+    for (int k = 0; k < l->nrefs; k++)
+        index_map(l, &l->refs[k]);
     for (int k = 0; k < l->nrefs; k++) {
         hd_ref *ref = &l->refs[k];
         hd_array *a = &p->arrays[ref->array];
@@ -2213,6 +2220,57 @@ static void communications(reader *r, hd_loop *l)
                      "'%s' is not an affine function of %s", home->text, l->var);
             ref->reason = xstrdup(buf);
         }
+    }
+}
+
+/* Loops from .. to - 1, checked with a reader of their own. */
+typedef struct {
+    reader r;
+    int from, to;
+} loop_range;
+
+static void *check_range(void *arg)
+{
+    loop_range *lr = arg;
+    for (int k = lr->from; k < lr->to; k++)
+        if (lr->r.prog->loops[k].home >= 0)
+            communications(&lr->r, &lr->r.prog->loops[k]);
+    return NULL;
+}
+
+/*
+ * Each loop's maps, bounds, owners and communications, once the AST walk
+ * is done: the first half of the loops on a thread of its own, the second
+ * here.  The loops' work is independent; it reads the arrays and the
+ * source and writes only its own loop's references.  Each half reports
+ * into its own copy of the reader, whose diagnostics are then appended in
+ * loop order, as if the loops had been checked one after the other.
+ */
+static void check_loops(reader *r)
+{
+    int nloops = r->prog->nloops;
+    loop_range half[2];
+    for (int h = 0; h < 2; h++) {
+        half[h].r = *r;
+        half[h].r.diag = NULL;
+        half[h].r.diag_len = half[h].r.diag_cap = 0;
+        half[h].r.errors = 0;
+        half[h].from = h ? nloops / 2 : 0;
+        half[h].to = h ? nloops : nloops / 2;
+    }
+    pthread_t first;
+    bool threaded = nloops > 1 &&
+                    pthread_create(&first, NULL, check_range, &half[0]) == 0;
+    if (!threaded)
+        check_range(&half[0]);
+    check_range(&half[1]);
+    if (threaded)
+        pthread_join(first, NULL);
+    for (int h = 0; h < 2; h++) {
+        if (half[h].r.diag)
+            append(r, half[h].r.diag, half[h].r.diag_len);
+        r->errors += half[h].r.errors;
+        free(half[h].r.diag);
     }
 }
 
@@ -2406,9 +2464,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
          * had errors, so that one run reports all it can. */
         if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
             distribute_arrays(&r);
-            for (int k = 0; k < out->nloops; k++)
-                if (out->loops[k].home >= 0)
-                    communications(&r, &out->loops[k]);
+            check_loops(&r);
         }
     }
     free_pragmas(&r);
