@@ -597,3 +597,113 @@ bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
 {
     return eval(e, i, value, why, why_size);
 }
+
+/*
+ * Checking a general reference evaluates its index at every iteration; one
+ * call per iteration spent most of its time getting from node to node.
+ * Here every node is evaluated for a block of iterations at once.  Where
+ * hd_expr_eval would not evaluate an operand (the right of && and ||, the
+ * branch of ?: not taken) it is evaluated all the same but its result not
+ * used: eval_binary is defined for every input.  Calls of the helpers are
+ * rare in indexes and go one iteration at a time.
+ */
+static void eval_block(const hd_expr *e, uint64_t base, int n, uint64_t *v,
+                       bool *ok)
+{
+    uint64_t a[HD_EVAL_BLOCK], b[HD_EVAL_BLOCK];
+    bool oka[HD_EVAL_BLOCK], okb[HD_EVAL_BLOCK];
+    char why[8];
+    switch (e->kind) {
+    case HD_EX_CONST:
+        for (int j = 0; j < n; j++)
+            v[j] = e->value, ok[j] = true;
+        break;
+    case HD_EX_INDEX:
+        for (int j = 0; j < n; j++)
+            v[j] = base + (uint64_t)j, ok[j] = true;
+        break;
+    case HD_EX_CAST:
+        eval_block(e->kid[0], base, n, v, ok);
+        if (e->bits == 1)
+            for (int j = 0; j < n; j++)
+                v[j] = v[j] != 0;   /* _Bool */
+        break;
+    case HD_EX_UNARY:
+        eval_block(e->kid[0], base, n, v, ok);
+        for (int j = 0; j < n; j++)
+            v[j] = e->op == HD_OP_NEG ? -v[j] : e->op == HD_OP_NOT ? ~v[j]
+                 : e->op == HD_OP_LNOT ? !v[j] : v[j];
+        break;
+    case HD_EX_BINARY:
+        eval_block(e->kid[0], base, n, a, oka);
+        eval_block(e->kid[1], base, n, b, okb);
+        /* The operators that cannot fail, in loops of their own. */
+        switch (e->op) {
+        case HD_OP_ADD: case HD_OP_SUB: case HD_OP_MUL:
+        case HD_OP_AND: case HD_OP_OR: case HD_OP_XOR:
+            for (int j = 0; j < n; j++)
+                ok[j] = oka[j] && okb[j];
+            if (e->op == HD_OP_ADD)
+                for (int j = 0; j < n; j++) v[j] = a[j] + b[j];
+            else if (e->op == HD_OP_SUB)
+                for (int j = 0; j < n; j++) v[j] = a[j] - b[j];
+            else if (e->op == HD_OP_MUL)
+                for (int j = 0; j < n; j++) v[j] = a[j] * b[j];
+            else if (e->op == HD_OP_AND)
+                for (int j = 0; j < n; j++) v[j] = a[j] & b[j];
+            else if (e->op == HD_OP_OR)
+                for (int j = 0; j < n; j++) v[j] = a[j] | b[j];
+            else
+                for (int j = 0; j < n; j++) v[j] = a[j] ^ b[j];
+            goto extend;
+        default:
+            break;
+        }
+        for (int j = 0; j < n; j++) {
+            if (!oka[j]) {
+                ok[j] = false;
+            } else if ((e->op == HD_OP_LAND && !a[j]) ||
+                       (e->op == HD_OP_LOR && a[j])) {
+                v[j] = e->op == HD_OP_LOR;
+                ok[j] = true;
+            } else {
+                ok[j] = okb[j] && eval_binary(e, a[j], b[j], &v[j], why, sizeof why);
+            }
+        }
+        break;
+    case HD_EX_COND:
+        /* The condition goes in v, as the call above does for casts. */
+        eval_block(e->kid[0], base, n, v, ok);
+        eval_block(e->kid[1], base, n, a, oka);
+        eval_block(e->kid[2], base, n, b, okb);
+        for (int j = 0; j < n; j++) {
+            ok[j] = ok[j] && (v[j] ? oka[j] : okb[j]);
+            v[j] = v[j] ? a[j] : b[j];
+        }
+        break;
+    case HD_EX_CALL:
+        for (int j = 0; j < n; j++)
+            ok[j] = eval(e, base + (uint64_t)j, &v[j], why, sizeof why);
+        break;
+    case HD_EX_OPAQUE:
+        for (int j = 0; j < n; j++)
+            ok[j] = false;
+        break;
+    }
+extend:
+    /* As eval ends (a value eval already extended stays the same); the
+     * value of an iteration that fails is 0, never left unset. */
+    if (e->bits >= 64) {
+        for (int j = 0; j < n; j++)
+            v[j] = ok[j] ? v[j] : 0;
+        return;
+    }
+    for (int j = 0; j < n; j++)
+        v[j] = ok[j] ? extend(v[j], e->bits, e->is_signed) : 0;
+}
+
+void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
+                        uint64_t *value, bool *ok)
+{
+    eval_block(e, base, n, value, ok);
+}

@@ -24,6 +24,7 @@
 #include <clang-c/Index.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,23 @@ typedef struct {
     char **names;              /* DISTRIBUTE */
     int *name_cols;
 } pragma;
+
+/*
+ * A node of the doall loop being read: the loop's whole subtree is recorded
+ * by one clang_visitChildren, with each node's cursor, kind and children,
+ * and its extent once asked for.  Asking libclang again per use (a visit per
+ * node to list its children, an extent per operand) cost more than clang's
+ * own parse of the file.
+ */
+typedef struct {
+    CXCursor c;
+    enum CXCursorKind kind;
+    int first, last, next;     /* children and the next sibling; -1: none */
+    int nkids;
+    bool has_begin, has_extent;
+    bool begin_main, end_main; /* where the extent's ends are */
+    unsigned begin, end;       /* their offsets (expansion locations) */
+} node;
 
 /* An array declaration seen in a doall body. */
 typedef struct {
@@ -79,6 +97,17 @@ typedef struct {
     int ndecls;
 
     /* The loop being analysed. */
+    node *nodes;
+    int nnodes, nodes_cap;
+    int *open;                 /* while recording: the open nodes */
+    int depth, open_cap;
+    bool lost;                 /* a node whose parent was not open */
+    struct {                   /* integer types seen, canonical */
+        CXType type;
+        bool ok, is_signed;
+        int bits;
+    } types[8];
+    int ntypes;
     hd_loop *loop;
     CXCursor loop_var;
     CXCursor *locals;          /* scalars declared in its body */
@@ -257,79 +286,209 @@ static char *type_text(CXType t)
     return d;
 }
 
-/* The text of c's extent in the main file. */
-static char *source_text(reader *r, CXCursor c)
+/* ------------------------------------------------------- loop nodes */
+
+static int add_node(reader *r, CXCursor c)
 {
-    CXSourceRange range = clang_getCursorExtent(c);
-    position b = where(r, clang_getRangeStart(range));
-    position e = where(r, clang_getRangeEnd(range));
-    if (!b.in_main || !e.in_main || e.offset < b.offset || e.offset > r->len)
-        return spelling(c);
-    char *d = malloc(e.offset - b.offset + 1);
+    if (r->nnodes == r->nodes_cap) {
+        int cap = r->nodes_cap ? 2 * r->nodes_cap : 256;
+        node *grown = realloc(r->nodes, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        r->nodes = grown;
+        r->nodes_cap = cap;
+    }
+    node *n = &r->nodes[r->nnodes];
+    memset(n, 0, sizeof *n);
+    n->c = c;
+    n->kind = clang_getCursorKind(c);
+    n->first = n->last = n->next = -1;
+    return r->nnodes++;
+}
+
+static bool push_open(reader *r, int x)
+{
+    if (r->depth == r->open_cap) {
+        int cap = r->open_cap ? 2 * r->open_cap : 64;
+        int *grown = realloc(r->open, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return false;
+        r->open = grown;
+        r->open_cap = cap;
+    }
+    r->open[r->depth++] = x;
+    return true;
+}
+
+/*
+ * Is p the cursor the visitor was given for node c?  Not clang_equalCursors:
+ * libclang fills a parent cursor's link to its own parent differently.  The
+ * AST node is what counts, where clang_hashCursor finds it: data[1] for
+ * statements and expressions, data[0] for the rest.
+ */
+static bool same_node(CXCursor c, CXCursor p)
+{
+    int k = clang_isExpression(c.kind) || clang_isStatement(c.kind);
+    return c.kind == p.kind && c.data[k] == p.data[k] && c.data[2] == p.data[2];
+}
+
+/* The visit is depth first, so a node's parent is on the path of open
+ * nodes: those below it are finished. */
+static enum CXChildVisitResult record(CXCursor c, CXCursor parent,
+                                      CXClientData data)
+{
+    reader *r = data;
+    while (r->depth > 0 && !same_node(r->nodes[r->open[r->depth - 1]].c, parent))
+        r->depth--;
+    int p = r->depth > 0 ? r->open[r->depth - 1] : -1;
+    int x = p >= 0 ? add_node(r, c) : -1;
+    if (x < 0 || !push_open(r, x)) {
+        r->lost = true;
+        return CXChildVisit_Break;
+    }
+    node *pn = &r->nodes[p];
+    if (pn->last >= 0)
+        r->nodes[pn->last].next = x;
+    else
+        pn->first = x;
+    pn->last = x;
+    pn->nkids++;
+    return CXChildVisit_Recurse;
+}
+
+/* Records c's subtree after the nodes already recorded; returns c's node,
+ * or -1 (out of memory). */
+static int record_tree(reader *r, CXCursor c)
+{
+    int root = add_node(r, c);
+    r->depth = 0;
+    r->lost = false;
+    if (root < 0 || !push_open(r, root))
+        return -1;
+    clang_visitChildren(c, record, r);
+    r->depth = 0;
+    return r->lost ? -1 : root;
+}
+
+static CXCursor cur(reader *r, int x)
+{
+    return r->nodes[x].c;
+}
+
+static enum CXCursorKind kind_of(reader *r, int x)
+{
+    return r->nodes[x].kind;
+}
+
+/* The offset of loc's expansion in its file, and whether that is the main
+ * file; line and column are left alone (they cost more than the offset). */
+static unsigned offset_of(reader *r, CXSourceLocation loc, bool *in_main)
+{
+    CXFile f;
+    unsigned off;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    *in_main = f && clang_File_isEqual(f, r->file);
+    return off;
+}
+
+static node *extent_of(reader *r, int x)
+{
+    node *n = &r->nodes[x];
+    if (!n->has_extent) {
+        CXSourceRange range = clang_getCursorExtent(n->c);
+        n->begin = offset_of(r, clang_getRangeStart(range), &n->begin_main);
+        n->end = offset_of(r, clang_getRangeEnd(range), &n->end_main);
+        n->has_begin = n->has_extent = true;
+    }
+    return n;
+}
+
+/*
+ * Does an expression of this kind start at its cursor's location?  libclang
+ * gives the location of most expressions as their first token, as does the
+ * extent, but an extent also measures the last token with the lexer, which
+ * costs ten times as much.  Not for implicit conversions (UnexposedExpr):
+ * their location is the operand's, which for `s.x` is the member's name.
+ */
+static bool starts_at_location(enum CXCursorKind kind)
+{
+    switch (kind) {
+    case CXCursor_DeclRefExpr: case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: case CXCursor_ParenExpr:
+    case CXCursor_UnaryOperator: case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: case CXCursor_ConditionalOperator:
+    case CXCursor_CallExpr: case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CStyleCastExpr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static unsigned start_of(reader *r, int x, bool *in_main)
+{
+    node *n = &r->nodes[x];
+    if (!n->has_begin && starts_at_location(n->kind)) {
+        n->begin = offset_of(r, clang_getCursorLocation(n->c), &n->begin_main);
+        n->has_begin = true;
+    }
+    if (!n->has_begin)
+        n = extent_of(r, x);
+    *in_main = *in_main && n->begin_main;
+    return n->begin;
+}
+
+static unsigned end_of(reader *r, int x, bool *in_main)
+{
+    node *n = extent_of(r, x);
+    *in_main = *in_main && n->end_main;
+    return n->end;
+}
+
+/* The text of x's extent in the main file. */
+static char *source_text(reader *r, int x)
+{
+    node *n = extent_of(r, x);
+    if (!n->begin_main || !n->end_main || n->end < n->begin || n->end > r->len)
+        return spelling(n->c);
+    char *d = malloc(n->end - n->begin + 1);
     if (d) {
-        memcpy(d, r->src + b.offset, e.offset - b.offset);
-        d[e.offset - b.offset] = '\0';
+        memcpy(d, r->src + n->begin, n->end - n->begin);
+        d[n->end - n->begin] = '\0';
     }
     return d;
 }
 
+/* A node's first children (all of them counted in n). */
 typedef struct {
-    CXCursor kid[8];
+    int kid[8];
     int n;
 } children;
 
-static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent,
-                                           CXClientData data)
-{
-    (void)parent;
-    children *k = data;
-    if (k->n < 8)
-        k->kid[k->n] = c;
-    k->n++;
-    return CXChildVisit_Continue;
-}
-
-static children kids_of(CXCursor c)
+static children kids_of(reader *r, int x)
 {
     children k;
-    k.n = 0;
-    clang_visitChildren(c, collect_kid, &k);
+    k.n = r->nodes[x].nkids;
+    int at = r->nodes[x].first;
+    for (int j = 0; j < 8 && at >= 0; j++, at = r->nodes[at].next)
+        k.kid[j] = at;
     return k;
 }
 
 /* Strips parentheses and implicit conversions. */
-static CXCursor strip(CXCursor c)
+static int strip(reader *r, int x)
 {
-    for (;;) {
-        enum CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
-            return c;
-        children kids = kids_of(c);
-        if (kids.n != 1)
-            return c;
-        c = kids.kid[0];
-    }
+    while ((kind_of(r, x) == CXCursor_ParenExpr ||
+            kind_of(r, x) == CXCursor_UnexposedExpr) && r->nodes[x].nkids == 1)
+        x = r->nodes[x].first;
+    return x;
 }
 
-static bool is_loop_var(reader *r, CXCursor c)
+static bool is_loop_var(reader *r, int x)
 {
-    c = strip(c);
-    return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-           clang_equalCursors(clang_getCursorReferenced(c), r->loop_var);
-}
-
-static unsigned start_of(reader *r, CXCursor c, bool *in_main)
-{
-    position p = where(r, clang_getRangeStart(clang_getCursorExtent(c)));
-    *in_main = *in_main && p.in_main;
-    return p.offset;
-}
-
-static unsigned end_of(reader *r, CXCursor c, bool *in_main)
-{
-    position p = where(r, clang_getRangeEnd(clang_getCursorExtent(c)));
-    *in_main = *in_main && p.in_main;
-    return p.offset;
+    x = strip(r, x);
+    return kind_of(r, x) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(cur(r, x)), r->loop_var);
 }
 
 /* The operator written in the source between offsets b and e, without
@@ -376,11 +535,11 @@ static void operator_text(reader *r, const children *kids, char *op,
 }
 
 /* A unary operator's text, and whether it is postfix. */
-static void unary_text(reader *r, CXCursor c, CXCursor sub, char *op,
-                       size_t size, bool *postfix)
+static void unary_text(reader *r, int x, int sub, char *op, size_t size,
+                       bool *postfix)
 {
     bool ok = true;
-    unsigned cb = start_of(r, c, &ok), ce = end_of(r, c, &ok);
+    unsigned cb = start_of(r, x, &ok), ce = end_of(r, x, &ok);
     unsigned sb = start_of(r, sub, &ok), se = end_of(r, sub, &ok);
     *postfix = cb == sb && se < ce;
     if (*postfix)
@@ -389,10 +548,38 @@ static void unary_text(reader *r, CXCursor c, CXCursor sub, char *op,
         operator_between(r, cb, sb, ok, op, size);
 }
 
+static bool integer_type_of(CXType t, int *bits, bool *is_signed);
+
 /* An integer type's width and signedness; false for other types. */
 static bool integer_type(CXType t, int *bits, bool *is_signed)
 {
     t = clang_getCanonicalType(t);
+    return integer_type_of(t, bits, is_signed);
+}
+
+/* The same, remembered: an index has few types but many nodes. */
+static bool integer_type_in(reader *r, CXType t, int *bits, bool *is_signed)
+{
+    t = clang_getCanonicalType(t);
+    for (int k = 0; k < r->ntypes; k++)
+        if (clang_equalTypes(r->types[k].type, t)) {
+            *bits = r->types[k].bits;
+            *is_signed = r->types[k].is_signed;
+            return r->types[k].ok;
+        }
+    bool ok = integer_type_of(t, bits, is_signed);
+    if (r->ntypes < 8) {
+        r->types[r->ntypes].type = t;
+        r->types[r->ntypes].ok = ok;
+        r->types[r->ntypes].bits = ok ? *bits : 0;
+        r->types[r->ntypes++].is_signed = ok && *is_signed;
+    }
+    return ok;
+}
+
+/* An integer type's width and signedness, for a canonical type t. */
+static bool integer_type_of(CXType t, int *bits, bool *is_signed)
+{
     switch (t.kind) {
     case CXType_Bool: case CXType_Char_U: case CXType_UChar:
     case CXType_UShort: case CXType_UInt: case CXType_ULong:
@@ -893,7 +1080,7 @@ static bool fold(hd_expr *e)
     return true;
 }
 
-static hd_expr *build(reader *r, CXCursor c);
+static hd_expr *build(reader *r, int x);
 static bool is_local(reader *r, CXCursor decl);
 
 static hd_expr *constant(int bits, bool sg, long long value)
@@ -909,7 +1096,7 @@ static hd_expr *constant(int bits, bool sg, long long value)
     return e;
 }
 
-static hd_expr *build_kids(reader *r, hd_expr *e, const CXCursor *kids, int n)
+static hd_expr *build_kids(reader *r, hd_expr *e, const int *kids, int n)
 {
     if (!e)
         return NULL;
@@ -925,8 +1112,20 @@ static hd_expr *build_kids(reader *r, hd_expr *e, const CXCursor *kids, int n)
     return e;
 }
 
-static hd_expr *build_call(reader *r, CXCursor c, int bits, bool sg)
+/* The node of call x's argument a: the callee comes first among a call's
+ * children, the arguments after it in order. */
+static int argument(reader *r, int x, int a)
 {
+    children kids = kids_of(r, x);
+    CXCursor arg = clang_Cursor_getArgument(cur(r, x), (unsigned)a);
+    if (a + 1 < kids.n && a + 1 < 8 && clang_equalCursors(cur(r, kids.kid[a + 1]), arg))
+        return kids.kid[a + 1];
+    return record_tree(r, arg);   /* not seen that way: recorded apart */
+}
+
+static hd_expr *build_call(reader *r, int x, int bits, bool sg)
+{
+    CXCursor c = cur(r, x);
     CXCursor callee = clang_getCursorReferenced(c);
     char *name = spelling(callee);
     int nargs = 0, h = name ? hd_helper_lookup(name, &nargs) : -1;
@@ -940,10 +1139,11 @@ static hd_expr *build_call(reader *r, CXCursor c, int bits, bool sg)
         bool from_bits = fl >= 14 && strcmp(fn + fl - 14, "hyperdo/bits.h") == 0;
         clang_disposeString(fname);
         if (from_bits) {
-            CXCursor args[3];
+            int args[3];
             for (int a = 0; a < nargs; a++)
-                args[a] = clang_Cursor_getArgument(c, (unsigned)a);
-            e = hd_expr_new(HD_EX_CALL, bits, sg);
+                if ((args[a] = argument(r, x, a)) < 0)
+                    nargs = -1;
+            e = nargs >= 0 ? hd_expr_new(HD_EX_CALL, bits, sg) : NULL;
             if (e)
                 e->helper = (hd_helper)h;
             free(name);
@@ -956,16 +1156,17 @@ static hd_expr *build_call(reader *r, CXCursor c, int bits, bool sg)
     return e;
 }
 
-/* The index expression tree of cursor c. */
-static hd_expr *build(reader *r, CXCursor c)
+/* The index expression tree of node x. */
+static hd_expr *build(reader *r, int x)
 {
     int bits = 64;
     bool sg = true;
     long long value;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (!integer_type(clang_getCursorType(c), &bits, &sg))
+    CXCursor c = cur(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
+    if (!integer_type_in(r, clang_getCursorType(c), &bits, &sg))
         return opaque(64, true, "%s is not an integer", "the value");
-    children kids = kids_of(c);
+    children kids = kids_of(r, x);
     char op[16];
     bool postfix;
     hd_expr *e;
@@ -985,13 +1186,13 @@ static hd_expr *build(reader *r, CXCursor c)
         }
         break;
     case CXCursor_DeclRefExpr:
-        if (is_loop_var(r, c))
+        if (is_loop_var(r, x))
             return hd_expr_new(HD_EX_INDEX, bits, sg);
         break;
     case CXCursor_UnaryOperator:
         if (kids.n != 1)
             break;
-        unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
+        unary_text(r, x, kids.kid[0], op, sizeof op, &postfix);
         if (!op[0] && evaluate(c, &value))
             return constant(bits, sg, value);
         e = NULL;
@@ -1035,10 +1236,10 @@ static hd_expr *build(reader *r, CXCursor c)
             return build_kids(r, hd_expr_new(HD_EX_COND, bits, sg), kids.kid, 3);
         break;
     case CXCursor_CallExpr:
-        return build_call(r, c, bits, sg);
+        return build_call(r, x, bits, sg);
     case CXCursor_ArraySubscriptExpr: {
-        CXCursor base = strip(kids.n ? kids.kid[0] : c);
-        char *name = spelling(clang_getCursorReferenced(base));
+        int base = strip(r, kids.n ? kids.kid[0] : x);
+        char *name = spelling(clang_getCursorReferenced(cur(r, base)));
         e = opaque(bits, sg, "the index depends on the contents of '%s'",
                    name && *name ? name : "an array");
         free(name);
@@ -1067,6 +1268,7 @@ static hd_expr *build(reader *r, CXCursor c)
 /* ------------------------------------------------------- arrays */
 
 static size_t declaration_end(reader *r, size_t k);
+static unsigned cend(reader *r, CXCursor c, bool *in_main);
 static size_t statement_end(reader *r, size_t k);
 
 static int array_of(reader *r, CXCursor decl)
@@ -1102,7 +1304,7 @@ static int array_of(reader *r, CXCursor decl)
                   CXCursor_TranslationUnit;
     if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
         bool in_main = true;
-        a.decl_end = (unsigned)declaration_end(r, end_of(r, decl, &in_main));
+        a.decl_end = (unsigned)declaration_end(r, cend(r, decl, &in_main));
     }
     position pos = cursor_pos(r, decl);
     a.name = spelling(decl);
@@ -1134,24 +1336,25 @@ static bool is_local(reader *r, CXCursor decl)
     return false;
 }
 
-static void add_ref(reader *r, CXCursor c, bool is_write)
+static void add_ref(reader *r, int x, bool is_write)
 {
-    CXCursor subs[8];
+    CXCursor c = cur(r, x);
+    int subs[8];
     int nsubs = 0;
-    CXCursor at = c;
+    int at = x;
     /* a[s0][s1]... is ((a[s0])[s1]); collect subscripts outermost last. */
-    while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr) {
-        children kids = kids_of(at);
+    while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+        children kids = kids_of(r, at);
         if (kids.n != 2 || nsubs == 8)
             break;
         memmove(subs + 1, subs, (size_t)nsubs * sizeof *subs);
         subs[0] = kids.kid[1];
         nsubs++;
-        at = strip(kids.kid[0]);
+        at = strip(r, kids.kid[0]);
     }
-    CXCursor decl = clang_getCursorReferenced(at);
+    CXCursor decl = clang_getCursorReferenced(cur(r, at));
     int index = -1;
-    if (clang_getCursorKind(at) == CXCursor_DeclRefExpr &&
+    if (kind_of(r, at) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(decl) == CXCursor_VarDecl)
         index = array_of(r, decl);
     if (index < 0) {
@@ -1173,15 +1376,17 @@ static void add_ref(reader *r, CXCursor c, bool is_write)
     hd_ref *ref = &l->refs[l->nrefs++];
     memset(ref, 0, sizeof *ref);
     position pos = cursor_pos(r, c);
-    CXSourceRange ext = clang_getCursorExtent(c);
+    node *ext = extent_of(r, x);
     ref->array = index;
     ref->is_write = is_write;
     ref->line = pos.line;
     ref->col = pos.col;
-    ref->begin = where(r, clang_getRangeStart(ext)).offset;
-    ref->end = where(r, clang_getRangeEnd(ext)).offset;
-    ref->text = source_text(r, c);
-    for (int d = 0; d < nsubs; d++) {
+    ref->begin = ext->begin;
+    ref->end = ext->end;
+    ref->text = source_text(r, x);
+    /* For the code generator, which rewrites references in the text: the
+     * subscripts' texts, and whether a macro wrote the reference. */
+    for (int d = 0; r->opt->host_code && d < nsubs; d++) {
         bool in_main = true;
         ref->sub_begin[d] = start_of(r, subs[d], &in_main);
         ref->sub_end[d] = end_of(r, subs[d], &in_main);
@@ -1189,10 +1394,11 @@ static void add_ref(reader *r, CXCursor c, bool is_write)
             ref->sub_begin[d] < ref->begin || ref->sub_end[d] > ref->end)
             ref->in_macro = true;
     }
-    {
+    if (r->opt->host_code) {
         CXFile f;
         unsigned spelled;
-        clang_getSpellingLocation(clang_getRangeStart(ext), &f, NULL, NULL, &spelled);
+        clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)),
+                                  &f, NULL, NULL, &spelled);
         if (spelled != ref->begin || !f || !clang_File_isEqual(f, r->file))
             ref->in_macro = true;
     }
@@ -1227,19 +1433,7 @@ static void add_ref(reader *r, CXCursor c, bool is_write)
         add->nkids = 2;
         flat = add;
     }
-    ref->index = flat;
-
-    char why[256];
-    hd_affine map;
-    if (flat && hd_expr_affine(flat, l->k, &map, why, sizeof why)) {
-        ref->affine = true;
-        ref->map = map;
-    } else {
-        ref->affine = false;
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", flat ? why : "out of memory");
-        ref->reason = xstrdup(buf);
-    }
+    ref->index = flat;   /* its map is worked out with the owners */
 }
 
 static bool is_pure_math(const char *name)
@@ -1267,16 +1461,8 @@ static bool is_pure_math(const char *name)
     return false;
 }
 
-static void walk_rvalue(reader *r, CXCursor c);
-static bool member_of(reader *r, CXCursor c, CXCursor *base);
-
-static enum CXChildVisitResult walk_kid(CXCursor c, CXCursor parent,
-                                        CXClientData data)
-{
-    (void)parent;
-    walk_rvalue(data, c);
-    return CXChildVisit_Continue;
-}
+static void walk_rvalue(reader *r, int x);
+static bool member_of(reader *r, int x, int *base);
 
 static void check_call(reader *r, CXCursor c)
 {
@@ -1304,9 +1490,9 @@ static void check_call(reader *r, CXCursor c)
 
 /* A variable of the enclosing scope read in the body: the code generator
  * sends its value to every processor (hd_loop.outers). */
-static void note_outer(reader *r, CXCursor ref)
+static void note_outer(reader *r, int x)
 {
-    CXCursor decl = clang_getCursorReferenced(ref);
+    CXCursor decl = clang_getCursorReferenced(cur(r, x));
     enum CXCursorKind kind = clang_getCursorKind(decl);
     if ((kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl) ||
         clang_equalCursors(decl, r->loop_var) || is_local(r, decl))
@@ -1324,7 +1510,7 @@ static void note_outer(reader *r, CXCursor ref)
     if (!grown || !more)
         return;
     r->outer_decls[r->nouter_decls++] = decl;
-    position pos = cursor_pos(r, ref);
+    position pos = cursor_pos(r, cur(r, x));
     hd_outer *o = &l->outers[l->nouters++];
     o->name = spelling(decl);
     o->type = type_text(clang_getCursorType(decl));
@@ -1336,44 +1522,44 @@ static void note_outer(reader *r, CXCursor ref)
     o->col = pos.col;
 }
 
-static void walk_rvalue(reader *r, CXCursor c)
+static void walk_rvalue(reader *r, int x)
 {
-    enum CXCursorKind kind = clang_getCursorKind(c);
+    CXCursor c = cur(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
     char op[16];
     bool postfix;
     if (kind == CXCursor_ArraySubscriptExpr) {
         /* p[i].v[k]: an element of a member array; the reference is p[i]. */
-        children sub = kids_of(c);
-        CXCursor inner;
-        CXCursor base = sub.n == 2 ? strip(sub.kid[0]) : c;
-        while (sub.n == 2 && clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) {
-            children more = kids_of(base);
+        children parts = kids_of(r, x);
+        int inner;
+        int base = parts.n == 2 ? strip(r, parts.kid[0]) : x;
+        while (parts.n == 2 && kind_of(r, base) == CXCursor_ArraySubscriptExpr) {
+            children more = kids_of(r, base);
             if (more.n != 2)
                 break;
-            base = strip(more.kid[0]);
+            base = strip(r, more.kid[0]);
         }
-        if (sub.n == 2 && member_of(r, base, &inner)) {
-            walk_rvalue(r, sub.kid[0]);
-            walk_rvalue(r, sub.kid[1]);
+        if (parts.n == 2 && member_of(r, base, &inner)) {
+            walk_rvalue(r, parts.kid[0]);
+            walk_rvalue(r, parts.kid[1]);
             return;
         }
         /* One reference a[s0][s1]...; its subscripts may read arrays too. */
-        add_ref(r, c, false);
-        for (CXCursor at = c;
-             clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
-            children ak = kids_of(at);
-            if (ak.n != 2)
+        add_ref(r, x, false);
+        for (int at = x; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
+            children sub = kids_of(r, at);
+            if (sub.n != 2)
                 break;
-            walk_rvalue(r, ak.kid[1]);
-            at = strip(ak.kid[0]);
+            walk_rvalue(r, sub.kid[1]);
+            at = strip(r, sub.kid[0]);
         }
         return;
     }
     if (kind == CXCursor_DeclRefExpr) {
-        note_outer(r, c);
+        note_outer(r, x);
         return;
     }
-    children kids = kids_of(c);
+    children kids = kids_of(r, x);
     switch (kind) {
     case CXCursor_CallExpr:
         check_call(r, c);
@@ -1382,9 +1568,9 @@ static void walk_rvalue(reader *r, CXCursor c)
         /* ++, -- and & take an lvalue, * a pointer: other operands arrive
          * through an implicit conversion, and their operator is harmless. */
         if (kids.n == 1 &&
-            (clang_getCursorKind(kids.kid[0]) != CXCursor_UnexposedExpr ||
-             clang_getCanonicalType(clang_getCursorType(kids.kid[0])).kind == CXType_Pointer)) {
-            unary_text(r, c, kids.kid[0], op, sizeof op, &postfix);
+            (kind_of(r, kids.kid[0]) != CXCursor_UnexposedExpr ||
+             clang_getCanonicalType(clang_getCursorType(cur(r, kids.kid[0]))).kind == CXType_Pointer)) {
+            unary_text(r, x, kids.kid[0], op, sizeof op, &postfix);
             if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
                 error_at(r, c, "'%s' in a doall body: only plain assignments "
                          "may change values", op);
@@ -1400,7 +1586,7 @@ static void walk_rvalue(reader *r, CXCursor c)
     case CXCursor_BinaryOperator:
         /* An assignment's target is an lvalue, never an implicit
          * conversion: only then is the operator worth reading. */
-        if (kids.n == 2 && clang_getCursorKind(kids.kid[0]) != CXCursor_UnexposedExpr) {
+        if (kids.n == 2 && kind_of(r, kids.kid[0]) != CXCursor_UnexposedExpr) {
             operator_text(r, &kids, op, sizeof op);
             if (strcmp(op, "=") == 0) {
                 error_at(r, c, "an assignment inside an expression is not "
@@ -1420,21 +1606,17 @@ static void walk_rvalue(reader *r, CXCursor c)
     default:
         break;
     }
-    if (kids.n > 8) {
-        clang_visitChildren(c, walk_kid, r);
-        return;
-    }
-    for (int k = 0; k < kids.n; k++)
-        walk_rvalue(r, kids.kid[k]);
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        walk_rvalue(r, at);
 }
 
 /* The target of an assignment statement. */
 /* `base.member` (not `->`): a member of the element `base`. */
-static bool member_of(reader *r, CXCursor c, CXCursor *base)
+static bool member_of(reader *r, int x, int *base)
 {
-    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+    if (kind_of(r, x) != CXCursor_MemberRefExpr)
         return false;
-    children kids = kids_of(c);
+    children kids = kids_of(r, x);
     if (kids.n != 1)
         return false;
     bool in_main = true;
@@ -1446,51 +1628,51 @@ static bool member_of(reader *r, CXCursor c, CXCursor *base)
     return true;
 }
 
-static void walk_lvalue(reader *r, CXCursor lhs, bool also_read)
+static void walk_lvalue(reader *r, int lhs, bool also_read)
 {
-    CXCursor target = strip(lhs);
+    int t = strip(r, lhs);
     /* q[i].x = ...: a write of part of element q[i] (and a[i].v[2] = ...). */
     bool partial = false;
-    for (CXCursor base;;) {
-        if (member_of(r, target, &base)) {
-            target = strip(base);
+    for (int base;;) {
+        if (member_of(r, t, &base)) {
+            t = strip(r, base);
             partial = true;
             continue;
         }
         /* a[i].v[j][k]: subscripts of a member array, down to the member. */
-        CXCursor at = target;
-        while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr) {
-            children kids = kids_of(at);
+        int at = t;
+        while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+            children kids = kids_of(r, at);
             if (kids.n != 2)
                 break;
-            at = strip(kids.kid[0]);
+            at = strip(r, kids.kid[0]);
         }
-        if (!clang_equalCursors(at, target) && member_of(r, at, &base)) {
-            for (CXCursor s = target; !clang_equalCursors(s, at);) {
-                children kids = kids_of(s);
+        if (at != t && member_of(r, at, &base)) {
+            for (int s = t; s != at;) {
+                children kids = kids_of(r, s);
                 walk_rvalue(r, kids.kid[1]);
-                s = strip(kids.kid[0]);
+                s = strip(r, kids.kid[0]);
             }
-            target = at;
+            t = at;
             continue;
         }
         break;
     }
-    enum CXCursorKind kind = clang_getCursorKind(target);
+    CXCursor target = cur(r, t);
+    enum CXCursorKind kind = kind_of(r, t);
     if (kind == CXCursor_ArraySubscriptExpr) {
-        add_ref(r, target, true);
+        add_ref(r, t, true);
         if (partial && r->loop->nrefs > 0)
             r->loop->refs[r->loop->nrefs - 1].partial = true;
         if (also_read)
-            add_ref(r, target, false);
+            add_ref(r, t, false);
         /* Subscripts may read other arrays: walk a[s0][s1]'s s0, s1. */
-        for (CXCursor at = target;
-             clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr;) {
-            children kids = kids_of(at);
+        for (int at = t; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
+            children kids = kids_of(r, at);
             if (kids.n != 2)
                 break;
             walk_rvalue(r, kids.kid[1]);
-            at = strip(kids.kid[0]);
+            at = strip(r, kids.kid[0]);
         }
         return;
     }
@@ -1523,30 +1705,22 @@ static void add_local(reader *r, CXCursor decl)
     r->locals[r->nlocals++] = decl;
 }
 
-static void walk_statement(reader *r, CXCursor s);
-
-static enum CXChildVisitResult visit_stmt(CXCursor c, CXCursor parent,
-                                          CXClientData data)
+static void walk_statement(reader *r, int x)
 {
-    (void)parent;
-    walk_statement(data, c);
-    return CXChildVisit_Continue;
-}
-
-static void walk_statement(reader *r, CXCursor s)
-{
-    enum CXCursorKind kind = clang_getCursorKind(s);
-    children kids = kids_of(s);
+    CXCursor s = cur(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
+    children kids = kids_of(r, x);
     char op[16];
     switch (kind) {
     case CXCursor_NullStmt:
         return;
     case CXCursor_CompoundStmt:
-        clang_visitChildren(s, visit_stmt, r);
+        for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+            walk_statement(r, at);
         return;
     case CXCursor_DeclStmt:
         for (int k = 0; k < kids.n && k < 8; k++) {
-            CXCursor v = kids.kid[k];
+            CXCursor v = cur(r, kids.kid[k]);
             if (k == 7 && kids.n > 8)
                 error_at(r, s, "declare at most 8 variables per declaration "
                          "in a doall body");
@@ -1567,7 +1741,8 @@ static void walk_statement(reader *r, CXCursor s)
                          "shared by all iterations");
                 continue;
             }
-            clang_visitChildren(v, walk_kid, r);
+            for (int at = r->nodes[kids.kid[k]].first; at >= 0; at = r->nodes[at].next)
+                walk_rvalue(r, at);
             add_local(r, v);
         }
         return;
@@ -1601,7 +1776,7 @@ static void walk_statement(reader *r, CXCursor s)
 /* The byte offsets of the two ';' and the ')' of a for header, read from
  * the text after the `for` keyword (a doall's `for` is always in the main
  * file: the pragma scan checked it). */
-static bool header_offsets(reader *r, CXCursor loop, unsigned *semi1,
+static bool header_offsets(reader *r, int loop, unsigned *semi1,
                            unsigned *semi2, unsigned *rparen)
 {
     bool in_main = true;
@@ -1629,19 +1804,19 @@ static bool header_offsets(reader *r, CXCursor loop, unsigned *semi1,
     return false;
 }
 
-static bool is_const(CXCursor c, long long want)
+static bool is_const(reader *r, int x, long long want)
 {
     long long v;
-    return evaluate(c, &v) && v == want;
+    return evaluate(cur(r, x), &v) && v == want;
 }
 
 /* `i++`, `++i`, `i += 1` or `i = i + 1`. */
-static bool canonical_increment(reader *r, CXCursor inc)
+static bool canonical_increment(reader *r, int inc)
 {
-    children kids = kids_of(inc);
+    children kids = kids_of(r, inc);
     char op[16];
     bool postfix;
-    switch (clang_getCursorKind(inc)) {
+    switch (kind_of(r, inc)) {
     case CXCursor_UnaryOperator:
         if (kids.n != 1 || !is_loop_var(r, kids.kid[0]))
             return false;
@@ -1651,21 +1826,21 @@ static bool canonical_increment(reader *r, CXCursor inc)
         if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
             return false;
         operator_text(r, &kids, op, sizeof op);
-        return strcmp(op, "+=") == 0 && is_const(kids.kid[1], 1);
+        return strcmp(op, "+=") == 0 && is_const(r, kids.kid[1], 1);
     case CXCursor_BinaryOperator: {
         if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
             return false;
         operator_text(r, &kids, op, sizeof op);
-        CXCursor sum = strip(kids.kid[1]);
-        children terms = kids_of(sum);
+        int sum = strip(r, kids.kid[1]);
+        children terms = kids_of(r, sum);
         char plus[16];
-        if (strcmp(op, "=") != 0 || clang_getCursorKind(sum) != CXCursor_BinaryOperator ||
+        if (strcmp(op, "=") != 0 || kind_of(r, sum) != CXCursor_BinaryOperator ||
             terms.n != 2)
             return false;
         operator_text(r, &terms, plus, sizeof plus);
         return strcmp(plus, "+") == 0 &&
-               ((is_loop_var(r, terms.kid[0]) && is_const(terms.kid[1], 1)) ||
-                (is_loop_var(r, terms.kid[1]) && is_const(terms.kid[0], 1)));
+               ((is_loop_var(r, terms.kid[0]) && is_const(r, terms.kid[1], 1)) ||
+                (is_loop_var(r, terms.kid[1]) && is_const(r, terms.kid[0], 1)));
     }
     default:
         return false;
@@ -1677,112 +1852,146 @@ static const char canonical_form[] =
     "declared earlier), N a power of two";
 
 /* Reads `for (init; cond; inc) body`; false after reporting an error. */
-static bool read_header(reader *r, CXCursor loop, CXCursor *body)
+static bool read_header(reader *r, int loop, int *body)
 {
     unsigned semi1 = 0, semi2 = 0, rparen = 0;
     if (!header_offsets(r, loop, &semi1, &semi2, &rparen)) {
-        error_at(r, loop, "a doall loop needs the canonical form: %s",
+        error_at(r, cur(r, loop), "a doall loop needs the canonical form: %s",
                  canonical_form);
         return false;
     }
-    CXCursor init = clang_getNullCursor(), cond = init, inc = init;
-    *body = init;
-    children kids = kids_of(loop);
+    int init = -1, cond = -1, inc = -1;
+    *body = -1;
+    children kids = kids_of(r, loop);
     for (int k = 0; k < kids.n && k < 8; k++) {
-        CXSourceRange ext = clang_getCursorExtent(kids.kid[k]);
-        unsigned off = where(r, clang_getRangeStart(ext)).offset;
+        bool in_main = true;
+        unsigned off = start_of(r, kids.kid[k], &in_main);
         if (off < semi1) init = kids.kid[k];
         else if (off < semi2) cond = kids.kid[k];
         else if (off < rparen) inc = kids.kid[k];
         else *body = kids.kid[k];
     }
-    if (clang_Cursor_isNull(init) || clang_Cursor_isNull(cond) ||
-        clang_Cursor_isNull(inc) || clang_Cursor_isNull(*body)) {
-        error_at(r, loop, "a doall loop needs the canonical form: %s",
+    if (init < 0 || cond < 0 || inc < 0 || *body < 0) {
+        error_at(r, cur(r, loop), "a doall loop needs the canonical form: %s",
                  canonical_form);
         return false;
     }
 
     /* init: `int i = 0` or `i = 0`. */
-    CXCursor start = clang_getNullCursor();
-    children ik = kids_of(init);
-    if (clang_getCursorKind(init) == CXCursor_DeclStmt && ik.n == 1 &&
-        clang_getCursorKind(ik.kid[0]) == CXCursor_VarDecl) {
-        r->loop_var = ik.kid[0];
-        children vk = kids_of(ik.kid[0]);
+    int start = -1;
+    children ik = kids_of(r, init);
+    if (kind_of(r, init) == CXCursor_DeclStmt && ik.n == 1 &&
+        kind_of(r, ik.kid[0]) == CXCursor_VarDecl) {
+        r->loop_var = cur(r, ik.kid[0]);
+        children vk = kids_of(r, ik.kid[0]);
         if (vk.n >= 1)
-            start = vk.kid[vk.n - 1];
-    } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator && ik.n == 2 &&
-               clang_getCursorKind(strip(ik.kid[0])) == CXCursor_DeclRefExpr) {
+            start = vk.kid[vk.n < 8 ? vk.n - 1 : 7];
+    } else if (kind_of(r, init) == CXCursor_BinaryOperator && ik.n == 2 &&
+               kind_of(r, strip(r, ik.kid[0])) == CXCursor_DeclRefExpr) {
         char op[16];
         operator_text(r, &ik, op, sizeof op);
         if (strcmp(op, "=") == 0) {
-            r->loop_var = clang_getCursorReferenced(strip(ik.kid[0]));
+            r->loop_var = clang_getCursorReferenced(cur(r, strip(r, ik.kid[0])));
             start = ik.kid[1];
         }
     }
     int bits;
     bool sg;
-    if (clang_Cursor_isNull(start) || clang_Cursor_isNull(r->loop_var) ||
+    if (start < 0 || clang_Cursor_isNull(r->loop_var) ||
         !integer_type(clang_getCursorType(r->loop_var), &bits, &sg)) {
-        error_at(r, init, "a doall loop must start an integer variable at 0: "
-                 "%s", canonical_form);
+        error_at(r, cur(r, init), "a doall loop must start an integer variable "
+                 "at 0: %s", canonical_form);
         return false;
     }
-    if (!is_const(start, 0)) {
-        error_at(r, start, "a doall loop must start at 0: %s", canonical_form);
+    if (!is_const(r, start, 0)) {
+        error_at(r, cur(r, start), "a doall loop must start at 0: %s",
+                 canonical_form);
         return false;
     }
 
     /* cond: `i < N`, N a constant power of two. */
-    children ck = kids_of(cond);
+    children ck = kids_of(r, cond);
     char op[16] = "";
-    if (clang_getCursorKind(cond) == CXCursor_BinaryOperator && ck.n == 2)
+    if (kind_of(r, cond) == CXCursor_BinaryOperator && ck.n == 2)
         operator_text(r, &ck, op, sizeof op);
     if (strcmp(op, "<") != 0 || !is_loop_var(r, ck.kid[0])) {
-        error_at(r, cond, "the condition of a doall loop must be 'i < N': %s",
-                 canonical_form);
+        error_at(r, cur(r, cond), "the condition of a doall loop must be "
+                 "'i < N': %s", canonical_form);
         return false;
     }
+    CXCursor limit = cur(r, ck.kid[1]);
     long long bound;
-    if (!evaluate(ck.kid[1], &bound)) {
-        error_at(r, ck.kid[1], "the bound of a doall loop must be a constant "
+    if (!evaluate(limit, &bound)) {
+        error_at(r, limit, "the bound of a doall loop must be a constant "
                  "expression");
         return false;
     }
     if (bound < 1 || (bound & (bound - 1))) {
-        error_at(r, ck.kid[1], "the bound %lld of a doall loop is not a power "
+        error_at(r, limit, "the bound %lld of a doall loop is not a power "
                  "of two", bound);
         return false;
     }
     r->loop->k = __builtin_ctzll((unsigned long long)bound);
     if (r->loop->k >= bits - (sg ? 1 : 0)) {
-        error_at(r, ck.kid[1], "the loop variable's type cannot hold the bound "
+        error_at(r, limit, "the loop variable's type cannot hold the bound "
                  "%lld", bound);
         return false;
     }
     if (!canonical_increment(r, inc)) {
-        error_at(r, inc, "a doall loop must step by one: %s", canonical_form);
+        error_at(r, cur(r, inc), "a doall loop must step by one: %s",
+                 canonical_form);
         return false;
     }
     r->loop->var = spelling(r->loop_var);
     r->loop->var_type = type_text(clang_getCursorType(r->loop_var));
-    r->loop->var_outside = clang_getCursorKind(init) != CXCursor_DeclStmt;
+    r->loop->var_outside = kind_of(r, init) != CXCursor_DeclStmt;
     return true;
 }
 
 /* ------------------------------------------------------- the AST walk */
 
-static pragma *doall_for(reader *r, CXCursor loop)
+/* The doall pragma of the for statement at offset `off`, if any. */
+static pragma *doall_at(reader *r, unsigned off)
 {
-    unsigned off = where(r, clang_getRangeStart(clang_getCursorExtent(loop))).offset;
     for (int k = 0; k < r->npragmas; k++)
         if (r->pragmas[k].kind == PRAGMA_DOALL && r->pragmas[k].next_offset == off)
             return &r->pragmas[k];
     return NULL;
 }
 
-static void read_loop(reader *r, CXCursor loop, pragma *pr)
+static pragma *doall_for(reader *r, CXCursor loop)
+{
+    bool in_main;
+    return doall_at(r, offset_of(r, clang_getRangeStart(clang_getCursorExtent(loop)),
+                                 &in_main));
+}
+
+/*
+ * Doall pragmas inside the loop being read, looked for as the AST walk
+ * would (not inside expressions, but inside statement expressions), to
+ * say that they would be nested.
+ */
+static void find_nested(reader *r, int x)
+{
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next) {
+        enum CXCursorKind kind = kind_of(r, at);
+        if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
+            continue;
+        if (kind == CXCursor_ForStmt) {
+            bool in_main;
+            pragma *pr = doall_at(r, start_of(r, at, &in_main));
+            if (pr) {
+                error_at(r, cur(r, at), "nested doall loops are not supported "
+                         "(the enclosing doall is on line %d)", r->loop->line);
+                pr->used = true;
+                continue;
+            }
+        }
+        find_nested(r, at);
+    }
+}
+
+static void read_loop(reader *r, CXCursor c, pragma *pr)
 {
     hd_program *p = r->prog;
     hd_loop *grown = realloc(p->loops, (size_t)(p->nloops + 1) * sizeof *grown);
@@ -1791,13 +2000,10 @@ static void read_loop(reader *r, CXCursor loop, pragma *pr)
     p->loops = grown;
     hd_loop *l = &p->loops[p->nloops++];
     memset(l, 0, sizeof *l);
-    position pos = cursor_pos(r, loop);
-    CXSourceRange ext = clang_getCursorExtent(loop);
+    position pos = cursor_pos(r, c);
     l->line = pos.line;
     l->col = pos.col;
     l->pragma_line = pr->line;
-    l->begin = where(r, clang_getRangeStart(ext)).offset;
-    l->end = where(r, clang_getRangeEnd(ext)).offset;
     l->home = -1;
     r->loop = l;
     r->loop_var = clang_getNullCursor();
@@ -1812,30 +2018,35 @@ static void read_loop(reader *r, CXCursor loop, pragma *pr)
         l->func_begin = f.offset;
         l->func_line = f.line;
     }
-    CXCursor body;
-    int errors = r->errors;
-    if (!read_header(r, loop, &body))
+    r->nnodes = 0;
+    int loop = record_tree(r, c);
+    if (loop < 0) {
+        error_at(r, c, "out of memory reading this doall loop");
         return;
-    {
+    }
+    node *ext = extent_of(r, loop);
+    l->begin = ext->begin;
+    l->end = ext->end;
+    int body;
+    int errors = r->errors;
+    if (read_header(r, loop, &body)) {
         bool in_main = true;
         l->body_begin = start_of(r, body, &in_main);
         l->body_end = end_of(r, body, &in_main);
-        l->body_is_block = clang_getCursorKind(body) == CXCursor_CompoundStmt;
+        l->body_is_block = kind_of(r, body) == CXCursor_CompoundStmt;
         l->stmt_end = (unsigned)statement_end(r, l->end);
-    }
-    if (clang_getCursorKind(body) == CXCursor_CompoundStmt)
-        clang_visitChildren(body, visit_stmt, r);
-    else
         walk_statement(r, body);
-    if (r->errors == errors) {
-        for (int k = 0; k < l->nrefs; k++)
-            if (l->refs[k].is_write) {
-                l->home = k;
-                break;
-            }
-        if (l->home < 0)
-            error_at(r, loop, "this doall loop writes no array element");
+        if (r->errors == errors) {
+            for (int k = 0; k < l->nrefs; k++)
+                if (l->refs[k].is_write) {
+                    l->home = k;
+                    break;
+                }
+            if (l->home < 0)
+                error_at(r, c, "this doall loop writes no array element");
+        }
     }
+    find_nested(r, loop);
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
@@ -1863,8 +2074,6 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
             }
             pr->used = true;
             read_loop(r, c, pr);
-            /* Look inside for doall pragmas that would be nested. */
-            clang_visitChildren(c, visit, r);
             r->loop = NULL;
             return CXChildVisit_Continue;
         }
@@ -2015,12 +2224,20 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
     if (l->k > ENUMERATE_MAX_K)
         return true;
     *same = 1;
+    uint64_t values[HD_EVAL_BLOCK];
+    bool known[HD_EVAL_BLOCK];
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-        uint64_t mine;
-        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
+        uint64_t mine, j = i % HD_EVAL_BLOCK;
+        if (j == 0) {
+            uint64_t left = (UINT64_C(1) << l->k) - i;
+            hd_expr_eval_block(ref->index, i, left < HD_EVAL_BLOCK ?
+                               (int)left : HD_EVAL_BLOCK, values, known);
+        }
+        if (!known[j]) {
             *same = -1;
             return true;   /* depends on data: checked at run time */
         }
+        v = values[j];
         if (*same == 1 && (!owner_of(r, home, i, &mine) ||
                            owner_at(a, v, r->prog->n) != mine))
             *same = owner_of(r, home, i, &mine) ? 0 : -1;
@@ -2119,10 +2336,28 @@ static int same_owner_everywhere(reader *r, const hd_loop *l, const hd_ref *ref,
     return 1;
 }
 
+/* Whether ref's index is GF(2)-affine in the loop variable, and its map. */
+static void index_map(const hd_loop *l, hd_ref *ref)
+{
+    char why[256];
+    hd_affine map;
+    if (ref->index && hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
+        ref->affine = true;
+        ref->map = map;
+    } else {
+        ref->affine = false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", ref->index ? why : "out of memory");
+        ref->reason = xstrdup(buf);
+    }
+}
+
 static void communications(reader *r, hd_loop *l)
 {
     hd_program *p = r->prog;
     hd_ref *home = &l->refs[l->home];
+    for (int k = 0; k < l->nrefs; k++)
+        index_map(l, &l->refs[k]);
     for (int k = 0; k < l->nrefs; k++) {
         hd_ref *ref = &l->refs[k];
         hd_array *a = &p->arrays[ref->array];
@@ -2174,9 +2409,116 @@ static void communications(reader *r, hd_loop *l)
     }
 }
 
+/* Loops from .. to - 1, checked with a reader of their own. */
+typedef struct {
+    reader r;
+    int from, to;
+} loop_range;
+
+static void *check_range(void *arg)
+{
+    loop_range *lr = arg;
+    for (int k = lr->from; k < lr->to; k++)
+        if (lr->r.prog->loops[k].home >= 0)
+            communications(&lr->r, &lr->r.prog->loops[k]);
+    return NULL;
+}
+
+/*
+ * Each loop's maps, bounds, owners and communications, once the AST walk
+ * is done: the first half of the loops on a thread of its own, the second
+ * here.  The loops' work is independent; it reads the arrays and the
+ * source and writes only its own loop's references.  Each half reports
+ * into its own copy of the reader, whose diagnostics are then appended in
+ * loop order, as if the loops had been checked one after the other.
+ */
+static void check_loops(reader *r)
+{
+    int nloops = r->prog->nloops;
+    loop_range half[2];
+    for (int h = 0; h < 2; h++) {
+        half[h].r = *r;
+        half[h].r.diag = NULL;
+        half[h].r.diag_len = half[h].r.diag_cap = 0;
+        half[h].r.errors = 0;
+        half[h].from = h ? nloops / 2 : 0;
+        half[h].to = h ? nloops : nloops / 2;
+    }
+    pthread_t first;
+    bool threaded = nloops > 1 &&
+                    pthread_create(&first, NULL, check_range, &half[0]) == 0;
+    if (!threaded)
+        check_range(&half[0]);
+    check_range(&half[1]);
+    if (threaded)
+        pthread_join(first, NULL);
+    for (int h = 0; h < 2; h++) {
+        if (half[h].r.diag)
+            append(r, half[h].r.diag, half[h].r.diag_len);
+        r->errors += half[h].r.errors;
+        free(half[h].r.diag);
+    }
+}
+
 /* ------------------------------------------------------- the reader */
 
 /* ------------------------------------------- the sequential code */
+
+/* The code outside the doall loops is walked through libclang's cursors
+ * directly (the loops' record, kids_of and strip, covers loop bodies only). */
+typedef struct {
+    CXCursor kid[8];
+    int n;
+} cchildren;
+
+static enum CXChildVisitResult collect_ckid(CXCursor c, CXCursor parent,
+                                            CXClientData data)
+{
+    (void)parent;
+    cchildren *k = data;
+    if (k->n < 8)
+        k->kid[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static cchildren ckids(CXCursor c)
+{
+    cchildren k;
+    k.n = 0;
+    clang_visitChildren(c, collect_ckid, &k);
+    return k;
+}
+
+static CXCursor cstrip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+            return c;
+        cchildren kids = ckids(c);
+        if (kids.n != 1)
+            return c;
+        c = kids.kid[0];
+    }
+}
+
+static unsigned cstart(reader *r, CXCursor c, bool *in_main)
+{
+    bool here;
+    unsigned off = offset_of(r, clang_getRangeStart(clang_getCursorExtent(c)), &here);
+    *in_main = *in_main && here;
+    return off;
+}
+
+static unsigned cend(reader *r, CXCursor c, bool *in_main)
+{
+    bool here;
+    unsigned off = offset_of(r, clang_getRangeEnd(clang_getCursorExtent(c)), &here);
+    *in_main = *in_main && here;
+    return off;
+}
+
 
 /* Just after a statement that ends at offset k: past its ';' if the
  * statement's extent stopped before it (expressions, do-while). */
@@ -2273,9 +2615,9 @@ static void scan_host(host_refs *h, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind == CXCursor_ArraySubscriptExpr) {
-        children kids = kids_of(c);
+        cchildren kids = ckids(c);
         if (kids.n == 2) {
-            CXCursor base = strip(kids.kid[0]);
+            CXCursor base = cstrip(kids.kid[0]);
             int a = clang_getCursorKind(base) == CXCursor_DeclRefExpr
                     ? distributed_array(h->r, clang_getCursorReferenced(base)) : -1;
             if (a >= 0)
@@ -2357,13 +2699,13 @@ static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
 {
     enum CXCursorKind kind = clang_getCursorKind(s);
     bool in_main = true;
-    unsigned b = start_of(r, s, &in_main), e = end_of(r, s, &in_main);
+    unsigned b = cstart(r, s, &in_main), e = cend(r, s, &in_main);
     if (!in_main)
         return;
     for (int k = 0; k < r->prog->nloops; k++)
         if (r->prog->loops[k].begin == b && kind == CXCursor_ForStmt)
             return;                                   /* a doall */
-    children kids = kids_of(s);
+    cchildren kids = ckids(s);
     if (kind == CXCursor_LabelStmt || kind == CXCursor_CaseStmt ||
         kind == CXCursor_DefaultStmt) {
         /* A jump to the label must not skip the host's update. */
@@ -2486,7 +2828,7 @@ static void read_host_code(reader *r)
     for (int k = 0; k < g.n; k++) {
         CXCursor d = definition_of(g.fn[k]);
         bool in_main = true;
-        unsigned b = start_of(r, d, &in_main), e = end_of(r, d, &in_main);
+        unsigned b = cstart(r, d, &in_main), e = cend(r, d, &in_main);
         g.runs[k] = contains_doall(r, b, e);
         if (clang_getCursorKind(d) == CXCursor_FunctionDecl &&
             (p->first_function == 0 || b < p->first_function)) {
@@ -2533,7 +2875,7 @@ static void read_host_code(reader *r)
                 p->main_params = -1;
         }
         free(name);
-        children kids = kids_of(d);
+        cchildren kids = ckids(d);
         for (int j = 0; j < kids.n && j < 8; j++)
             if (clang_getCursorKind(kids.kid[j]) == CXCursor_CompoundStmt)
                 host_statement(r, &g, kids.kid[j], true);
@@ -2738,9 +3080,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
          * had errors, so that one run reports all it can. */
         if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
             distribute_arrays(&r);
-            for (int k = 0; k < out->nloops; k++)
-                if (out->loops[k].home >= 0)
-                    communications(&r, &out->loops[k]);
+            check_loops(&r);
             if (opt->host_code && r.errors == 0)
                 read_host_code(&r);
         }
@@ -2750,6 +3090,8 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     free(r.decls);
     free(r.locals);
     free(r.outer_decls);
+    free(r.nodes);
+    free(r.open);
     clang_disposeTranslationUnit(r.tu);
     clang_disposeIndex(index);
     *diagnostics = r.diag;

@@ -149,6 +149,12 @@ bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
  * be known at compile time or is undefined in C. */
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
                   size_t why_size);
+/* The same at iterations base .. base + n - 1, n <= HD_EVAL_BLOCK: ok[j] and
+ * value[j] as hd_expr_eval gives them for base + j, without the reasons;
+ * one pass over the tree for all of them. */
+#define HD_EVAL_BLOCK 64   /* small: a level of the tree keeps 2 KiB of stack */
+void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
+                        uint64_t *value, bool *ok);
 
 /* How a distributed array's elements are spread over the 2^n processors:
  * element e lives on the processor given by bits shift .. shift+n-1 of e. */

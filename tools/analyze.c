@@ -11,8 +11,10 @@
  * failure leaves stdout empty and a diagnostic on stderr.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +265,13 @@ typedef struct {
     hd_order order;        /* R(L_n) for the whole set */
     uint64_t cost;
     lcc_result *lcc;
+    /* The set optimizer's run, on a thread of its own while the rest of
+     * the answer that does not depend on its order is worked out. */
+    hd_lcc *set;
+    int nset;
+    int rc;
+    bool threaded;
+    pthread_t thread;
 } result;
 
 static size_t lcc_hash(const hd_lcc *c)
@@ -278,13 +287,31 @@ static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
     return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
 }
 
+/* The set optimizer's part; touches only res->set, order, cost and rc
+ * until the thread that runs it is joined. */
+static void *optimize_set(void *arg)
+{
+    result *res = arg;
+    res->rc = HD_OK;
+    if (res->n > 0)
+        res->rc = hd_optimize_set(res->set, res->nset, res->n, res->objective,
+                                  &res->order, &res->cost);
+    else
+        res->order.n = 0, res->cost = 0;   /* a C file without loops */
+    return NULL;
+}
+
+/*
+ * Starts the set optimizer and works out what each LCC needs apart from
+ * the set's order; finish_analysis waits for the order and does the rest.
+ */
 static int analyze(const hd_spec *spec, hd_objective objective, result *res)
 {
     int n = spec->n, m = spec->m;
-    hd_lcc *set = malloc((size_t)m * sizeof *set);
+    res->set = malloc((size_t)m * sizeof *res->set);
     res->lcc = calloc((size_t)m, sizeof *res->lcc);
-    if (!set || !res->lcc) {
-        free(set);
+    if (!res->set || !res->lcc) {
+        free(res->set);
         free(res->lcc);
         res->lcc = NULL;
         fprintf(stderr, "hyperdo: error: out of memory\n");
@@ -295,24 +322,14 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
     res->objective = objective;
     /* General communications are not LCCs: the optimizer cannot weigh
      * them, so the mapping is chosen for the LCCs alone. */
-    int nset = 0;
+    res->nset = 0;
     for (int r = 0; r < m; r++)
         if (!spec->lccs[r].reason)
-            set[nset++] = spec->lccs[r].lcc;
-
-    int rc = HD_OK;
-    if (n > 0)
-        rc = hd_optimize_set(set, nset, n, objective, &res->order, &res->cost);
-    else
-        res->order.n = 0, res->cost = 0;   /* a C file without loops */
-    free(set);
-    if (rc != HD_OK) {
-        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
-                rc == HD_ENOMEM ? "out of memory" : "internal error");
-        free(res->lcc);
-        res->lcc = NULL;
-        return HD_EXIT_FAILURE;
-    }
+            res->set[res->nset++] = spec->lccs[r].lcc;
+    /* Without a thread it runs here, first. */
+    res->threaded = pthread_create(&res->thread, NULL, optimize_set, res) == 0;
+    if (!res->threaded)
+        optimize_set(res);
 
     /* A C file repeats patterns: work each distinct LCC out once, finding
      * earlier equal ones through an open-addressing table of indices. */
@@ -346,10 +363,35 @@ static int analyze(const hd_spec *spec, hd_objective objective, result *res)
         hd_contention(c, l->before);
         l->alone_order = hd_optimize_alone(c);
         hd_contention_after(c, &l->alone_order, l->alone);
-        l->mapped = hd_lcc_reorder(c, &res->order);
-        hd_contention_after(c, &res->order, l->after);
     }
     free(seen);
+    return HD_EXIT_OK;
+}
+
+/* Waits for the set's order, then maps every LCC with it. */
+static int finish_analysis(result *res)
+{
+    if (res->threaded)
+        pthread_join(res->thread, NULL);
+    free(res->set);
+    res->set = NULL;
+    if (res->rc != HD_OK) {
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
+                res->rc == HD_ENOMEM ? "out of memory" : "internal error");
+        return HD_EXIT_FAILURE;
+    }
+    for (int r = 0; r < res->m; r++) {
+        lcc_result *l = &res->lcc[r];
+        if (l->in->reason)
+            continue;
+        if (l->first == r) {
+            l->mapped = hd_lcc_reorder(&l->in->lcc, &res->order);
+            hd_contention_after(&l->in->lcc, &res->order, l->after);
+        } else {
+            l->mapped = res->lcc[l->first].mapped;
+            memcpy(l->after, res->lcc[l->first].after, sizeof l->after);
+        }
+    }
     return HD_EXIT_OK;
 }
 
@@ -384,19 +426,9 @@ static json_t *json_order(const hd_order *o)
     return a;
 }
 
-/* Where a reference of a C file is; nothing for spec entries. */
-static void json_source(json_t *o, const hd_named_lcc *in)
-{
-    if (!in->array)
-        return;
-    json_object_set_new(o, "array", json_string(in->array));
-    json_object_set_new(o, "line", json_integer(in->line));
-    json_object_set_new(o, "col", json_integer(in->col));
-    json_object_set_new(o, "loop_line", json_integer(in->loop_line));
-}
-
-/* The fields an LCC's entry shares with every entry of an equal LCC. */
-static json_t *json_lcc_fields(const lcc_result *l, int n)
+/* The fields an LCC's entry shares with every entry of an equal LCC, up
+ * to contention_before (contention_after waits for the set's order). */
+static json_t *json_lcc_before(const lcc_result *l, int n)
 {
     const hd_lcc *c = &l->in->lcc;
     char bits[HD_MAX_DIM + 1];
@@ -413,7 +445,13 @@ static json_t *json_lcc_fields(const lcc_result *l, int n)
     bit_string(c->b, n, bits);
     json_object_set_new(o, "b", json_string(bits));
     json_object_set_new(o, "contention_before", json_counts(l->before, n));
-    json_object_set_new(o, "contention_after", json_counts(l->after, n));
+    return o;
+}
+
+/* The shared fields after contention_after. */
+static json_t *json_lcc_alone(const lcc_result *l, int n)
+{
+    json_t *o = json_object();
     json_object_set_new(o, "alone_order", json_order(&l->alone_order));
     json_object_set_new(o, "alone_contention", json_counts(l->alone, n));
     return o;
@@ -441,20 +479,157 @@ static void put_members(FILE *out, json_t *o)
     free(text);
 }
 
+/* A string as jansson encodes it, quotes and all (NULL: out of memory). */
+static char *encoded(const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    return text;
+}
+
+/*
+ * Strings already encoded, by their text: a C file's entries repeat names
+ * (8,541 entries, 3,204 names in the benchmark), and each json_dumps call
+ * sets up more than the string costs.  Open addressing; keys are the
+ * caller's strings, which outlive the table.
+ */
+typedef struct {
+    size_t slots;
+    const char **key;
+    char **text;
+} string_cache;
+
+static size_t string_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* s encoded, from the cache when it can be; NULL when s is not UTF-8. */
+static const char *cached(string_cache *c, const char *s)
+{
+    size_t k = string_hash(s) & (c->slots - 1);
+    while (c->key[k] && strcmp(c->key[k], s) != 0)
+        k = (k + 1) & (c->slots - 1);
+    if (!c->key[k]) {
+        c->text[k] = encoded(s);
+        if (!c->text[k])
+            return NULL;
+        c->key[k] = s;
+    }
+    return c->text[k];
+}
+
+static void put_key(FILE *out, const char *key)
+{
+    fputc('"', out);
+    fputs(key, out);
+    fputs("\":", out);
+}
+
+/* Writes `"key":s` after sep, as a jansson object would have it: not at
+ * all when s cannot be encoded (not UTF-8).  Returns the next separator. */
+static const char *put_member(FILE *out, string_cache *c, const char *sep,
+                              const char *key, const char *s)
+{
+    const char *text = cached(c, s);
+    if (!text)
+        return sep;
+    fputs(sep, out);
+    put_key(out, key);
+    fputs(text, out);
+    return ",";
+}
+
+/* `,"key":v` with v as jansson writes an integer ("%lld"), without the
+ * cost of a printf per number. */
+static void put_integer(FILE *out, const char *sep, const char *key, json_int_t v)
+{
+    char digits[32], *p = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    fputs(sep, out);
+    put_key(out, key);
+    fputs(p, out);
+}
+
+/*
+ * The pieces of the JSON that do not depend on the set's order, encoded
+ * while the set optimizer runs: every entry's strings, and for each
+ * distinct LCC its shared fields before and after contention_after.
+ */
+typedef struct {
+    string_cache strings;
+    char **before, **alone;    /* at the LCC's first entry */
+} json_parts;
+
+static void free_parts(json_parts *p, int m)
+{
+    for (size_t k = 0; p->strings.text && k < p->strings.slots; k++)
+        free(p->strings.text[k]);
+    for (int r = 0; r < m; r++) {
+        if (p->before)
+            free(p->before[r]);
+        if (p->alone)
+            free(p->alone[r]);
+    }
+    free(p->strings.key);
+    free(p->strings.text);
+    free(p->before);
+    free(p->alone);
+}
+
+static bool encode_parts(const result *res, json_parts *p)
+{
+    /* At most three strings per entry, so at most half the slots used. */
+    p->strings.slots = 16;
+    while (p->strings.slots < 6 * (size_t)res->m)
+        p->strings.slots *= 2;
+    p->strings.key = calloc(p->strings.slots, sizeof *p->strings.key);
+    p->strings.text = calloc(p->strings.slots, sizeof *p->strings.text);
+    p->before = calloc((size_t)res->m + 1, sizeof *p->before);
+    p->alone = calloc((size_t)res->m + 1, sizeof *p->alone);
+    if (!p->strings.key || !p->strings.text || !p->before || !p->alone)
+        return false;
+    for (int r = 0; r < res->m; r++) {
+        const lcc_result *l = &res->lcc[r];
+        cached(&p->strings, l->in->name);
+        if (l->in->reason)
+            cached(&p->strings, l->in->reason);
+        if (l->in->array)
+            cached(&p->strings, l->in->array);
+        if (!l->in->reason && l->first == r) {
+            p->before[r] = members(json_lcc_before(l, res->n));
+            p->alone[r] = members(json_lcc_alone(l, res->n));
+        }
+    }
+    return true;
+}
+
 /*
  * The whole answer as one newly allocated, newline-terminated string, in
  * compact form.  A C file gives thousands of entries, most of them sharing
  * an LCC; a single jansson tree of it all cost more than parsing the file,
- * so every entry is written as objects encoded by jansson and joined: the
- * fields of each distinct LCC once, then each entry's own name and place.
+ * so every entry is joined from pieces: the fields of each distinct LCC
+ * encoded once by jansson, each entry's strings encoded by jansson, and
+ * the fixed keys and integers written as jansson writes them ("%lld", no
+ * spaces), which costs a tenth of a jansson object per entry.
  */
-static char *render_json(const result *res)
+static char *render_json(const result *res, json_parts *parts)
 {
-    char *text = NULL, **shared = calloc((size_t)res->m + 1, sizeof *shared);
+    char *text = NULL, **after = calloc((size_t)res->m + 1, sizeof *after);
     size_t size = 0;
-    FILE *out = shared ? open_memstream(&text, &size) : NULL;
+    FILE *out = after ? open_memstream(&text, &size) : NULL;
     if (!out) {
-        free(shared);
+        free(after);
         return NULL;
     }
     json_t *head = json_object();
@@ -466,35 +641,47 @@ static char *render_json(const result *res)
     fputc('{', out);
     put_members(out, head);
     fputs(",\"lccs\":[", out);
+    string_cache *strings = &parts->strings;
     for (int r = 0; r < res->m; r++) {
         const lcc_result *l = &res->lcc[r];
-        json_t *own = json_object();
         fputs(r ? ",{" : "{", out);
-        json_object_set_new(own, "name", json_string(l->in->name));
+        const char *sep = put_member(out, strings, "", "name", l->in->name);
         if (l->in->reason) {
-            json_object_set_new(own, "class", json_string("general"));
-            json_object_set_new(own, "reason", json_string(l->in->reason));
-        }
-        put_members(out, own);
-        if (!l->in->reason) {
-            char **fields = &shared[l->first];
-            if (!*fields)
-                *fields = members(json_lcc_fields(l, res->n));
+            fputs(sep, out);
+            fputs("\"class\":\"general\"", out);
+            put_member(out, strings, ",", "reason", l->in->reason);
+        } else {
+            /* The shared fields, as one jansson object would have them. */
+            int f = l->first;
+            if (!after[f]) {
+                json_t *o = json_object();
+                json_object_set_new(o, "contention_after",
+                                    json_counts(l->after, res->n));
+                after[f] = members(o);
+            }
+            const char *pieces[3] = { parts->before[f], after[f], parts->alone[f] };
             fputc(',', out);
-            if (*fields)
-                fputs(*fields, out);
+            sep = "";
+            for (int k = 0; k < 3; k++)
+                if (pieces[k] && pieces[k][0]) {
+                    fputs(sep, out);
+                    fputs(pieces[k], out);
+                    sep = ",";
+                }
         }
-        json_t *where = json_object();
-        json_source(where, l->in);
-        if (json_object_size(where))
-            fputc(',', out);
-        put_members(out, where);
+        /* Where a reference of a C file is; nothing for spec entries. */
+        if (l->in->array) {
+            sep = put_member(out, strings, ",", "array", l->in->array);
+            put_integer(out, sep, "line", l->in->line);
+            put_integer(out, ",", "col", l->in->col);
+            put_integer(out, ",", "loop_line", l->in->loop_line);
+        }
         fputc('}', out);
     }
     fputs("]}\n", out);
     for (int r = 0; r < res->m; r++)
-        free(shared[r]);
-    free(shared);
+        free(after[r]);
+    free(after);
     if (fclose(out) != 0) {
         free(text);
         return NULL;
@@ -800,14 +987,23 @@ int hd_cmd_analyze(int argc, char **argv)
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
     status = analyze(&spec, opt.objective, &res);
     if (status == HD_EXIT_OK) {
-        char *text = opt.json ? render_json(&res) : render_report(&res);
-        if (text) {
-            fputs(text, stdout);
-            free(text);
-        } else {
-            fprintf(stderr, "hyperdo: error: out of memory\n");
-            status = HD_EXIT_FAILURE;
+        /* Encoded while the set optimizer runs. */
+        json_parts parts;
+        memset(&parts, 0, sizeof parts);
+        bool encoded_parts = opt.json && encode_parts(&res, &parts);
+        status = finish_analysis(&res);
+        if (status == HD_EXIT_OK) {
+            char *text = !opt.json ? render_report(&res)
+                       : encoded_parts ? render_json(&res, &parts) : NULL;
+            if (text) {
+                fputs(text, stdout);
+                free(text);
+            } else {
+                fprintf(stderr, "hyperdo: error: out of memory\n");
+                status = HD_EXIT_FAILURE;
+            }
         }
+        free_parts(&parts, res.m);
         free(res.lcc);
     }
     hd_spec_free(&spec);

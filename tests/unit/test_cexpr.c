@@ -773,6 +773,18 @@ static uint64_t eval_disagreement(const hd_expr *e, int k, const uint64_t *ref,
         *got_ok = hd_expr_eval(e, i, got, why, why_size);
         if (defined ? (!*got_ok || *got != ref[i]) : (*got_ok || !why[0]))
             return i;
+        /* The block evaluator agrees, whatever block i falls in. */
+        uint64_t values[HD_EVAL_BLOCK];
+        bool known[HD_EVAL_BLOCK];
+        int n = (int)(i % HD_EVAL_BLOCK) + 1;
+        hd_expr_eval_block(e, i + 1 - (uint64_t)n, n, values, known);
+        if (known[n - 1] != *got_ok || (*got_ok && values[n - 1] != *got)) {
+            snprintf(why, why_size, "hd_expr_eval_block gave %s %#llx",
+                     known[n - 1] ? "true" : "false",
+                     (unsigned long long)values[n - 1]);
+            *got_ok = !*got_ok;
+            return i;
+        }
     }
     return UINT64_MAX;
 }
