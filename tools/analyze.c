@@ -479,10 +479,56 @@ static void put_members(FILE *out, json_t *o)
     free(text);
 }
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0. */
+static size_t utf8_length(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+             : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||     /* overlong */
+        (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||    /* surrogates */
+        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+        (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))      /* beyond U+10FFFF */
+        return 0;
+    return n;
+}
+
+/* s with every byte that is not part of valid UTF-8 replaced by U+FFFD, as
+ * text editors show it: a C file's bytes need not be UTF-8, but JSON's
+ * must. */
+static char *valid_utf8(const char *s)
+{
+    size_t len = strlen(s);
+    char *d = malloc(3 * len + 1), *o = d;
+    if (!d)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_length(p);
+        if (n) {
+            memcpy(o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    *o = '\0';
+    return d;
+}
+
 /* A string as jansson encodes it, quotes and all (NULL: out of memory). */
 static char *encoded(const char *s)
 {
     json_t *j = json_string(s);
+    if (!j) {
+        char *fixed = valid_utf8(s);
+        j = fixed ? json_string(fixed) : NULL;
+        free(fixed);
+    }
     char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     json_decref(j);
     return text;
@@ -508,7 +554,7 @@ static size_t string_hash(const char *s)
     return (size_t)(h ^ (h >> 29));
 }
 
-/* s encoded, from the cache when it can be; NULL when s is not UTF-8. */
+/* s encoded, from the cache when it can be; NULL when out of memory. */
 static const char *cached(string_cache *c, const char *s)
 {
     size_t k = string_hash(s) & (c->slots - 1);

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -459,6 +461,48 @@ static void test_stdin(void **state)
     run_result_free(&b);
 }
 
+/* A C file's bytes need not be UTF-8; the JSON must be: a reference whose
+ * text holds invalid bytes keeps its entry, with U+FFFD for each. */
+static void test_not_utf8(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hyperdo-cli-json-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/t.c", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    static const char text[] =
+        "double a[8], b[8];\n"
+        "int main(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 8; i++)\n"
+        "        b[i] = a[i ^ 1 /* \xff\xfe\xc3 */];\n"
+        "    return 0;\n"
+        "}\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    run_result r;
+    run_hyperdo(&r, NULL, "analyze", "--json", path, NULL);
+    unlink(path);
+    rmdir(dir);
+    assert_int_equal(r.status, 0);
+    json_error_t error;
+    json_t *root = json_loads(r.out, 0, &error);
+    if (!root)
+        fail_msg("not JSON (%s): %s", error.text, r.out);
+    json_t *lccs = json_object_get(root, "lccs");
+    assert_int_equal(json_array_size(lccs), 1);
+    const char *name = json_string_value(json_object_get(json_array_get(lccs, 0), "name"));
+    assert_non_null(name);
+    assert_string_equal(name, "a[i ^ 1 /* \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd */]");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(lccs, 0), "class")),
+                        "LCP");
+    json_decref(root);
+    run_result_free(&r);
+}
+
 /* CRLF endings, tabs, comments anywhere and blank lines are all fine. */
 static void test_lenient_layout(void **state)
 {
@@ -497,6 +541,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_example6),
         cmocka_unit_test(test_example5),
         cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_not_utf8),
         cmocka_unit_test(test_lenient_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
