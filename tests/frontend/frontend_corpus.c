@@ -741,8 +741,8 @@ int main(int argc, char **argv)
 
     struct CMUnitTest *tests = NULL;
     int n = 0;
-    char **files;
-    int nfiles;
+    char **files = NULL, **more = NULL;
+    int nfiles = 0, nmore = 0;
     if (strcmp(mode, "corpus") == 0) {
         nfiles = accepted_files(&files);
         add_tests(&tests, &n, files, nfiles, check_accept);
@@ -755,8 +755,8 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "compile") == 0) {
         nfiles = accepted_files(&files);
         add_tests(&tests, &n, files, nfiles, check_compile);
-        nfiles = list_c_files("tests/frontend/sys", &files);
-        add_tests(&tests, &n, files, nfiles, check_compile);
+        nmore = list_c_files("tests/frontend/sys", &more);
+        add_tests(&tests, &n, more, nmore, check_compile);
     } else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 99;
@@ -769,5 +769,12 @@ int main(int argc, char **argv)
     int failed = _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
     free(group);
     free(tests);
+    /* The tests' states point into the lists: free them last. */
+    for (int k = 0; k < nfiles; k++)
+        free(files[k]);
+    for (int k = 0; k < nmore; k++)
+        free(more[k]);
+    free(files);
+    free(more);
     return failed;
 }
