@@ -1978,7 +1978,7 @@ static void find_nested(reader *r, int x)
         if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
             continue;
         if (kind == CXCursor_ForStmt) {
-            bool in_main;
+            bool in_main = true;
             pragma *pr = doall_at(r, start_of(r, at, &in_main));
             if (pr) {
                 error_at(r, cur(r, at), "nested doall loops are not supported "
