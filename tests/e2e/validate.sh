@@ -26,6 +26,8 @@
 # and are intersected with --dim/--dims (default: all of them).  Mappings
 # default to "identity optimal".  Environment: CC (cc), CLANG (clang-14;
 # empty to skip that check), MPICC (mpicc), MPIEXEC (mpiexec),
+# HYPERDO_TEST_CFLAGS (added when linking a translated program: the
+# sanitizer flags of a -DHYPERDO_SANITIZE=ON build, whose libraries need them),
 # MPIEXEC_FLAGS (empty), E2E_TIMEOUT (seconds per run, 120).
 # Exit status: 0 when every combination matched, 1 on any mismatch or
 # failure, 2 on a usage error.
@@ -175,10 +177,10 @@ for ((n = lo; n <= hi; n++)); do
         if [ $ok = 1 ]; then
             if [ "$backend" = threads ]; then
                 step "$tag: the translated program does not build with $CC" \
-                    "$CC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread -o "$base.$backend" || ok=0
+                    "$CC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
             else
                 step "$tag: the translated program does not build with $MPICC" \
-                    "$MPICC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread -o "$base.$backend" || ok=0
+                    "$MPICC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
             fi
         fi
 

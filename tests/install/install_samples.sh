@@ -24,7 +24,10 @@ echo "pkg-config hyperdo: $(pkg-config --cflags --libs hyperdo)"
 
 cp -r "$src/samples" "$work/samples"
 cd "$work/samples"
-make -s check HYPERDO="$prefix/bin/hyperdo"
+# A sanitizer build's libraries need its flags in every program.
+mkflags=()
+[ -n "${HYPERDO_TEST_CFLAGS:-}" ] && mkflags=(CFLAGS="-std=c11 -O1 $HYPERDO_TEST_CFLAGS")
+make -s check HYPERDO="$prefix/bin/hyperdo" "${mkflags[@]}"
 
 # The installed hyperdo finds hyperdo/bits.h beside itself (PREFIX/include),
 # not in the source tree it was built from: the dependency file says which.
@@ -38,14 +41,14 @@ grep -q "$prefix/include/hyperdo/bits.h" bitrev.d || {
 before=$(stat -c %Y bitrev.spmd.c)
 sleep 1
 touch "$prefix/include/hyperdo/bits.h"
-make -s bitrev HYPERDO="$prefix/bin/hyperdo" >/dev/null
+make -s bitrev HYPERDO="$prefix/bin/hyperdo" "${mkflags[@]}" >/dev/null
 after=$(stat -c %Y bitrev.spmd.c)
 [ "$after" -gt "$before" ] || { echo "make did not translate bitrev.c again after its header changed" >&2; exit 1; }
 
 if pkg-config --exists hyperdo-mpi && command -v mpiexec >/dev/null; then
     rm -f bitrev.spmd.c   # translate again, for the 3-cube
-    make -s bitrev-mpi HYPERDO="$prefix/bin/hyperdo" HDFLAGS="--dim 3"
-    make -s bitrev-seq >/dev/null
+    make -s bitrev-mpi HYPERDO="$prefix/bin/hyperdo" HDFLAGS="--dim 3" "${mkflags[@]}"
+    make -s bitrev-seq "${mkflags[@]}" >/dev/null
     ./bitrev-seq > seq.out
     mpiexec -n 8 ./bitrev-mpi > mpi.out
     cmp seq.out mpi.out || { echo "bitrev on MPI differs from the sequential program" >&2; exit 1; }

@@ -25,7 +25,7 @@ seq_rc=$?
 
 "$hyperdo" translate --mapping "$mapping" "$src" -o "$work/$name.$mapping.c" -- "$@" \
     || fail "hyperdo translate"
-"$cc" -std=c11 -O1 -I"$include" "$@" "$work/$name.$mapping.c" "$lib" -pthread -lm \
+"$cc" -std=c11 -O1 -I"$include" "$@" "$work/$name.$mapping.c" "$lib" -pthread -lm ${HYPERDO_TEST_CFLAGS:-} \
     -o "$work/$name.$mapping" || fail "build with libhyperdo-sim.a"
 HYPERDO_SIM_REPORT="$work/report.$mapping" "$work/$name.$mapping" \
     >"$work/sim.out" 2>"$work/sim.err"

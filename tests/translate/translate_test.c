@@ -1676,8 +1676,8 @@ int main(int argc, char **argv)
 
     struct CMUnitTest *tests = NULL;
     int n = 0;
-    char **files;
-    int nfiles;
+    char **files = NULL, **more = NULL;
+    int nfiles = 0, nmore = 0;
     if (strcmp(mode, "usage") == 0) {
         add_test(&tests, &n, "usage_errors", test_usage_errors);
         add_test(&tests, &n, "same_file_other_spelling", test_usage_same_file);
@@ -1685,8 +1685,8 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "reject") == 0) {
         nfiles = list_c_files("tests/translate/reject", &files);
         add_file_tests(&tests, &n, files, nfiles, check_reject);
-        nfiles = list_c_files("tests/frontend/reject", &files);
-        add_file_tests(&tests, &n, files, nfiles, check_reject);
+        nmore = list_c_files("tests/frontend/reject", &more);
+        add_file_tests(&tests, &n, more, nmore, check_reject);
     } else if (strcmp(mode, "atomic") == 0) {
         add_test(&tests, &n, "failures_keep_output", test_failures_keep_output);
         add_test(&tests, &n, "unwritable_output", test_unwritable_output);
@@ -1720,5 +1720,12 @@ int main(int argc, char **argv)
     int failed = _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
     free(group);
     free(tests);
+    /* The tests' states point into the lists: free them last. */
+    for (int k = 0; k < nfiles; k++)
+        free(files[k]);
+    for (int k = 0; k < nmore; k++)
+        free(more[k]);
+    free(files);
+    free(more);
     return failed;
 }
