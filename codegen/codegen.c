@@ -892,6 +892,7 @@ static void put_node(text *t, gen *g, int d)
     }
 
     if (requests) {
+        /* Every iteration's values first (put_requests), then the body. */
         put_requests(t, g, l, plan, home_index);
         put(t, "    /* My iterations, in order. */\n    {\n        hd_index hd_t = 0;\n");
         put_mine_loop(t, g, l, home_index);
@@ -904,29 +905,26 @@ static void put_node(text *t, gen *g, int d)
             if (plan[k].way == REF_REQUEST)
                 putf(t, "    free(hd_from%d);\n", k);
         }
-        if (messages)
-            put(t, "    hd_exchange_free(hd_msgs);\n");
-        put(t, "}\n\n");
-        goto done;
+    } else {
+        /* Each iteration fetches its values as it runs. */
+        put(t, "    /* My iterations, in order. */\n");
+        put_for(t, l);
+        for (int k = 0; k < nrefs; k++)
+            if (plan[k].way == REF_MESSAGE)
+                putf(t, "        %s hd_v%d;\n        const %s *hd_r%d;\n",
+                     elem(g, l->refs[k].array), k, elem(g, l->refs[k].array), k);
+        put(t, "        if (");
+        put_owner(t, g, home_index, home->array);
+        put(t, " != hd_me)\n            continue;\n");
+        for (int k = 0; k < nrefs; k++)
+            if (plan[k].way == REF_MESSAGE)
+                put_fetch(t, g, l, plan, k, false);
+        put_body(t, g, l, plan, false);
+        put(t, "    }\n");
     }
-    put(t, "    /* My iterations, in order. */\n");
-    put_for(t, l);
-    for (int k = 0; k < nrefs; k++)
-        if (plan[k].way == REF_MESSAGE)
-            putf(t, "        %s hd_v%d;\n        const %s *hd_r%d;\n",
-                 elem(g, l->refs[k].array), k, elem(g, l->refs[k].array), k);
-    put(t, "        if (");
-    put_owner(t, g, home_index, home->array);
-    put(t, " != hd_me)\n            continue;\n");
-    for (int k = 0; k < nrefs; k++)
-        if (plan[k].way == REF_MESSAGE)
-            put_fetch(t, g, l, plan, k, false);
-    put_body(t, g, l, plan, false);
-    put(t, "    }\n");
     if (messages)
         put(t, "    hd_exchange_free(hd_msgs);\n");
     put(t, "}\n\n");
-done:
     for (int k = 0; k < nrefs; k++)
         free(plan[k].index);
     free(plan);
