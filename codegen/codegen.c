@@ -1312,6 +1312,19 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     if (!summary)
         summary = &unused;
 
+    if (prog->n == 0) {
+        /* No doall and no dimension: the front end read nothing else. */
+        putf(&g.diag, "%s: error: no '#pragma hyperdo doall' loop and no cube "
+             "dimension: nothing to translate (give --dim n or '#pragma hyperdo "
+             "cube(n)' to translate it anyway)\n", prog->path);
+        *diagnostics = take(&g.diag);
+        return 1;
+    }
+    if (prog->n > 16) {
+        putf(&g.diag, "%s: error: a %d-cube: the translator's tables handle "
+             "1 to 16 dimensions\n", prog->path, prog->n);
+        g.errors++;
+    }
     if (!prog->has_main) {
         putf(&g.diag, "%s: error: no definition of main: the translated "
              "program's host runs the file's own main\n", prog->path);
@@ -1319,11 +1332,6 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     } else if (prog->main_params != 0 && prog->main_params != 2) {
         error_at(&g, prog->main_name, "main must take no parameters or "
                  "(int argc, char **argv)");
-    }
-    if (prog->n < 1 || prog->n > 16) {
-        putf(&g.diag, "%s: error: a %d-cube: the translator's tables handle "
-             "1 to 16 dimensions\n", prog->path, prog->n);
-        g.errors++;
     }
     for (int d = 0; d < prog->nloops; d++)
         check_loop(&g, &prog->loops[d]);

@@ -2867,8 +2867,10 @@ static void read_host_code(reader *r)
                             : ft);
                 CXString s1 = clang_getTypeSpelling(clang_getCanonicalType(
                     clang_getCursorType(clang_Cursor_getArgument(d, 1))));
+                /* char *argv[] is spelled so even though it is a char **. */
                 fits = a0.kind == CXType_Int &&
-                       strcmp(clang_getCString(s1), "char **") == 0;
+                       (strcmp(clang_getCString(s1), "char **") == 0 ||
+                        strcmp(clang_getCString(s1), "char *[]") == 0);
                 clang_disposeString(s1);
             }
             if (!fits)
