@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -200,4 +201,122 @@ int count_lines(const char *s)
 int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* ------------------------------------------------ shared by the drivers */
+
+char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *buf = malloc((size_t)len + 1);
+    if (!buf)
+        abort();
+    vsnprintf(buf, (size_t)len + 1, fmt, ap2);
+    va_end(ap2);
+    return buf;
+}
+
+/* Line `line` (1-based) of text, without its newline, in a new string. */
+char *nth_line(const char *text, int line)
+{
+    const char *p = text;
+    for (int k = 1; k < line && p; k++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return NULL;
+    size_t len = strcspn(p, "\n");
+    char *s = malloc(len + 1);
+    if (!s)
+        abort();
+    memcpy(s, p, len);
+    s[len] = '\0';
+    return s;
+}
+
+void words_add(words *w, const char *s)
+{
+    if (w->n + 2 > w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->v = realloc(w->v, (size_t)w->cap * sizeof *w->v);
+        if (!w->v)
+            abort();
+    }
+    w->v[w->n++] = xstrdup(s);
+    w->v[w->n] = NULL;
+}
+
+void words_split(words *w, const char *s)
+{
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *t = strtok_r(copy, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save))
+        words_add(w, t);
+    free(copy);
+}
+
+void words_free(words *w)
+{
+    for (int k = 0; k < w->n; k++)
+        free(w->v[k]);
+    free(w->v);
+    w->v = NULL;
+    w->n = w->cap = 0;
+}
+
+/* The *.c files of SOURCE_DIR/dir, sorted, as paths relative to
+ * SOURCE_DIR. */
+int list_c_files(const char *dir, char ***out)
+{
+    DIR *d = opendir(source_path(dir));
+    if (!d) {
+        fprintf(stderr, "cannot open %s: %s\n", source_path(dir),
+                strerror(errno));
+        exit(99);
+    }
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0)
+            continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        if (!names)
+            abort();
+        names[n++] = xasprintf("%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    *out = names;
+    return n;
+}
+
+bool caret_at(const char *line, int col)
+{
+    if (!line || (int)strlen(line) < col || line[col - 1] != '^')
+        return false;
+    for (const char *p = line; *p; p++)
+        if (*p != ' ' && *p != '~' && *p != '^')
+            return false;
+    return true;
 }

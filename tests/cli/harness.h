@@ -7,6 +7,7 @@
 #ifndef HYPERDO_CLI_HARNESS_H
 #define HYPERDO_CLI_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -35,5 +36,29 @@ void run_result_free(run_result *r);
 /* Number of '\n' in s. */
 int count_lines(const char *s);
 int starts_with(const char *s, const char *prefix);
+
+/* Helpers the test drivers share (tests/frontend, tests/translate); each
+ * aborts on out of memory. */
+char *xstrdup(const char *s);
+__attribute__((format(printf, 1, 2)))
+char *xasprintf(const char *fmt, ...);
+/* Line `line` (1-based) of text, without its newline, in a new string;
+ * NULL past the end (a text ending in a newline has one more, empty line). */
+char *nth_line(const char *text, int line);
+
+/* A NULL-terminated, growing list of strings. */
+typedef struct {
+    char **v;
+    int n, cap;
+} words;
+void words_add(words *w, const char *s);
+void words_split(words *w, const char *s);   /* at blanks */
+void words_free(words *w);
+
+/* The *.c files of SOURCE_DIR/dir, sorted, as paths relative to
+ * SOURCE_DIR (exits 99 when dir cannot be read). */
+int list_c_files(const char *dir, char ***out);
+/* Is `line` a caret line (blanks, '~' and '^') with its '^' at column col? */
+bool caret_at(const char *line, int col);
 
 #endif
