@@ -602,6 +602,14 @@ static char *request_index(const gen *g, const hd_loop *l, const ref_plan *plan,
     return take(&t);
 }
 
+/* Opens the block of node code for one reference, named in a comment. */
+static void put_ref_open(text *t, const hd_ref *ref)
+{
+    put(t, "        {   /* ");
+    put_commented(t, ref->text);
+    put(t, " */\n");
+}
+
 /* Where REF_MESSAGE k's element is for the current iteration: this
  * processor's own, or the next value from its owner's message; into
  * hd_r<k>, or hd_p<k>[hd_t] when every iteration's are fetched first. */
@@ -613,9 +621,8 @@ static void put_fetch(text *t, const gen *g, const hd_loop *l, const ref_plan *p
     char slot[48], value[48];
     snprintf(slot, sizeof slot, stored ? "hd_p%d[hd_t]" : "hd_r%d", k);
     snprintf(value, sizeof value, stored ? "hd_v%d[hd_t]" : "hd_v%d", k);
-    put(t, "        {   /* ");
-    put_commented(t, ref->text);
-    putf(t, " */\n            const hd_index hd_e = %s;\n"
+    put_ref_open(t, ref);
+    putf(t, "            const hd_index hd_e = %s;\n"
             "            const int hd_from = ", plan[k].index);
     put_owner(t, g, "hd_e", ref->array);
     putf(t, ";\n            %s = hd_from == hd_me ? &hd_l_%s[", slot, name);
@@ -624,7 +631,7 @@ static void put_fetch(text *t, const gen *g, const hd_loop *l, const ref_plan *p
             "        }\n", value, value);
 }
 
-/* The iterations of this processor, counted: hd_t numbers them. */
+/* A loop over the iterations, skipping those another processor runs. */
 static void put_mine_loop(text *t, const gen *g, const hd_loop *l, const char *home_index)
 {
     put_for(t, l);
@@ -683,9 +690,8 @@ static void put_requests(text *t, const gen *g, const hd_loop *l, ref_plan *plan
             continue;
         const hd_ref *ref = &l->refs[k];
         char *index = request_index(g, l, plan, ref);
-        put(t, "        {   /* ");
-        put_commented(t, ref->text);
-        putf(t, " */\n            const hd_index hd_e = %s;\n"
+        put_ref_open(t, ref);
+        putf(t, "            const hd_index hd_e = %s;\n"
                 "            const int hd_from = ", index ? index : "0");
         free(index);
         put_owner(t, g, "hd_e", ref->array);
@@ -844,9 +850,7 @@ static void put_node(text *t, gen *g, int d)
             if (plan[k].way != REF_MESSAGE)
                 continue;
             const hd_ref *ref = &l->refs[k];
-            put(t, "        {   /* ");
-            put_commented(t, ref->text);
-            put(t, " */\n");
+            put_ref_open(t, ref);
             putf(t, "            const hd_index hd_e = %s;\n", plan[k].index);
             put(t, "            if (");
             put_owner(t, g, "hd_e", ref->array);
@@ -858,17 +862,13 @@ static void put_node(text *t, gen *g, int d)
         put(t, "    }\n");
         put(t, "    /* Count what my iterations read from each other "
                "processor. */\n");
-        put_for(t, l);
-        put(t, "        if (");
-        put_owner(t, g, home_index, home->array);
-        put(t, " != hd_me)\n            continue;\n");
+        put_mine_loop(t, g, l, home_index);
         for (int k = 0; k < nrefs; k++) {
             if (plan[k].way != REF_MESSAGE)
                 continue;
             const hd_ref *ref = &l->refs[k];
-            put(t, "        {   /* ");
-            put_commented(t, ref->text);
-            put(t, " */\n            const int hd_from = ");
+            put_ref_open(t, ref);
+            put(t, "            const int hd_from = ");
             put_owner(t, g, plan[k].index, ref->array);
             putf(t, ";\n            if (hd_from != hd_me)\n"
                     "                hd_expect(hd_msgs, hd_from, sizeof *hd_l_%s);\n"
@@ -908,14 +908,11 @@ static void put_node(text *t, gen *g, int d)
     } else {
         /* Each iteration fetches its values as it runs. */
         put(t, "    /* My iterations, in order. */\n");
-        put_for(t, l);
+        put_mine_loop(t, g, l, home_index);
         for (int k = 0; k < nrefs; k++)
             if (plan[k].way == REF_MESSAGE)
                 putf(t, "        %s hd_v%d;\n        const %s *hd_r%d;\n",
                      elem(g, l->refs[k].array), k, elem(g, l->refs[k].array), k);
-        put(t, "        if (");
-        put_owner(t, g, home_index, home->array);
-        put(t, " != hd_me)\n            continue;\n");
         for (int k = 0; k < nrefs; k++)
             if (plan[k].way == REF_MESSAGE)
                 put_fetch(t, g, l, plan, k, false);

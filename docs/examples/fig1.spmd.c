@@ -103,10 +103,10 @@ static void hd_node_0(const void *hd_arg)
 
     /* My iterations, in order. */
     for (int i = 0; i < 8; i++) {
-        double hd_v0;
-        const double *hd_r0;
         if (hd_owner((hd_index)(i), 0, 3) != hd_me)
             continue;
+        double hd_v0;
+        const double *hd_r0;
         {   /* r[reverse(i, 3)] */
             const hd_index hd_e = (hd_index)(reverse(i, 3));
             const int hd_from = hd_owner(hd_e, 0, 3);
