@@ -161,14 +161,38 @@ typedef struct {
     int *array_id;    /* program array -> runtime array, or -1 */
     int ndist;
     hd_order order;
+    size_t *line_start; /* offset where each line of src starts */
+    int nlines;
 } gen;
+
+/* Where each line starts, once: every edit asks for a line number. */
+static bool index_lines(gen *g)
+{
+    int n = 1;
+    for (size_t k = 0; k < g->len; k++)
+        n += g->src[k] == '\n';
+    g->line_start = malloc((size_t)n * sizeof *g->line_start);
+    if (!g->line_start)
+        return false;
+    g->line_start[0] = 0;
+    g->nlines = 1;
+    for (size_t k = 0; k < g->len; k++)
+        if (g->src[k] == '\n')
+            g->line_start[g->nlines++] = k + 1;
+    return true;
+}
 
 static int line_of(const gen *g, size_t offset)
 {
-    int line = 1;
-    for (size_t k = 0; k < offset && k < g->len; k++)
-        line += g->src[k] == '\n';
-    return line;
+    int lo = 0, hi = g->nlines - 1;      /* the last line starting <= offset */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (g->line_start[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo + 1;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -1308,6 +1332,10 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     hd_codegen_summary unused;
     if (!summary)
         summary = &unused;
+    if (!index_lines(&g)) {
+        *diagnostics = strdup("hyperdo: error: out of memory\n");
+        return 1;
+    }
 
     if (prog->n == 0) {
         /* No doall and no dimension: the front end read nothing else. */
@@ -1315,6 +1343,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
              "dimension: nothing to translate (give --dim n or '#pragma hyperdo "
              "cube(n)' to translate it anyway)\n", prog->path);
         *diagnostics = take(&g.diag);
+        free(g.line_start);
         return 1;
     }
     if (prog->n > 16) {
@@ -1339,6 +1368,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
             g.errors++;
         }
         free(g.array_id);
+        free(g.line_start);
         *diagnostics = take(&g.diag);
         return g.errors;
     }
@@ -1351,6 +1381,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     edit *edits = calloc((size_t)cap, sizeof *edits);
     if (!edits) {
         free(g.array_id);
+        free(g.line_start);
         return 1;
     }
     edits[nedits++] = (edit){ prog->first_function, prog->first_function,
@@ -1409,6 +1440,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     put_tables(&t, &g);
     free(edits);
     free(g.array_id);
+    free(g.line_start);
     if (t.failed && !g.errors) {
         putf(&g.diag, "hyperdo: error: out of memory\n");
         g.errors++;
