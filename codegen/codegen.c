@@ -996,7 +996,9 @@ static helpers_used helpers_needed(const gen *g)
             if (a->dist == HD_DIST_NONE || a->host_escapes)
                 continue;
             h.on_nodes |= l->refs[k].is_write;
-            h.to_nodes |= sent_before(g, l, arr);
+            /* sent_before enumerates the loop: once an answer is known,
+             * do not ask again per reference. */
+            h.to_nodes = h.to_nodes || sent_before(g, l, arr);
         }
     }
     for (int a = 0; a < p->narrays; a++)
