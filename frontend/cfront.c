@@ -1292,19 +1292,22 @@ static int array_of(reader *r, CXCursor decl)
     }
     if (a.ndims == 0 || t.kind == CXType_ConstantArray)
         return -1;
-    CXType elem = clang_getCursorType(decl);
-    while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
-        if (elem.kind != CXType_ConstantArray)
-            elem = clang_getCanonicalType(elem);
-        elem = clang_getArrayElementType(elem);
-    }
-    a.elem_type = type_text(elem);
-    a.elem_size = clang_Type_getSizeOf(elem);
-    a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
-                  CXCursor_TranslationUnit;
-    if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
-        bool in_main = true;
-        a.decl_end = (unsigned)declaration_end(r, cend(r, decl, &in_main));
+    if (r->opt->host_code) {
+        /* What the code generator declares and where it resets. */
+        CXType elem = clang_getCursorType(decl);
+        while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
+            if (elem.kind != CXType_ConstantArray)
+                elem = clang_getCanonicalType(elem);
+            elem = clang_getArrayElementType(elem);
+        }
+        a.elem_type = type_text(elem);
+        a.elem_size = clang_Type_getSizeOf(elem);
+        a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
+                      CXCursor_TranslationUnit;
+        if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
+            bool in_main = true;
+            a.decl_end = (unsigned)declaration_end(r, cend(r, decl, &in_main));
+        }
     }
     position pos = cursor_pos(r, decl);
     a.name = spelling(decl);
@@ -1492,6 +1495,8 @@ static void check_call(reader *r, CXCursor c)
  * sends its value to every processor (hd_loop.outers). */
 static void note_outer(reader *r, int x)
 {
+    if (!r->opt->host_code)
+        return;                   /* only the code generator ships values */
     CXCursor decl = clang_getCursorReferenced(cur(r, x));
     enum CXCursorKind kind = clang_getCursorKind(decl);
     if ((kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl) ||
@@ -2030,11 +2035,13 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     int body;
     int errors = r->errors;
     if (read_header(r, loop, &body)) {
-        bool in_main = true;
-        l->body_begin = start_of(r, body, &in_main);
-        l->body_end = end_of(r, body, &in_main);
-        l->body_is_block = kind_of(r, body) == CXCursor_CompoundStmt;
-        l->stmt_end = (unsigned)statement_end(r, l->end);
+        if (r->opt->host_code) {
+            bool in_main = true;
+            l->body_begin = start_of(r, body, &in_main);
+            l->body_end = end_of(r, body, &in_main);
+            l->body_is_block = kind_of(r, body) == CXCursor_CompoundStmt;
+            l->stmt_end = (unsigned)statement_end(r, l->end);
+        }
         walk_statement(r, body);
         if (r->errors == errors) {
             for (int k = 0; k < l->nrefs; k++)

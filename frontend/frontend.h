@@ -175,7 +175,7 @@ typedef struct {
     hd_dist_kind dist;
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
     int shift;              /* owner = bits shift .. shift+n-1 */
-    /* For the code generator: */
+    /* For the code generator (hd_c_options.host_code only): */
     char *elem_type;        /* the innermost element type, as written,
                              * without qualifiers ("double", "real_t") */
     long long elem_size;    /* its size in bytes */
