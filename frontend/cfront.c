@@ -3058,6 +3058,14 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     pass_clang_diagnostics(&r);
     if (r.errors == 0 && r.file && r.src) {
         out->path = xstrdup(path);
+        if (opt->host_code) {
+            out->source = malloc(r.len + 1);
+            if (out->source) {
+                memcpy(out->source, r.src, r.len);
+                out->source[r.len] = '\0';
+                out->source_len = r.len;
+            }
+        }
         scan_pragmas(&r);
         clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &r);
         for (int k = 0; k < r.npragmas; k++)
@@ -3130,6 +3138,7 @@ void hd_program_free(hd_program *p)
     for (int k = 0; k < p->nuses; k++)
         free(p->uses[k].arrays);
     free(p->pragmas);
+    free(p->source);
     for (int k = 0; k < p->nincludes; k++)
         free(p->includes[k]);
     free(p->includes);

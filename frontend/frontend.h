@@ -262,6 +262,8 @@ typedef struct {
     int first_function_line;
     int npragmas;           /* the '#' of each cube and distribute pragma */
     unsigned *pragmas;
+    char *source;           /* the bytes clang parsed, NUL-terminated, */
+    size_t source_len;      /* which every offset above indexes */
     int nincludes;          /* every file the program includes, for -MD */
     char **includes;
 } hd_program;

@@ -159,40 +159,6 @@ static int parse_options(int argc, char **argv, options *opt)
 
 /* ------------------------------------------------------------ files */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = (n + 4096 + 1) * 2;
-            char *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got < 4096)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* A file being written: the data goes to a temporary file in the same
  * directory, renamed over the real name only when every output is ready,
  * so that readers see the old files or all the new ones. */
@@ -355,20 +321,18 @@ int hd_cmd_translate(int argc, char **argv)
     if (errors)
         return HD_EXIT_FAILURE;
 
-    size_t len = 0;
-    char *src = read_file(opt.path, &len);
-    if (!src) {
-        fprintf(stderr, "hyperdo: error: cannot read '%s': %s\n", opt.path,
-                strerror(errno));
+    if (!prog.source) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
         hd_program_free(&prog);
         return HD_EXIT_FAILURE;
     }
     char *out = NULL;
     size_t out_len = 0;
     opt.gen.out_path = opt.out;
-    errors = hd_codegen(&prog, src, len, &opt.gen, &out, &out_len, NULL,
-                        &diagnostics);
-    free(src);
+    /* The text clang parsed, not the file read again: the offsets are
+     * into that text, and the file may have changed since. */
+    errors = hd_codegen(&prog, prog.source, prog.source_len, &opt.gen, &out,
+                        &out_len, NULL, &diagnostics);
     if (diagnostics) {
         fputs(diagnostics, stderr);
         free(diagnostics);
