@@ -372,8 +372,7 @@ static bool inside(const hd_ref *in, const hd_ref *out)
            !(in->begin == out->begin && in->end == out->end);
 }
 
-static bool reads_array(const hd_loop *l, int arr);
-static bool writes_array(const hd_loop *l, int arr);
+static bool uses_array(const hd_loop *l, int arr, bool is_write);
 
 /* The things the node code cannot do, each reported where it is. */
 static void check_loop(gen *g, const hd_loop *l)
@@ -430,7 +429,7 @@ static void check_loop(gen *g, const hd_loop *l)
                 continue;
             if (ref->is_write)
                 continue;     /* reported below: the element written */
-            if (writes_array(l, in->array))
+            if (uses_array(l, in->array, true))
                 error_at(g, in->begin, "the index of '%s' reads '%s', which "
                          "this doall writes: the element to fetch must be "
                          "known before the loop runs", ref->text, in->text);
@@ -491,13 +490,14 @@ static void put_array_view(text *t, const hd_array *a)
     putf(t, "    (void)%s;\n", a->name);
 }
 
-/* Replicated arrays the body reads, each once, in order of first use. */
-static int replicated_arrays(const gen *g, const hd_loop *l, int *out)
+/* The arrays the body uses, each once, in order of first use: the
+ * distributed ones, or the replicated ones. */
+static int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out)
 {
     int n = 0;
     for (int k = 0; k < l->nrefs; k++) {
         int a = l->refs[k].array;
-        if (g->prog->arrays[a].dist != HD_DIST_NONE)
+        if ((g->prog->arrays[a].dist != HD_DIST_NONE) != distributed)
             continue;
         bool seen = false;
         for (int j = 0; j < n; j++)
@@ -510,25 +510,8 @@ static int replicated_arrays(const gen *g, const hd_loop *l, int *out)
 
 static bool has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl)
 {
-    *nrepl = replicated_arrays(g, l, repl);
+    *nrepl = arrays_used(g, l, false, repl);
     return l->nouters > 0 || *nrepl > 0;
-}
-
-/* Distributed arrays the body uses, each once. */
-static int distributed_arrays(const gen *g, const hd_loop *l, int *out)
-{
-    int n = 0;
-    for (int k = 0; k < l->nrefs; k++) {
-        int a = l->refs[k].array;
-        if (g->prog->arrays[a].dist == HD_DIST_NONE)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < n; j++)
-            seen |= out[j] == a;
-        if (!seen)
-            out[n++] = a;
-    }
-    return n;
 }
 
 static void put_owner(text *t, const gen *g, const char *index, int arr)
@@ -828,7 +811,7 @@ static void put_node(text *t, gen *g, int d)
         requests |= plan[k].way == REF_REQUEST;
     }
     char *home_index = plan[l->home].index;
-    int nrepl, ndist = distributed_arrays(g, l, dist);
+    int nrepl, ndist = arrays_used(g, l, true, dist);
     bool env = has_env(g, l, repl, &nrepl);
 
     put(t, "/* hyperdo: the node program of the doall at ");
@@ -955,18 +938,11 @@ static void put_node(text *t, gen *g, int d)
 
 /* ------------------------------------------------------ the host side */
 
-static bool reads_array(const hd_loop *l, int arr)
+/* Does the doall read (or write) array arr? */
+static bool uses_array(const hd_loop *l, int arr, bool is_write)
 {
     for (int k = 0; k < l->nrefs; k++)
-        if (l->refs[k].array == arr && !l->refs[k].is_write)
-            return true;
-    return false;
-}
-
-static bool writes_array(const hd_loop *l, int arr)
-{
-    for (int k = 0; k < l->nrefs; k++)
-        if (l->refs[k].array == arr && l->refs[k].is_write)
+        if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
             return true;
     return false;
 }
@@ -975,7 +951,7 @@ static bool writes_array(const hd_loop *l, int arr)
  * when the loop only writes it and writes every element. */
 static bool sent_before(const gen *g, const hd_loop *l, int arr)
 {
-    return reads_array(l, arr) || !writes_all(g, l, arr);
+    return uses_array(l, arr, false) || !writes_all(g, l, arr);
 }
 
 /* Which of the prologue's helpers the program calls: clang warns about
@@ -1020,7 +996,7 @@ static void put_host_doall(text *t, const gen *g, int d)
         t->failed = true;
         return;
     }
-    int nrepl, ndist = distributed_arrays(g, l, dist);
+    int nrepl, ndist = arrays_used(g, l, true, dist);
     bool env = has_env(g, l, repl, &nrepl);
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
             "(hd_node_%d) */\n", l->line, d);
@@ -1049,7 +1025,7 @@ static void put_host_doall(text *t, const gen *g, int d)
         putf(t, "        hd_doall(%d, NULL, 0);\n", d);
     for (int k = 0; k < ndist; k++) {
         const hd_array *a = &p->arrays[dist[k]];
-        if (!writes_array(l, dist[k]))
+        if (!uses_array(l, dist[k], true))
             continue;
         if (a->host_escapes)
             putf(t, "        hd_gather(%d, %s);\n", g->array_id[dist[k]], a->name);
