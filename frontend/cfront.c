@@ -19,6 +19,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 
 #include "frontend.h"
+#include "halves.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
@@ -116,6 +117,9 @@ typedef struct {
     int nouter_decls;
 
     CXCursor function;         /* the function definition being walked */
+
+    const hd_halves *plan;     /* when reading one half of the file */
+    int half;
 } reader;
 
 /* ------------------------------------------------------- diagnostics */
@@ -207,6 +211,42 @@ static position cursor_pos(reader *r, CXCursor c)
     do { position p_ = cursor_pos((r), (c)); \
          report((r), "error", p_.offset, p_.line, __VA_ARGS__); } while (0)
 
+static size_t skip_blank(const char *src, size_t len, size_t k);
+
+static bool is_name_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
+}
+
+/*
+ * A warning that only the blanking made: a static or inline function used
+ * in this half whose definition is in a body blanked here is "not defined"
+ * in this half (-Wundefined-internal, -Wundefined-inline).  Found by the
+ * name the message quotes, in the text before such a body.
+ */
+static bool blanking_artifact(reader *r, CXDiagnostic d, const char *option)
+{
+    if (!r->plan || (strcmp(option, "-Wundefined-internal") != 0 &&
+                     strcmp(option, "-Wundefined-inline") != 0))
+        return false;
+    CXString s = clang_getDiagnosticSpelling(d);
+    const char *msg = clang_getCString(s);
+    const char *q = strchr(msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+    bool found = false;
+    size_t n = e ? (size_t)(e - q - 1) : 0;
+    for (int k = 0; n > 0 && !found && k < r->plan->nbodies; k++) {
+        const hd_body *b = &r->plan->bodies[k];
+        if (b->half < 0 || b->half == r->half)
+            continue;
+        for (size_t j = b->head; !found && j + n <= b->begin; j++)
+            found = memcmp(r->src + j, q + 1, n) == 0 &&
+                    (j == 0 || !is_name_char(r->src[j - 1])) &&
+                    r->src[skip_blank(r->src, b->begin, j + n)] == '(';
+    }
+    clang_disposeString(s);
+    return found;
+}
+
 /* clang's own diagnostics, in its format, with a caret where we can. */
 static void pass_clang_diagnostics(reader *r)
 {
@@ -216,7 +256,12 @@ static void pass_clang_diagnostics(reader *r)
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
         CXString option = clang_getDiagnosticOption(d, NULL);
         bool unknown_pragma = strcmp(clang_getCString(option), "-Wunknown-pragmas") == 0;
+        bool artifact = blanking_artifact(r, d, clang_getCString(option));
         clang_disposeString(option);
+        if (artifact) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
         if (unknown_pragma && sev < CXDiagnostic_Error) {
             /* Asked for to find every pragma, ours among them; not news. */
             CXSourceLocation *grown = realloc(r->ignored,
@@ -3000,16 +3045,366 @@ static void free_pragmas(reader *r)
     free(r->pragmas);
 }
 
+/* What a reader holds besides its program and its diagnostics. */
+static void free_reader(reader *r)
+{
+    free_pragmas(r);
+    free(r->ignored);
+    free(r->decls);
+    free(r->locals);
+    free(r->outer_decls);
+    free(r->nodes);
+    free(r->open);
+    if (r->tu)
+        clang_disposeTranslationUnit(r->tu);
+}
+
+static void init_reader(reader *r, const char *path, const hd_c_options *opt,
+                        hd_program *prog)
+{
+    memset(r, 0, sizeof *r);
+    memset(prog, 0, sizeof *prog);
+    r->path = path;
+    r->opt = opt;
+    r->cube_pragma = -1;
+    r->prog = prog;
+}
+
+/*
+ * Parses the file (or `text`, its contents with some bodies blanked, given
+ * to clang as an unsaved file), passes clang's diagnostics on, reads the
+ * hyperdo pragmas and walks every doall loop.  -1: clang could not parse
+ * at all; 0: clang reported errors (nothing walked); 1: walked.
+ */
+static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
+                           char **args, int nargs, const char *text, size_t len)
+{
+    struct CXUnsavedFile unsaved = { parse_path, text, (unsigned long)len };
+    enum CXErrorCode ec = clang_parseTranslationUnit2(
+        index, parse_path, (const char *const *)args, nargs,
+        text ? &unsaved : NULL, text ? 1 : 0,
+        CXTranslationUnit_DetailedPreprocessingRecord |
+        CXTranslationUnit_KeepGoing, &r->tu);
+    if (ec != CXError_Success || !r->tu) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "hyperdo: error: clang could not parse '%s' "
+                 "(libclang error %d)\n", r->path, (int)ec);
+        append(r, msg, strlen(msg));
+        r->tu = NULL;
+        return -1;
+    }
+    r->file = clang_getFile(r->tu, parse_path);
+    r->src = r->file ? clang_getFileContents(r->tu, r->file, &r->len) : NULL;
+    pass_clang_diagnostics(r);
+    if (r->errors != 0 || !r->file || !r->src)
+        return 0;
+    {
+        scan_pragmas(r);
+        clang_visitChildren(clang_getTranslationUnitCursor(r->tu), visit, r);
+        for (int k = 0; k < r->npragmas; k++)
+            if (r->pragmas[k].kind == PRAGMA_DOALL && !r->pragmas[k].used)
+                report(r, "error", r->pragmas[k].offset, r->pragmas[k].line,
+                       "'#pragma hyperdo doall' must be followed by a for loop "
+                       "inside a function");
+    }
+    return 1;
+}
+
+/* Once every loop is read: the cube's dimension, the arrays' distributions,
+ * each loop's maps, owners and messages, and the sequential code. */
+static void finish(reader *r)
+{
+    hd_program *out = r->prog;
+    const hd_c_options *opt = r->opt;
+    /* --dim, else cube(n), else the first doall's 2^k iterations. */
+    const hd_loop *first = NULL;
+    for (int k = 0; k < out->nloops && !first; k++)
+        if (out->loops[k].var)
+            first = &out->loops[k];
+    out->n = opt->dim > 0 ? opt->dim
+           : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value
+           : first ? first->k : 0;
+    if (first && out->n < 1)
+        report(r, "error", first->begin, first->line,
+               "a doall loop of one iteration gives a cube of dimension 0; "
+               "set the dimension with '#pragma hyperdo cube(n)' or --dim");
+    if (out->n > HD_DP_MAX_DIM) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "hyperdo: error: a %d-cube is beyond the "
+                 "mapping optimizer's limit of %d dimensions\n", out->n,
+                 HD_DP_MAX_DIM);
+        append(r, msg, strlen(msg));
+        r->errors++;
+    }
+    /* Loops read without errors are checked further even when others
+     * had errors, so that one run reports all it can. */
+    if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
+        distribute_arrays(r);
+        check_loops(r);
+        if (opt->host_code && r->errors == 0)
+            read_host_code(r);
+    }
+}
+
+/* ---------------------------------------------- parsing in two halves */
+
+/* Below this many bytes of doall bodies, a second parse of the headers
+ * costs more than half the bodies saves (docs/frontend-performance.md). */
+#define HALVES_MIN_BYTES 65536
+
+typedef struct {
+    reader r;
+    hd_program prog;
+    CXIndex index;
+    const char *parse_path;
+    char **args;
+    int nargs;
+    char *text;
+    size_t len;
+    int walked;
+} half_job;
+
+static void *parse_half(void *arg)
+{
+    half_job *h = arg;
+    h->walked = parse_and_walk(&h->r, h->index, h->parse_path, h->args,
+                               h->nargs, h->text, h->len);
+    return NULL;
+}
+
+/* Names an array's declaration alike in both halves' units, where
+ * clang_equalCursors only compares cursors of one unit. */
+static char *decl_key(CXCursor decl)
+{
+    CXSourceLocation loc = clang_getCursorLocation(decl);
+    CXFile f;
+    unsigned off = 0, spelled = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    clang_getSpellingLocation(loc, NULL, NULL, NULL, &spelled);
+    CXString file = clang_getFileName(f);
+    CXString name = clang_getCursorSpelling(decl);
+    const char *fs = f ? clang_getCString(file) : NULL;
+    const char *ns = clang_getCString(name);
+    size_t n = (fs ? strlen(fs) : 0) + (ns ? strlen(ns) : 0) + 32;
+    char *key = malloc(n);
+    if (key)
+        snprintf(key, n, "%u:%u:%s:%s", off, spelled, ns ? ns : "", fs ? fs : "");
+    clang_disposeString(file);
+    clang_disposeString(name);
+    return key;
+}
+
+/* The keys of a half's arrays, by array index. */
+static char **array_keys(reader *r)
+{
+    char **keys = calloc((size_t)r->prog->narrays + 1, sizeof *keys);
+    for (int k = 0; keys && k < r->ndecls; k++)
+        keys[r->decls[k].index] = decl_key(r->decls[k].decl);
+    return keys;
+}
+
+/* Did each half read cleanly, and only its own loops?  Anything else is
+ * left to the parse of the whole file, which reports it as usual. */
+static bool halves_agree(half_job h[2], const hd_halves *plan)
+{
+    for (int k = 0; k < 2; k++) {
+        reader *r = &h[k].r;
+        if (h[k].walked != 1 || r->errors || r->diag_len)
+            return false;
+        for (int j = 0; j < r->npragmas; j++) {
+            const hd_body *b = hd_halves_body_at(plan, r->pragmas[j].offset);
+            if (r->pragmas[j].kind == PRAGMA_DOALL ? !b || b->half != k : b != NULL)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Appends the second half's loops and new arrays to the first's program;
+ * an array the first half also uses keeps its first index, so the arrays
+ * are in the order a walk of the whole file meets them. */
+static bool merge_halves(half_job h[2])
+{
+    hd_program *p = &h[0].prog, *q = &h[1].prog;
+    char **keys0 = array_keys(&h[0].r), **keys1 = array_keys(&h[1].r);
+    int *index = calloc((size_t)q->narrays + 1, sizeof *index);
+    hd_array *arrays = realloc(p->arrays, (size_t)(p->narrays + q->narrays + 1) * sizeof *arrays);
+    hd_loop *loops = realloc(p->loops, (size_t)(p->nloops + q->nloops + 1) * sizeof *loops);
+    if (arrays)
+        p->arrays = arrays;
+    if (loops)
+        p->loops = loops;
+    bool ok = keys0 && keys1 && index && arrays && loops;
+    int narrays0 = p->narrays;
+    for (int k = 0; ok && k < q->narrays; k++)
+        ok = keys1[k] != NULL;
+    for (int k = 0; ok && k < narrays0; k++)
+        ok = keys0[k] != NULL;
+    if (ok) {
+        for (int k = 0; k < q->narrays; k++) {
+            index[k] = -1;
+            for (int j = 0; j < narrays0 && index[k] < 0; j++)
+                if (strcmp(keys0[j], keys1[k]) == 0)
+                    index[k] = j;
+            if (index[k] < 0) {
+                index[k] = p->narrays;
+                p->arrays[p->narrays++] = q->arrays[k];
+                memset(&q->arrays[k], 0, sizeof q->arrays[k]);
+            }
+        }
+        for (int k = 0; k < q->nloops; k++) {
+            hd_loop *l = &p->loops[p->nloops++];
+            *l = q->loops[k];
+            for (int j = 0; j < l->nrefs; j++)
+                l->refs[j].array = index[l->refs[j].array];
+        }
+        q->nloops = 0;
+    }
+    for (int k = 0; keys0 && k < narrays0; k++)
+        free(keys0[k]);
+    for (int k = 0; keys1 && k < q->narrays; k++)
+        free(keys1[k]);
+    free(keys0);
+    free(keys1);
+    free(index);
+    return ok;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            char *grown = realloc(text, cap = 2 * (n + 65536 + 1));
+            if (!grown) {
+                free(text);
+                fclose(f);
+                return NULL;
+            }
+            text = grown;
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/*
+ * The file parsed as two translation units at once, one on a thread of its
+ * own, each with the other half's doall bodies blanked (halves.h), then the
+ * two programs merged and checked as one.  Returns the number of errors, or
+ * -1 when the file must be parsed whole instead: no plan, a diagnostic in
+ * either half, a loop outside its half.  Either way the result is the one
+ * the whole file's parse gives.
+ */
+static int read_in_halves(const char *path, const hd_c_options *opt,
+                          const char *parse_path, char **args, int nargs,
+                          hd_program *out, char **diagnostics)
+{
+    size_t len = 0;
+    char *text = read_file(parse_path, &len);
+    if (!text)
+        return -1;
+    hd_halves plan;
+    if (!hd_halves_plan(text, len, &plan)) {
+        free(text);
+        return -1;
+    }
+    size_t bytes = 0;
+    for (int k = 0; k < plan.nbodies; k++)
+        if (plan.bodies[k].half >= 0)
+            bytes += plan.bodies[k].end - plan.bodies[k].begin;
+    if (opt->parse != HD_PARSE_HALVES && bytes < HALVES_MIN_BYTES) {
+        hd_halves_free(&plan);
+        free(text);
+        return -1;
+    }
+    half_job h[2];
+    bool ready = true;
+    for (int k = 0; k < 2; k++) {
+        init_reader(&h[k].r, path, opt, &h[k].prog);
+        h[k].r.plan = &plan;
+        h[k].r.half = k;
+        h[k].index = clang_createIndex(0, 0);
+        h[k].parse_path = parse_path;
+        h[k].args = args;
+        h[k].nargs = nargs;
+        h[k].text = hd_halves_text(text, len, &plan, k);
+        h[k].len = len;
+        h[k].walked = -1;
+        ready = ready && h[k].text;
+    }
+    /* The walk recurses as deep as the code nests: give the thread the
+     * main thread's usual stack. */
+    pthread_attr_t attr;
+    pthread_t first;
+    bool threaded = false;
+    if (ready && pthread_attr_init(&attr) == 0) {
+        pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+        threaded = pthread_create(&first, &attr, parse_half, &h[0]) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (ready) {
+        if (!threaded)
+            parse_half(&h[0]);
+        parse_half(&h[1]);
+        if (threaded)
+            pthread_join(first, NULL);
+    }
+    int errors = -1;
+    if (ready && halves_agree(h, &plan) && merge_halves(h)) {
+        /* One reader over the whole text checks the merged loops, so its
+         * diagnostics quote the file's own lines. */
+        reader r = h[0].r;
+        memset(&h[0].r, 0, sizeof h[0].r);
+        r.src = text;
+        r.len = len;
+        r.prog = out;
+        r.plan = NULL;
+        *out = h[0].prog;
+        memset(&h[0].prog, 0, sizeof h[0].prog);
+        out->path = xstrdup(path);
+        out->units = 2;
+        finish(&r);
+        free_reader(&r);
+        *diagnostics = r.diag;
+        errors = r.errors;
+        if (errors) {
+            hd_program_free(out);
+            out->units = 2;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        free_reader(&h[k].r);
+        free(h[k].r.diag);
+        hd_program_free(&h[k].prog);
+        clang_disposeIndex(h[k].index);
+        free(h[k].text);
+    }
+    hd_halves_free(&plan);
+    free(text);
+    return errors;
+}
+
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
               char **diagnostics)
 {
     reader r;
-    memset(&r, 0, sizeof r);
-    memset(out, 0, sizeof *out);
-    r.path = path;
-    r.opt = opt;
-    r.cube_pragma = -1;
-    r.prog = out;
+    init_reader(&r, path, opt, out);
     *diagnostics = NULL;
 
     FILE *probe = fopen(path, "r");
@@ -3033,88 +3428,46 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
     if (!parse_path)
         parse_path = xstrdup(path);
-    CXIndex index = clang_createIndex(0, 0);
-    enum CXErrorCode ec = clang_parseTranslationUnit2(
-        index, parse_path, (const char *const *)args, nargs, NULL, 0,
-        CXTranslationUnit_DetailedPreprocessingRecord |
-        CXTranslationUnit_KeepGoing, &r.tu);
+    /* The code generator's pass over the sequential code needs the whole
+     * file in one unit. */
+    int errors = -1, walked = -1;
+    if (!opt->host_code && opt->parse != HD_PARSE_WHOLE)
+        errors = read_in_halves(path, opt, parse_path, args, nargs, out,
+                                diagnostics);
+    if (errors < 0) {
+        CXIndex index = clang_createIndex(0, 0);
+        walked = parse_and_walk(&r, index, parse_path, args, nargs, NULL, 0);
+        if (walked < 0) {
+            errors = 1;
+        } else {
+            out->units = 1;
+            if (walked) {
+                out->path = xstrdup(path);
+                if (opt->host_code) {
+                    out->source = malloc(r.len + 1);
+                    if (out->source) {
+                        memcpy(out->source, r.src, r.len);
+                        out->source[r.len] = '\0';
+                        out->source_len = r.len;
+                    }
+                }
+                finish(&r);
+            }
+            errors = r.errors;
+        }
+        free_reader(&r);
+        clang_disposeIndex(index);
+        *diagnostics = r.diag;
+        if (errors) {
+            hd_program_free(out);
+            out->units = walked >= 0;
+        }
+    }
     for (int k = 0; k < nargs; k++)
         free(args[k]);
     free(args);
-    if (ec != CXError_Success || !r.tu) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "hyperdo: error: clang could not parse '%s' "
-                 "(libclang error %d)\n", path, (int)ec);
-        append(&r, msg, strlen(msg));
-        clang_disposeIndex(index);
-        free(parse_path);
-        *diagnostics = r.diag;
-        return 1;
-    }
-    r.file = clang_getFile(r.tu, parse_path);
     free(parse_path);
-    r.src = r.file ? clang_getFileContents(r.tu, r.file, &r.len) : NULL;
-
-    pass_clang_diagnostics(&r);
-    if (r.errors == 0 && r.file && r.src) {
-        out->path = xstrdup(path);
-        if (opt->host_code) {
-            out->source = malloc(r.len + 1);
-            if (out->source) {
-                memcpy(out->source, r.src, r.len);
-                out->source[r.len] = '\0';
-                out->source_len = r.len;
-            }
-        }
-        scan_pragmas(&r);
-        clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &r);
-        for (int k = 0; k < r.npragmas; k++)
-            if (r.pragmas[k].kind == PRAGMA_DOALL && !r.pragmas[k].used)
-                report(&r, "error", r.pragmas[k].offset, r.pragmas[k].line,
-                       "'#pragma hyperdo doall' must be followed by a for loop "
-                       "inside a function");
-        /* --dim, else cube(n), else the first doall's 2^k iterations. */
-        const hd_loop *first = NULL;
-        for (int k = 0; k < out->nloops && !first; k++)
-            if (out->loops[k].var)
-                first = &out->loops[k];
-        out->n = opt->dim > 0 ? opt->dim
-               : r.cube_pragma >= 0 ? (int)r.pragmas[r.cube_pragma].value
-               : first ? first->k : 0;
-        if (first && out->n < 1)
-            report(&r, "error", first->begin, first->line,
-                   "a doall loop of one iteration gives a cube of dimension 0; "
-                   "set the dimension with '#pragma hyperdo cube(n)' or --dim");
-        if (out->n > HD_DP_MAX_DIM) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "hyperdo: error: a %d-cube is beyond the "
-                     "mapping optimizer's limit of %d dimensions\n", out->n,
-                     HD_DP_MAX_DIM);
-            append(&r, msg, strlen(msg));
-            r.errors++;
-        }
-        /* Loops read without errors are checked further even when others
-         * had errors, so that one run reports all it can. */
-        if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
-            distribute_arrays(&r);
-            check_loops(&r);
-            if (opt->host_code && r.errors == 0)
-                read_host_code(&r);
-        }
-    }
-    free_pragmas(&r);
-    free(r.ignored);
-    free(r.decls);
-    free(r.locals);
-    free(r.outer_decls);
-    free(r.nodes);
-    free(r.open);
-    clang_disposeTranslationUnit(r.tu);
-    clang_disposeIndex(index);
-    *diagnostics = r.diag;
-    if (r.errors)
-        hd_program_free(out);
-    return r.errors;
+    return errors;
 }
 
 void hd_program_free(hd_program *p)

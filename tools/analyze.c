@@ -175,9 +175,22 @@ static int read_c(const options *opt, hd_spec *spec)
 {
     hd_program prog;
     char *diagnostics = NULL;
+    /* For tests and measurements (docs/frontend-performance.md): the
+     * result is the same whichever way the file is parsed. */
+    const char *mode = getenv("HYPERDO_PARSE");
+    hd_parse_mode parse = HD_PARSE_AUTO;
+    if (mode && strcmp(mode, "whole") == 0)
+        parse = HD_PARSE_WHOLE;
+    else if (mode && strcmp(mode, "halves") == 0)
+        parse = HD_PARSE_HALVES;
+    else if (mode && *mode && strcmp(mode, "auto") != 0) {
+        fprintf(stderr, "hyperdo: error: HYPERDO_PARSE must be auto, whole or "
+                "halves, not '%s'\n", mode);
+        return HD_EXIT_USAGE;
+    }
     char *include = hd_helpers_include_dir();
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
-                          opt->build_dir, include, false };
+                          opt->build_dir, include, false, parse };
     int errors = hd_c_read(opt->path, &copt, &prog, &diagnostics);
     free(include);
     if (diagnostics) {

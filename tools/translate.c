@@ -309,7 +309,7 @@ int hd_cmd_translate(int argc, char **argv)
 
     char *include = hd_helpers_include_dir();
     hd_c_options copt = { opt.dim, opt.nclang, (const char *const *)opt.clang,
-                          opt.build_dir, include, true };
+                          opt.build_dir, include, true, HD_PARSE_WHOLE };
     hd_program prog;
     char *diagnostics = NULL;
     int errors = hd_c_read(opt.path, &copt, &prog, &diagnostics);

@@ -1,0 +1,24 @@
+/*
+ * An error only the checks after the walk find (two iterations write one
+ * element), in the second half: the merged reader reports it, quoting the
+ * file's own line, as the whole file's parse does.
+ */
+#pragma hyperdo cube(4)
+
+double a[16], b[16], c[16];
+
+void f(void)
+{
+    #pragma hyperdo doall
+    for (int i = 0; i < 16; i++)
+        a[i] = b[i ^ 1];
+}
+
+void g(void)
+{
+    #pragma hyperdo doall
+    for (int i = 0; i < 16; i++)
+        c[i & 7] = a[i];
+}
+
+#pragma hyperdo distribute(nothing : cyclic)
