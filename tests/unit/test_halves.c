@@ -270,24 +270,36 @@ static reading read_as(const char *path, int dim, int nargs, const char **args,
     return r;
 }
 
+static void free_reading(reading *r)
+{
+    free(r->diag);
+    free(r->dump);
+}
+
+/* What differs between the two readings, or NULL. */
+static const char *difference(const reading *w, const reading *h)
+{
+    if (w->errors != h->errors)
+        return "errors";
+    if (strcmp(w->diag ? w->diag : "", h->diag ? h->diag : "") != 0)
+        return "diagnostics";
+    if (strcmp(w->dump ? w->dump : "", h->dump ? h->dump : "") != 0)
+        return "programs";
+    return NULL;
+}
+
 /* Reads a file both ways and compares; returns the halves' unit count. */
 static int compare_readings(const char *path, int dim, int nargs, const char **args)
 {
     reading w = read_as(path, dim, nargs, args, HD_PARSE_WHOLE);
     reading h = read_as(path, dim, nargs, args, HD_PARSE_HALVES);
     TU_CHECK(w.units <= 1, "%s: read whole in %d units", path, w.units);
-    TU_CHECK(h.errors == w.errors, "%s: %d errors read whole, %d in halves",
-             path, w.errors, h.errors);
-    TU_CHECK(strcmp(w.diag ? w.diag : "", h.diag ? h.diag : "") == 0,
-             "%s: diagnostics differ\n--- whole\n%s--- halves\n%s", path,
-             w.diag ? w.diag : "", h.diag ? h.diag : "");
-    TU_CHECK(strcmp(w.dump ? w.dump : "", h.dump ? h.dump : "") == 0,
-             "%s: programs differ\n--- whole\n%s--- halves\n%s", path,
-             w.dump ? w.dump : "", h.dump ? h.dump : "");
-    free(w.diag);
-    free(w.dump);
-    free(h.diag);
-    free(h.dump);
+    const char *what = difference(&w, &h);
+    TU_CHECK(!what, "%s: %s differ: %d and %d errors\n--- whole\n%s%s--- halves\n%s%s",
+             path, what, w.errors, h.errors, w.diag ? w.diag : "",
+             w.dump ? w.dump : "", h.diag ? h.diag : "", h.dump ? h.dump : "");
+    free_reading(&w);
+    free_reading(&h);
     return h.units;
 }
 
@@ -477,8 +489,41 @@ static void test_random_programs(void **state)
     }
 }
 
-int main(void)
+/*
+ * test_halves --compare [--dim N] FILE [-- CLANG ARGS]: reads FILE both ways
+ * and prints "halves", "whole" (not split) or "differs: WHAT"; exit status
+ * 1 when they differ.  For sweeps over many files (docs/frontend-robustness.md).
+ */
+static int compare_one(int argc, char **argv)
 {
+    int a = 2, dim = 0;
+    if (a + 1 < argc && strcmp(argv[a], "--dim") == 0) {
+        dim = atoi(argv[a + 1]);
+        a += 2;
+    }
+    if (a >= argc) {
+        fprintf(stderr, "usage: test_halves --compare [--dim N] FILE [-- ARGS]\n");
+        return 2;
+    }
+    const char *path = argv[a++];
+    if (a < argc && strcmp(argv[a], "--") == 0)
+        a++;
+    reading w = read_as(path, dim, argc - a, (const char **)argv + a, HD_PARSE_WHOLE);
+    reading h = read_as(path, dim, argc - a, (const char **)argv + a, HD_PARSE_HALVES);
+    const char *what = difference(&w, &h);
+    if (what)
+        printf("differs: %s\n", what);
+    else
+        printf("%s\n", h.units == 2 ? "halves" : "whole");
+    free_reading(&w);
+    free_reading(&h);
+    return what ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--compare") == 0)
+        return compare_one(argc, argv);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/hd-halves-XXXXXX");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");

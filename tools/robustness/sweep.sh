@@ -52,26 +52,8 @@ if [ "${1:-}" = --one ]; then
     if [ "$pass" != plain ]; then
         input="$tmp/$(basename "$file")"
         case $input in *.c) ;; *) input="$input.c" ;; esac
-        awk -v canon="$([ "$pass" = canon ] && echo 1 || echo 0)" '
-            # The header of the for at the start of line s, up to its
-            # closing parenthesis when that is on the same line.
-            function header_end(s,    k, depth, ch) {
-                depth = 0
-                for (k = index(s, "("); k <= length(s); k++) {
-                    ch = substr(s, k, 1)
-                    if (ch == "(") depth++
-                    else if (ch == ")" && --depth == 0) return k
-                }
-                return 0
-            }
-            /^[ \t]*for[ \t]*\(/ {
-                match($0, /^[ \t]*/)
-                indent = substr($0, 1, RLENGTH)
-                print indent "#pragma hyperdo doall"
-                if (canon && (e = header_end($0)) > 0)
-                    $0 = indent "for (int i = 0; i < 256; i++)" substr($0, e + 1)
-            }
-            { print }' "$file" >"$input"
+        awk -v canon="$([ "$pass" = canon ] && echo 1 || echo 0)" \
+            -f "$(dirname "$0")/mutate.awk" "$file" >"$input"
         dim="--dim 8"
     fi
     start=$(date +%s.%N)
