@@ -2168,7 +2168,8 @@ static const pragma *distribution_of(reader *r, const char *name, int *which)
 
 static void read_host_code(reader *r);
 
-static void distribute_arrays(reader *r)
+/* Each array's distribution over the 2^n processors (n is known). */
+static void distribute_each(reader *r)
 {
     hd_program *p = r->prog;
     for (int k = 0; k < p->narrays; k++) {
@@ -2192,7 +2193,12 @@ static void distribute_arrays(reader *r)
                         ? __builtin_ctzll((unsigned long long)d->value) : 0;
         a->shift = d->dist == HD_DIST_BLOCK ? a->log2_size - p->n : a->block_log2;
     }
-    /* Every name in a distribute pragma must be an array the loops use. */
+}
+
+/* Every name in a distribute pragma must be an array the loops use. */
+static void check_distributed_names(reader *r)
+{
+    hd_program *p = r->prog;
     for (int k = 0; k < r->npragmas; k++) {
         pragma *d = &r->pragmas[k];
         for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++) {
@@ -2205,6 +2211,12 @@ static void distribute_arrays(reader *r)
                        "loop of this file", d->names[j]);
         }
     }
+}
+
+static void distribute_arrays(reader *r)
+{
+    distribute_each(r);
+    check_distributed_names(r);
 }
 
 /* Reports the first element out of range, if any, of a reference. */
@@ -3111,8 +3123,9 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
 }
 
 /* Once every loop is read: the cube's dimension, the arrays' distributions,
- * each loop's maps, owners and messages, and the sequential code. */
-static void finish(reader *r)
+ * each loop's maps, owners and messages (unless `checked` already), and
+ * the sequential code. */
+static void finish(reader *r, bool checked)
 {
     hd_program *out = r->prog;
     const hd_c_options *opt = r->opt;
@@ -3140,7 +3153,8 @@ static void finish(reader *r)
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
-        check_loops(r);
+        if (!checked)
+            check_loops(r);
         if (opt->host_code && r->errors == 0)
             read_host_code(r);
     }
@@ -3162,13 +3176,28 @@ typedef struct {
     char *text;
     size_t len;
     int walked;
+    bool checked;          /* its loops checked too */
 } half_job;
 
 static void *parse_half(void *arg)
 {
     half_job *h = arg;
-    h->walked = parse_and_walk(&h->r, h->index, h->parse_path, h->args,
+    reader *r = &h->r;
+    h->walked = parse_and_walk(r, h->index, h->parse_path, h->args,
                                h->nargs, h->text, h->len);
+    /* With the cube known before the merge (--dim or cube(n)), the half's
+     * loops are checked here, beside the other half's.  Any report sends
+     * the file back whole, where it is made in file order; the names of
+     * the distribute pragmas wait for the merged arrays. */
+    int n = r->opt->dim > 0 ? r->opt->dim
+          : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value : 0;
+    if (h->walked == 1 && r->errors == 0 && r->diag_len == 0 && n >= 1 &&
+        n <= HD_DP_MAX_DIM) {
+        h->prog.n = n;
+        distribute_each(r);
+        check_loops(r);
+        h->checked = true;
+    }
     return NULL;
 }
 
@@ -3346,6 +3375,7 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         h[k].text = hd_halves_text(text, len, &plan, k);
         h[k].len = len;
         h[k].walked = -1;
+        h[k].checked = false;
         ready = ready && h[k].text;
     }
     /* The walk recurses as deep as the code nests: give the thread the
@@ -3366,7 +3396,8 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
             pthread_join(first, NULL);
     }
     int errors = -1;
-    if (ready && halves_agree(h, &plan) && merge_halves(h)) {
+    if (ready && h[0].checked == h[1].checked && halves_agree(h, &plan) &&
+        merge_halves(h)) {
         /* One reader over the whole text checks the merged loops, so its
          * diagnostics quote the file's own lines. */
         reader r = h[0].r;
@@ -3379,7 +3410,7 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         memset(&h[0].prog, 0, sizeof h[0].prog);
         out->path = xstrdup(path);
         out->units = 2;
-        finish(&r);
+        finish(&r, h[1].checked);
         free_reader(&r);
         *diagnostics = r.diag;
         errors = r.errors;
@@ -3451,7 +3482,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
                         out->source_len = r.len;
                     }
                 }
-                finish(&r);
+                finish(&r, false);
             }
             errors = r.errors;
         }

@@ -381,7 +381,8 @@ static void test_halves_files(void **state)
     (void)state;
     static const struct { const char *name; int units; } files[] = {
         { "shared.c", 2 }, { "late_error.c", 2 }, { "no_cube.c", 2 },
-        { "warning.c", 1 }, { "walk_error.c", 1 }, { "define_in_body.c", 1 },
+        { "names.c", 2 }, { "warning.c", 1 }, { "walk_error.c", 1 },
+        { "define_in_body.c", 1 }, { "check_error.c", 1 },
     };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[1024];
@@ -393,7 +394,7 @@ static void test_halves_files(void **state)
     int all = 0;
     int split = compare_directory("tests/unit/halves", &all);
     TU_CHECK_EQ(all, (int)(sizeof files / sizeof files[0]), "files in tests/unit/halves");
-    TU_CHECK_EQ(split, 3, "files split");
+    TU_CHECK_EQ(split, 4, "files split");
 }
 
 /* ---------------------------------------------------- random programs */

@@ -1,9 +1,10 @@
 /*
  * An error only the checks after the walk find (two iterations write one
- * element), in the second half: the merged reader reports it, quoting the
- * file's own line, as the whole file's parse does.
+ * element), in the second half, and a distribute pragma naming no array.
+ * Without cube(n) or --dim the loops are checked after the merge: the
+ * merged reader reports both, quoting the file's own lines, as the whole
+ * file's parse does.
  */
-#pragma hyperdo cube(4)
 
 double a[16], b[16], c[16];
 
