@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Iterations are enumerated to check general (non-affine) references only
@@ -118,8 +119,15 @@ typedef struct {
 
     CXCursor function;         /* the function definition being walked */
 
-    const hd_halves *plan;     /* when reading one half of the file */
+    /* When reading one half of the file (read_in_halves): */
+    const hd_halves *plan;
     int half;
+    const char *unsafe;        /* why this half may differ from the file */
+    char **defined;            /* USRs of the functions its own bodies define */
+    int ndefined;
+    char **undefined;          /* USRs of those clang says are used here but
+                                * not defined (perhaps only blanked) */
+    int nundefined;
 } reader;
 
 /* ------------------------------------------------------- diagnostics */
@@ -211,40 +219,33 @@ static position cursor_pos(reader *r, CXCursor c)
     do { position p_ = cursor_pos((r), (c)); \
          report((r), "error", p_.offset, p_.line, __VA_ARGS__); } while (0)
 
-static size_t skip_blank(const char *src, size_t len, size_t k);
-
-static bool is_name_char(char c)
+static bool push_usr(char ***list, int *n, CXCursor c)
 {
-    return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
+    char **grown = realloc(*list, (size_t)(*n + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    *list = grown;
+    CXString usr = clang_getCursorUSR(c);
+    (*list)[*n] = strdup(clang_getCString(usr));
+    clang_disposeString(usr);
+    return (*list)[(*n)++] != NULL;
 }
 
 /*
- * A warning that only the blanking made: a static or inline function used
- * in this half whose definition is in a body blanked here is "not defined"
- * in this half (-Wundefined-internal, -Wundefined-inline).  Found by the
- * name the message quotes, in the text before such a body.
+ * In a half, a static or inline function whose definition is in a body
+ * blanked there is "used but not defined" (-Wundefined-internal,
+ * -Wundefined-inline).  Such a warning is set aside with the function's
+ * USR; halves_agree checks that the other half defines it.
  */
 static bool blanking_artifact(reader *r, CXDiagnostic d, const char *option)
 {
     if (!r->plan || (strcmp(option, "-Wundefined-internal") != 0 &&
                      strcmp(option, "-Wundefined-inline") != 0))
         return false;
-    CXString s = clang_getDiagnosticSpelling(d);
-    const char *msg = clang_getCString(s);
-    const char *q = strchr(msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
-    bool found = false;
-    size_t n = e ? (size_t)(e - q - 1) : 0;
-    for (int k = 0; n > 0 && !found && k < r->plan->nbodies; k++) {
-        const hd_body *b = &r->plan->bodies[k];
-        if (b->half < 0 || b->half == r->half)
-            continue;
-        for (size_t j = b->head; !found && j + n <= b->begin; j++)
-            found = memcmp(r->src + j, q + 1, n) == 0 &&
-                    (j == 0 || !is_name_char(r->src[j - 1])) &&
-                    r->src[skip_blank(r->src, b->begin, j + n)] == '(';
-    }
-    clang_disposeString(s);
-    return found;
+    CXCursor fn = clang_getCursor(r->tu, clang_getDiagnosticLocation(d));
+    if (!push_usr(&r->undefined, &r->nundefined, fn))
+        r->unsafe = "out of memory";
+    return true;
 }
 
 /* clang's own diagnostics, in its format, with a caret where we can. */
@@ -2101,6 +2102,36 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     find_nested(r, loop);
 }
 
+/*
+ * What a half must tell before its loops are merged with the other's
+ * (docs/frontend-performance.md): the functions its own bodies define,
+ * and what in a body reaches beyond it, which the other half would miss:
+ * a declaration with linkage (an extern variable or a function declared
+ * inside a body), or a definition without a prototype (the blanked copy
+ * would lose its parameters).
+ */
+static void note_for_halves(reader *r, CXCursor c, enum CXCursorKind kind)
+{
+    if (kind != CXCursor_FunctionDecl && kind != CXCursor_VarDecl)
+        return;
+    if (clang_getCursorKind(clang_getCursorLexicalParent(c)) != CXCursor_TranslationUnit) {
+        if (kind == CXCursor_FunctionDecl || clang_Cursor_getStorageClass(c) == CX_SC_Extern)
+            r->unsafe = "a declaration with linkage inside a function body";
+        return;
+    }
+    if (kind != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+        return;
+    position end = where(r, clang_getRangeEnd(clang_getCursorExtent(c)));
+    const hd_body *b = end.in_main && end.offset > 0
+                       ? hd_halves_body_at(r->plan, end.offset - 1) : NULL;
+    if (!b || b->half != r->half)
+        return;                /* kept in both halves: defined in both */
+    if (clang_getCursorType(c).kind == CXType_FunctionNoProto)
+        r->unsafe = "a function defined without a prototype";
+    if (!push_usr(&r->defined, &r->ndefined, c))
+        r->unsafe = "out of memory";
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data)
 {
@@ -2113,6 +2144,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
         return CXChildVisit_Continue;
     if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
         return CXChildVisit_Continue;
+    if (r->plan)
+        note_for_halves(r, c, kind);
     if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
         r->function = c;
     if (kind == CXCursor_ForStmt) {
@@ -3067,6 +3100,12 @@ static void free_reader(reader *r)
     free(r->outer_decls);
     free(r->nodes);
     free(r->open);
+    for (int k = 0; k < r->ndefined; k++)
+        free(r->defined[k]);
+    free(r->defined);
+    for (int k = 0; k < r->nundefined; k++)
+        free(r->undefined[k]);
+    free(r->undefined);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }
@@ -3201,35 +3240,63 @@ static void *parse_half(void *arg)
     return NULL;
 }
 
-/* Names an array's declaration alike in both halves' units, where
- * clang_equalCursors only compares cursors of one unit. */
-static char *decl_key(CXCursor decl)
+typedef struct {
+    reader *r;
+    char **keys;
+    int index;                 /* of the declaration being visited */
+} key_search;
+
+static char *numbered(char tag, int a, int b)
 {
-    CXSourceLocation loc = clang_getCursorLocation(decl);
-    CXFile f;
-    unsigned off = 0, spelled = 0;
-    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
-    clang_getSpellingLocation(loc, NULL, NULL, NULL, &spelled);
-    CXString file = clang_getFileName(f);
-    CXString name = clang_getCursorSpelling(decl);
-    const char *fs = f ? clang_getCString(file) : NULL;
-    const char *ns = clang_getCString(name);
-    size_t n = (fs ? strlen(fs) : 0) + (ns ? strlen(ns) : 0) + 32;
-    char *key = malloc(n);
-    if (key)
-        snprintf(key, n, "%u:%u:%s:%s", off, spelled, ns ? ns : "", fs ? fs : "");
-    clang_disposeString(file);
-    clang_disposeString(name);
-    return key;
+    char *s = malloc(32);
+    if (s)
+        snprintf(s, 32, "%c%d:%d", tag, a, b);
+    return s;
 }
 
-/* The keys of a half's arrays, by array index. */
+static enum CXChildVisitResult key_globals(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+    (void)parent;
+    key_search *ks = data;
+    if (!clang_isDeclaration(clang_getCursorKind(c)))
+        return CXChildVisit_Continue;     /* macros differ between halves */
+    for (int k = 0; k < ks->r->ndecls; k++) {
+        int a = ks->r->decls[k].index;
+        if (!ks->keys[a] && clang_equalCursors(c, ks->r->decls[k].decl))
+            ks->keys[a] = numbered('g', ks->index, 0);
+    }
+    ks->index++;
+    return CXChildVisit_Continue;
+}
+
+/*
+ * Names each array's declaration alike in both halves' units, where
+ * clang_equalCursors compares cursors of one unit only.  A file-scope
+ * declaration is named by its place among the unit's file-scope
+ * declarations, which the blanking leaves alike (a blanked definition is
+ * still one declaration), and which tells apart two inclusions of one
+ * header.  An array declared in a body is in one half only: named apart.
+ */
 static char **array_keys(reader *r)
 {
     char **keys = calloc((size_t)r->prog->narrays + 1, sizeof *keys);
-    for (int k = 0; keys && k < r->ndecls; k++)
-        keys[r->decls[k].index] = decl_key(r->decls[k].decl);
+    if (!keys)
+        return NULL;
+    key_search ks = { r, keys, 0 };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), key_globals, &ks);
+    for (int a = 0; a < r->prog->narrays; a++)
+        if (!keys[a])
+            keys[a] = numbered('l', r->half, a);
     return keys;
+}
+
+static bool listed(char *const *list, int n, const char *s)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(list[k], s) == 0)
+            return true;
+    return false;
 }
 
 /* Did each half read cleanly, and only its own loops?  Anything else is
@@ -3237,14 +3304,22 @@ static char **array_keys(reader *r)
 static bool halves_agree(half_job h[2], const hd_halves *plan)
 {
     for (int k = 0; k < 2; k++) {
-        reader *r = &h[k].r;
-        if (h[k].walked != 1 || r->errors || r->diag_len)
+        reader *r = &h[k].r, *other = &h[1 - k].r;
+        if (h[k].walked != 1 || r->errors || r->diag_len || r->unsafe)
             return false;
         for (int j = 0; j < r->npragmas; j++) {
             const hd_body *b = hd_halves_body_at(plan, r->pragmas[j].offset);
             if (r->pragmas[j].kind == PRAGMA_DOALL ? !b || b->half != k : b != NULL)
                 return false;
         }
+        /* A function defined in both halves is a redefinition in the
+         * file; one "not defined" here must be defined in the other. */
+        for (int j = 0; j < r->ndefined; j++)
+            if (k == 0 && listed(other->defined, other->ndefined, r->defined[j]))
+                return false;
+        for (int j = 0; j < r->nundefined; j++)
+            if (!listed(other->defined, other->ndefined, r->undefined[j]))
+                return false;
     }
     return true;
 }
@@ -3344,6 +3419,11 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
                           const char *parse_path, char **args, int nargs,
                           hd_program *out, char **diagnostics)
 {
+    /* The text must be the one clang reads: not so when clang resolves a
+     * relative name against a -working-directory of its own. */
+    for (int k = 0; k < nargs && parse_path[0] != '/'; k++)
+        if (strncmp(args[k], "-working-directory", 18) == 0)
+            return -1;
     size_t len = 0;
     char *text = read_file(parse_path, &len);
     if (!text)
@@ -3362,6 +3442,17 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         free(text);
         return -1;
     }
+    /* An implicit declaration in a body would be seen by later bodies of
+     * the whole file only; C99 and later warn of it anyway, C89 does not
+     * unless asked.  A warning sends the file back whole. */
+    char **hargs = malloc((size_t)(nargs + 1) * sizeof *hargs);
+    if (!hargs) {
+        hd_halves_free(&plan);
+        free(text);
+        return -1;
+    }
+    memcpy(hargs, args, (size_t)nargs * sizeof *hargs);
+    hargs[nargs] = "-Wimplicit-function-declaration";
     half_job h[2];
     bool ready = true;
     for (int k = 0; k < 2; k++) {
@@ -3370,8 +3461,8 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         h[k].r.half = k;
         h[k].index = clang_createIndex(0, 0);
         h[k].parse_path = parse_path;
-        h[k].args = args;
-        h[k].nargs = nargs;
+        h[k].args = hargs;
+        h[k].nargs = nargs + 1;
         h[k].text = hd_halves_text(text, len, &plan, k);
         h[k].len = len;
         h[k].walked = -1;
@@ -3379,12 +3470,18 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         ready = ready && h[k].text;
     }
     /* The walk recurses as deep as the code nests: give the thread the
-     * main thread's usual stack. */
+     * stack the main thread has (its limit, at least 8 MiB, at most 1 GiB),
+     * so that a file the whole reading can walk, this one can too. */
     pthread_attr_t attr;
     pthread_t first;
     bool threaded = false;
+    struct rlimit stack;
+    size_t stack_size = (size_t)8 << 20;
+    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur > stack_size)
+        stack_size = stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur > ((rlim_t)1 << 30)
+                     ? (size_t)1 << 30 : (size_t)stack.rlim_cur;
     if (ready && pthread_attr_init(&attr) == 0) {
-        pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+        pthread_attr_setstacksize(&attr, stack_size);
         threaded = pthread_create(&first, &attr, parse_half, &h[0]) == 0;
         pthread_attr_destroy(&attr);
     }
@@ -3398,16 +3495,21 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
     int errors = -1;
     if (ready && h[0].checked == h[1].checked && halves_agree(h, &plan) &&
         merge_halves(h)) {
-        /* One reader over the whole text checks the merged loops, so its
-         * diagnostics quote the file's own lines. */
-        reader r = h[0].r;
-        memset(&h[0].r, 0, sizeof h[0].r);
-        r.src = text;
-        r.len = len;
-        r.prog = out;
-        r.plan = NULL;
+        /* A reader of the merged program over the whole text finishes, so
+         * its diagnostics quote the file's own lines.  finish needs no
+         * unit: only the program, the pragmas (file-scope ones, alike in
+         * both halves; the first half's are taken over) and the text. */
+        reader r;
+        init_reader(&r, path, opt, out);
         *out = h[0].prog;
         memset(&h[0].prog, 0, sizeof h[0].prog);
+        r.src = text;
+        r.len = len;
+        r.pragmas = h[0].r.pragmas;
+        r.npragmas = h[0].r.npragmas;
+        r.cube_pragma = h[0].r.cube_pragma;
+        h[0].r.pragmas = NULL;
+        h[0].r.npragmas = 0;
         out->path = xstrdup(path);
         out->units = 2;
         finish(&r, h[1].checked);
@@ -3427,6 +3529,7 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
         free(h[k].text);
     }
     hd_halves_free(&plan);
+    free(hargs);
     free(text);
     return errors;
 }

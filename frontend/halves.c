@@ -13,8 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The text as translation phases 1 and 2 leave it (C11 5.1.1.2): line
+ * splices removed and every end of line (LF, CR LF, or a lone CR, which
+ * clang also takes for one) made a single '\n'.  at[k] is the offset in the
+ * file of logical byte k; at[n] is the file's length.
+ */
 typedef struct {
-    const char *s;
+    char *s;
+    size_t *at;
     size_t n, k;
     const char *why;
 } scan;
@@ -28,15 +35,31 @@ static bool is_ident_char(char c)
            ((c | 32) >= 'a' && (c | 32) <= 'z');
 }
 
-/* The length of a line splice (backslash, newline) at k, or 0. */
-static size_t splice_at(const scan *sc, size_t k)
+static bool logical_text(const char *src, size_t len, scan *sc)
 {
-    if (k + 1 < sc->n && sc->s[k] == '\\' && sc->s[k + 1] == '\n')
-        return 2;
-    if (k + 2 < sc->n && sc->s[k] == '\\' && sc->s[k + 1] == '\r' &&
-        sc->s[k + 2] == '\n')
-        return 3;
-    return 0;
+    memset(sc, 0, sizeof *sc);
+    sc->s = malloc(len + 1);
+    sc->at = malloc((len + 1) * sizeof *sc->at);
+    if (!sc->s || !sc->at) {
+        sc->why = "out of memory";
+        return false;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < len; k++) {
+        bool eol_next = k + 1 < len && (src[k + 1] == '\n' || src[k + 1] == '\r');
+        if (src[k] == '\\' && eol_next) {
+            k += src[k + 1] == '\r' && k + 2 < len && src[k + 2] == '\n' ? 2 : 1;
+            continue;
+        }
+        sc->at[n] = k;
+        sc->s[n++] = src[k] == '\r' ? '\n' : src[k];
+        if (src[k] == '\r' && k + 1 < len && src[k + 1] == '\n')
+            k++;
+    }
+    sc->at[n] = len;
+    sc->s[n] = '\0';
+    sc->n = n;
+    return true;
 }
 
 /* From `/` `*`: past the comment's end. */
@@ -51,23 +74,19 @@ static bool skip_block_comment(scan *sc)
     return false;
 }
 
-/* From `/` `/`: to the newline that ends it (a splice continues it). */
+/* From `/` `/`: to the newline that ends it. */
 static void skip_line_comment(scan *sc)
 {
-    while (sc->k < sc->n && sc->s[sc->k] != '\n') {
-        size_t sp = splice_at(sc, sc->k);
-        sc->k += sp ? sp : 1;
-    }
+    while (sc->k < sc->n && sc->s[sc->k] != '\n')
+        sc->k++;
 }
 
 /* From a quote: past the literal.  clang reports an unterminated one. */
 static void skip_literal(scan *sc)
 {
     char q = sc->s[sc->k++];
-    while (sc->k < sc->n && sc->s[sc->k] != q && sc->s[sc->k] != '\n') {
-        size_t sp = splice_at(sc, sc->k);
-        sc->k += sp ? sp : sc->s[sc->k] == '\\' && sc->k + 1 < sc->n ? 2 : 1;
-    }
+    while (sc->k < sc->n && sc->s[sc->k] != q && sc->s[sc->k] != '\n')
+        sc->k += sc->s[sc->k] == '\\' && sc->k + 1 < sc->n ? 2 : 1;
     if (sc->k < sc->n && sc->s[sc->k] == q)
         sc->k++;
 }
@@ -87,10 +106,7 @@ static bool skip_directive(scan *sc, bool *hyperdo)
     sc->k++;
     while (sc->k < sc->n && sc->s[sc->k] != '\n') {
         char c = sc->s[sc->k];
-        size_t sp = splice_at(sc, sc->k);
-        if (sp) {
-            sc->k += sp;
-        } else if (c == '/' && sc->k + 1 < sc->n && sc->s[sc->k + 1] == '*') {
+        if (c == '/' && sc->k + 1 < sc->n && sc->s[sc->k + 1] == '*') {
             if (!skip_block_comment(sc))
                 return false;
         } else if (c == '/' && sc->k + 1 < sc->n && sc->s[sc->k + 1] == '/') {
@@ -109,7 +125,7 @@ static bool skip_directive(scan *sc, bool *hyperdo)
             nwords++;
         } else {
             braces += c == '{' ? 1 : c == '}' ? -1 : 0;
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v')
+            if (c != ' ' && c != '\t' && c != '\f' && c != '\v')
                 nwords = 2;
             sc->k++;
         }
@@ -154,19 +170,17 @@ static bool find_bodies(scan *sc, hd_halves *out)
     int depth = 0;
     token prev = T_NONE, prev2 = T_NONE;
     size_t id[2][2] = { { 0, 0 }, { 0, 0 } };   /* prev's and prev2's spans */
-    hd_body body = { 0, 0, 0, false, -1 };
-    size_t head = 0;
+    hd_body body = { 0, 0, false, -1 };
     while (sc->k < sc->n) {
         char c = s[sc->k];
-        size_t sp = splice_at(sc, sc->k);
         token t = T_OTHER;
         if (c == '\n') {
             line_start = true;
             sc->k++;
             continue;
         }
-        if (sp || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            sc->k += sp ? sp : 1;
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
+            sc->k++;
             continue;
         }
         if (c == '/' && sc->k + 1 < sc->n && s[sc->k + 1] == '*') {
@@ -187,8 +201,6 @@ static bool find_bodies(scan *sc, hd_halves *out)
                 return false;
             }
             body.doall = body.doall || (in_body && hyperdo);
-            if (depth == 0)
-                head = sc->k;
             continue;
         }
         line_start = false;
@@ -201,9 +213,8 @@ static bool find_bodies(scan *sc, hd_halves *out)
                    ((s[sc->k] == '+' || s[sc->k] == '-') && c >= '0' && c <= '9' &&
                     strchr("eEpP", s[sc->k - 1]))))
                 sc->k++;
-            if (in_body && (word_is(s, b, sc->k, "extern") ||
-                            word_is(s, b, sc->k, "_Pragma"))) {
-                sc->why = "'extern' or '_Pragma' inside a function body";
+            if (in_body && word_is(s, b, sc->k, "extern")) {
+                sc->why = "'extern' inside a function body";
                 return false;
             }
             if ((c < '0' || c > '9') && depth == 0) {
@@ -214,9 +225,8 @@ static bool find_bodies(scan *sc, hd_halves *out)
                 id[0][1] = sc->k;
             }
         } else if ((c == '<' && sc->k + 1 < sc->n && (s[sc->k + 1] == '%' || s[sc->k + 1] == ':')) ||
-                   (c == '%' && sc->k + 1 < sc->n && (s[sc->k + 1] == '>' || s[sc->k + 1] == ':')) ||
-                   (c == '?' && sc->k + 1 < sc->n && s[sc->k + 1] == '?')) {
-            sc->why = "a digraph or trigraph";
+                   (c == '%' && sc->k + 1 < sc->n && (s[sc->k + 1] == '>' || s[sc->k + 1] == ':'))) {
+            sc->why = "a digraph";
             return false;
         } else if (c == '{') {
             if (depth == 0) {
@@ -225,8 +235,7 @@ static bool find_bodies(scan *sc, hd_halves *out)
                             is_tag_keyword(s, id[1][0], id[1][1]));
                 if (prev == T_RPAREN) {
                     in_body = true;
-                    body.head = head;
-                    body.begin = sc->k;
+                    body.begin = sc->at[sc->k];
                     body.doall = false;
                 } else if (prev != T_ASSIGN && !tag) {
                     sc->why = "a '{' at file scope that opens neither a function "
@@ -244,23 +253,19 @@ static bool find_bodies(scan *sc, hd_halves *out)
             sc->k++;
             if (depth == 0 && in_body) {
                 in_body = false;
-                body.end = sc->k;
+                body.end = sc->at[sc->k - 1] + 1;
                 if (!push_body(out, body)) {
                     sc->why = "out of memory";
                     return false;
                 }
                 t = T_NONE;
             }
-            if (depth == 0)
-                head = sc->k;
         } else {
             if (c == ')')
                 t = T_RPAREN;
             else if (c == '=' && !(sc->k + 1 < sc->n && s[sc->k + 1] == '='))
                 t = T_ASSIGN;
             sc->k++;
-            if (c == ';' && depth == 0)
-                head = sc->k;
         }
         /* Only file-scope tokens tell what a `{` at file scope opens. */
         if (depth_before == 0 || depth == 0) {
@@ -275,16 +280,29 @@ static bool find_bodies(scan *sc, hd_halves *out)
     return true;
 }
 
+/* Text that makes the two halves' preprocessing differ, or a trigraph
+ * (the scan reads no trigraphs, and -trigraphs or -std=c11 turns them on). */
+static const char *const refused[][2] = {
+    { "__COUNTER__", "__COUNTER__ would count differently in each half" },
+    { "_Pragma", "a _Pragma would act in one half only" },
+    { "##", "token pasting could make __COUNTER__ or _Pragma" },
+    { "??", "a trigraph" },
+};
+
 bool hd_halves_plan(const char *src, size_t len, hd_halves *out)
 {
     memset(out, 0, sizeof *out);
-    scan sc = { src, len, 0, NULL };
-    if (contains(src, len, "__COUNTER__")) {
-        out->why = "__COUNTER__ would count differently in each half";
-        return false;
-    }
-    if (!find_bodies(&sc, out)) {
-        out->why = sc.why;
+    scan sc;
+    bool ok = logical_text(src, len, &sc);
+    for (size_t k = 0; ok && k < sizeof refused / sizeof refused[0]; k++)
+        if (contains(sc.s, sc.n, refused[k][0])) {
+            sc.why = refused[k][1];
+            ok = false;
+        }
+    ok = ok && find_bodies(&sc, out);
+    free(sc.s);
+    free(sc.at);
+    if (!ok) {
         hd_halves_free(out);
         out->why = sc.why;
         return false;

@@ -10,16 +10,24 @@
  * that of the file, every file-scope declaration is in both, and each
  * doall loop is in exactly one.
  *
- * The plan is made from the text alone, by a scan that knows comments,
- * strings, character constants, line splices and directive lines.  It
- * refuses any file where that is not safe to do without a parse: a `{` at
- * file scope that is neither a function body (after a `)`) nor a struct,
- * union, enum or initializer; a directive inside a body other than
- * `#pragma hyperdo` (a `#define` there would vanish from the other half);
- * `extern` or `_Pragma` inside a body; digraphs; `__COUNTER__`; braces
- * unbalanced in a directive or in the file.  The reader checks the rest
- * after the two parses (no diagnostic in either half, every doall in its
- * own half's bodies) and otherwise parses the file whole.
+ * The plan is made from the text alone, by a scan that reads it as
+ * translation phases 1-3 do (line splices, every kind of line end, comments,
+ * strings, character constants, directive lines).  It refuses any file
+ * where the split is not safe to make without a parse: a `{` at file scope
+ * that is neither a function body (after a `)`) nor a struct, union, enum
+ * or initializer; a directive inside a body other than `#pragma hyperdo`
+ * (a `#define` there would be missing from the other half's later
+ * bodies); `extern` inside a body; anywhere in the file `_Pragma`,
+ * `__COUNTER__`, `##` (which could make either) or `??` (trigraphs);
+ * digraphs; braces unbalanced in a directive or in the file.
+ *
+ * The reader checks the rest after the two parses (cfront.c,
+ * halves_agree): no diagnostic in either half, every doall in its own
+ * half's bodies, no declaration with linkage inside a body, no function
+ * defined without a prototype or in both halves, and any "used but not
+ * defined" warning only for a function the other half defines.  Otherwise
+ * it parses the file whole.  What it cannot see: `_Pragma` or
+ * `__COUNTER__` coming from a macro of a header and expanded in a body.
  */
 #ifndef HYPERDO_HALVES_H
 #define HYPERDO_HALVES_H
@@ -28,8 +36,6 @@
 #include <stddef.h>
 
 typedef struct {
-    size_t head;        /* where the definition starts: after the file-scope
-                         * `;`, `}` or directive line before it */
     size_t begin, end;  /* the body's `{` and just after its `}` */
     bool doall;         /* it holds a `#pragma hyperdo` line */
     int half;           /* 0 or 1: kept only there; -1: kept in both */

@@ -110,6 +110,29 @@ static void test_plan_bodies(void **state)
     hd_halves_free(&p);
 }
 
+/* Splices and ends of lines as clang reads them: a comment opener split
+ * by a splice, CR LF and lone CR line ends, a directive continued. */
+static void test_plan_lines(void **state)
+{
+    (void)state;
+    const char *text =
+        "/\\\n* { a comment, though split */\r\n"
+        "#define TWO \\\r\n  2 /* { */\r"
+        "void f(void)\r\n{\r\n#pragma hyperdo doall\r\n}\r\n"
+        "void g(void) {\r#pragma hyperdo doall\r}\r"
+        "int x = 1; /\\\n/ a line comment {\n";
+    hd_halves p = plan_of(text);
+    TU_CHECK(p.bodies != NULL, "no plan: %s", p.why ? p.why : "");
+    TU_CHECK_EQ(p.nbodies, 2, "bodies");
+    const char *f = strstr(text, "{\r\n#pragma"), *g = strstr(text, "{\r#pragma");
+    TU_CHECK_EQ(p.bodies[0].begin, (size_t)(f - text), "f's body begins");
+    TU_CHECK_EQ(p.bodies[0].end, (size_t)(strstr(f, "}") + 1 - text), "f's body ends");
+    TU_CHECK_EQ(p.bodies[1].begin, (size_t)(g - text), "g's body begins");
+    TU_CHECK_EQ(p.bodies[1].end, (size_t)(strstr(g, "}") + 1 - text), "g's body ends");
+    TU_CHECK(p.bodies[0].doall && p.bodies[1].doall, "both have doalls");
+    hd_halves_free(&p);
+}
+
 /* The plan gives the bodies to halves by size, in file order. */
 static void test_plan_balance(void **state)
 {
@@ -144,8 +167,18 @@ static void test_plan_refusals(void **state)
           "void g(void) {\n#pragma hyperdo doall\n}\n", "directive inside" },
         { "void f(void) { extern int x;\n#pragma hyperdo doall\n}\n"
           "void g(void) {\n#pragma hyperdo doall\n}\n", "'extern'" },
+        { "void f(void) { ext\\\nern int x;\n#pragma hyperdo doall\n}\n"
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "'extern'" },
         { "void f(void) { _Pragma(\"x\")\n#pragma hyperdo doall\n}\n"
-          "void g(void) {\n#pragma hyperdo doall\n}\n", "'_Pragma'" },
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "_Pragma would" },
+        { "#define W _Pra\\\ngma(\"x\")\nvoid f(void) {\n#pragma hyperdo doall\n}\n"
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "_Pragma would" },
+        { "#define C(a, b) a ## b\nvoid f(void) {\n#pragma hyperdo doall\n}\n"
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "token pasting" },
+        { "const char *q = \"?\?/\";\nvoid f(void) {\n#pragma hyperdo doall\n}\n"
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "trigraph" },
+        { "void f(void) {\r#define N 8\n#pragma hyperdo doall\n}\n"
+          "void g(void) {\n#pragma hyperdo doall\n}\n", "directive inside" },
         { "int c = __COUNTER__;\nvoid f(void) {\n#pragma hyperdo doall\n}\n"
           "void g(void) {\n#pragma hyperdo doall\n}\n", "__COUNTER__" },
         { "#define BEGIN {\nvoid f(void) {\n#pragma hyperdo doall\n}\n"
@@ -383,6 +416,9 @@ static void test_halves_files(void **state)
         { "shared.c", 2 }, { "late_error.c", 2 }, { "no_cube.c", 2 },
         { "names.c", 2 }, { "warning.c", 1 }, { "walk_error.c", 1 },
         { "define_in_body.c", 1 }, { "check_error.c", 1 },
+        { "redefinition.c", 1 }, { "block_decl.c", 1 }, { "macro_extern.c", 1 },
+        { "no_prototype.c", 1 }, { "undefined_static.c", 1 },
+        { "included_twice.c", 2 }, { "split_comment.c", 2 }, { "cr_define.c", 1 },
     };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[1024];
@@ -394,7 +430,7 @@ static void test_halves_files(void **state)
     int all = 0;
     int split = compare_directory("tests/unit/halves", &all);
     TU_CHECK_EQ(all, (int)(sizeof files / sizeof files[0]), "files in tests/unit/halves");
-    TU_CHECK_EQ(split, 4, "files split");
+    TU_CHECK_EQ(split, 6, "files split");
 }
 
 /* ---------------------------------------------------- random programs */
@@ -532,6 +568,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_bodies),
+        cmocka_unit_test(test_plan_lines),
         cmocka_unit_test(test_plan_balance),
         cmocka_unit_test(test_plan_refusals),
         cmocka_unit_test(test_halves_files),

@@ -183,7 +183,7 @@ static void check_plan(const uint8_t *data, size_t size)
     int last_half = 0, ndoall = 0;
     for (int k = 0; k < p.nbodies; k++) {
         const hd_body *b = &p.bodies[k];
-        if (b->head > b->begin || b->begin < last || b->end <= b->begin ||
+        if (b->begin < last || b->end <= b->begin ||
             b->end > size || src[b->begin] != '{' || src[b->end - 1] != '}' ||
             (b->half >= 0) != b->doall || b->half > 1 ||
             (b->half >= 0 && b->half < last_half) ||
