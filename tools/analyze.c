@@ -72,7 +72,14 @@ static void print_help(void)
         "                        max     the largest T(A_r, b_r) of any LCC\n"
         "                        maxsum  the largest sum over LCCs of T_i\n"
         "                        sum     the sum over LCCs and dimensions\n"
-        "  -h, --help          show this help and exit\n",
+        "  -h, --help          show this help and exit\n"
+        "\n"
+        "Environment:\n"
+        "  HYPERDO_PARSE=auto|whole|halves\n"
+        "                      how a C file is parsed: auto (default) splits a\n"
+        "                      large file in two halves parsed at once, whole\n"
+        "                      never, halves whenever it is safe; the result is\n"
+        "                      the same (docs/frontend-performance.md)\n",
         usage_line);
 }
 
