@@ -64,17 +64,11 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && set -- /usr/share /usr/include
 
+. "$root/tools/robustness/sanitized.sh"
 if [ -z "${TEST_HALVES:-}" ]; then
-    build="$root/build-robust"
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
-        -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DHYPERDO_SANITIZE=ON \
-        -DHYPERDO_TESTS=ON -DHYPERDO_BENCH=OFF >/dev/null
-    cmake --build "$build" -j2 --target test_halves >/dev/null
-    TEST_HALVES=$(find "$build" -type f -name test_halves -perm -u+x | head -n 1)
+    TEST_HALVES=$(sanitized_build "$root" test_halves)
 fi
 export TEST_HALVES
-export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 outdir="$root/build-robust/halves-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$outdir/kept"
 list="$outdir/files.txt"

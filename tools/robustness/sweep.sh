@@ -130,22 +130,15 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && set -- /usr/share /usr/include
 
+. "$root/tools/robustness/sanitized.sh"
 if [ -z "${HYPERDO:-}" ]; then
-    build="$root/build-robust"
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
-        -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DHYPERDO_SANITIZE=ON \
-        -DHYPERDO_TESTS=OFF -DHYPERDO_BENCH=OFF >/dev/null
-    cmake --build "$build" -j2 --target hyperdo >/dev/null
-    HYPERDO="$build/bin/hyperdo"
+    HYPERDO=$(sanitized_build "$root" hyperdo)
 fi
 export HYPERDO
 [ -x "$HYPERDO" ] || { echo "sweep: no hyperdo at $HYPERDO" >&2; exit 2; }
 [ -n "$outdir" ] || outdir="$root/build-robust/sweep-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$outdir/crashes"
 
-# Sanitizers: stop at the first error, with a stack; leaks count too.
-export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
 list="$outdir/files.txt"
 if [ "$headers" = 1 ]; then
