@@ -128,6 +128,10 @@ typedef struct {
     char **undefined;          /* USRs of those clang says are used here but
                                 * not defined (perhaps only blanked) */
     int nundefined;
+    int own_bodies;            /* planned bodies of this half clang agrees on */
+    uint64_t signature;        /* of its file-scope declarations, in order */
+    char **keys;               /* each array's name across the halves */
+    int nkeys;
 } reader;
 
 /* ------------------------------------------------------- diagnostics */
@@ -239,8 +243,9 @@ static bool push_usr(char ***list, int *n, CXCursor c)
  */
 static bool blanking_artifact(reader *r, CXDiagnostic d, const char *option)
 {
-    if (!r->plan || (strcmp(option, "-Wundefined-internal") != 0 &&
-                     strcmp(option, "-Wundefined-inline") != 0))
+    if (!r->plan || clang_getDiagnosticSeverity(d) != CXDiagnostic_Warning ||
+        (strcmp(option, "-Wundefined-internal") != 0 &&
+         strcmp(option, "-Wundefined-inline") != 0))
         return false;
     CXCursor fn = clang_getCursor(r->tu, clang_getDiagnosticLocation(d));
     if (!push_usr(&r->undefined, &r->nundefined, fn))
@@ -2110,8 +2115,24 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
  * inside a body), or a definition without a prototype (the blanked copy
  * would lose its parameters).
  */
-static void note_for_halves(reader *r, CXCursor c, enum CXCursorKind kind)
+static void note_for_halves(reader *r, CXCursor c, CXCursor parent,
+                            enum CXCursorKind kind)
 {
+    /* The body of a file-scope definition must be one the plan found, as
+     * the plan found it: else the scan and clang read the text apart. */
+    if (kind == CXCursor_CompoundStmt &&
+        clang_getCursorKind(parent) == CXCursor_FunctionDecl &&
+        clang_getCursorKind(clang_getCursorLexicalParent(parent)) == CXCursor_TranslationUnit) {
+        CXSourceRange ext = clang_getCursorExtent(c);
+        position b = where(r, clang_getRangeStart(ext));
+        position e = where(r, clang_getRangeEnd(ext));
+        const hd_body *body = b.in_main ? hd_halves_body_at(r->plan, b.offset) : NULL;
+        if (!body || !e.in_main || body->begin != b.offset || body->end != e.offset)
+            r->unsafe = "a function body the text scan did not find as clang did";
+        else if (body->half == r->half)
+            r->own_bodies++;
+        return;
+    }
     if (kind != CXCursor_FunctionDecl && kind != CXCursor_VarDecl)
         return;
     if (clang_getCursorKind(clang_getCursorLexicalParent(c)) != CXCursor_TranslationUnit) {
@@ -2145,7 +2166,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
         return CXChildVisit_Continue;
     if (r->plan)
-        note_for_halves(r, c, kind);
+        note_for_halves(r, c, parent, kind);
     if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
         r->function = c;
     if (kind == CXCursor_ForStmt) {
@@ -3106,6 +3127,9 @@ static void free_reader(reader *r)
     for (int k = 0; k < r->nundefined; k++)
         free(r->undefined[k]);
     free(r->undefined);
+    for (int k = 0; r->keys && k < r->nkeys; k++)
+        free(r->keys[k]);
+    free(r->keys);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }
@@ -3218,12 +3242,26 @@ typedef struct {
     bool checked;          /* its loops checked too */
 } half_job;
 
+static char **array_keys(reader *r);
+static void note_self_inclusion(CXFile included, CXSourceLocation *stack,
+                                unsigned depth, CXClientData data);
+
 static void *parse_half(void *arg)
 {
     half_job *h = arg;
     reader *r = &h->r;
     h->walked = parse_and_walk(r, h->index, h->parse_path, h->args,
                                h->nargs, h->text, h->len);
+    if (h->walked == 1) {
+        clang_getInclusions(r->tu, note_self_inclusion, r);
+        r->keys = array_keys(r);
+        if (!r->keys)
+            r->unsafe = "out of memory";
+        else
+            for (int a = 0; a < h->prog.narrays; a++)
+                if (!r->keys[a])
+                    r->unsafe = "out of memory";
+    }
     /* With the cube known before the merge (--dim or cube(n)), the half's
      * loops are checked here, beside the other half's.  Any report sends
      * the file back whole, where it is made in file order; the names of
@@ -3259,8 +3297,16 @@ static enum CXChildVisitResult key_globals(CXCursor c, CXCursor parent,
 {
     (void)parent;
     key_search *ks = data;
-    if (!clang_isDeclaration(clang_getCursorKind(c)))
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_isDeclaration(kind))
         return CXChildVisit_Continue;     /* macros differ between halves */
+    /* FNV-1a over each declaration's kind and name. */
+    CXString name = clang_getCursorSpelling(c);
+    const char *n = clang_getCString(name);
+    ks->r->signature = (ks->r->signature ^ (uint64_t)kind) * 1099511628211u;
+    for (; n && *n; n++)
+        ks->r->signature = (ks->r->signature ^ (unsigned char)*n) * 1099511628211u;
+    clang_disposeString(name);
     for (int k = 0; k < ks->r->ndecls; k++) {
         int a = ks->r->decls[k].index;
         if (!ks->keys[a] && clang_equalCursors(c, ks->r->decls[k].decl))
@@ -3271,7 +3317,8 @@ static enum CXChildVisitResult key_globals(CXCursor c, CXCursor parent,
 }
 
 /*
- * Names each array's declaration alike in both halves' units, where
+ * Names each array's declaration alike in both halves' units (and signs
+ * the sequence of file-scope declarations, which must be alike), where
  * clang_equalCursors compares cursors of one unit only.  A file-scope
  * declaration is named by its place among the unit's file-scope
  * declarations, which the blanking leaves alike (a blanked definition is
@@ -3284,11 +3331,22 @@ static char **array_keys(reader *r)
     if (!keys)
         return NULL;
     key_search ks = { r, keys, 0 };
+    r->nkeys = r->prog->narrays;
+    r->signature = 1469598103934665603u;
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), key_globals, &ks);
     for (int a = 0; a < r->prog->narrays; a++)
         if (!keys[a])
             keys[a] = numbered('l', r->half, a);
     return keys;
+}
+
+static void note_self_inclusion(CXFile included, CXSourceLocation *stack,
+                                unsigned depth, CXClientData data)
+{
+    (void)stack;
+    reader *r = data;
+    if (depth > 0 && clang_File_isEqual(included, r->file))
+        r->unsafe = "the file includes itself";
 }
 
 static bool listed(char *const *list, int n, const char *s)
@@ -3305,7 +3363,13 @@ static bool halves_agree(half_job h[2], const hd_halves *plan)
 {
     for (int k = 0; k < 2; k++) {
         reader *r = &h[k].r, *other = &h[1 - k].r;
-        if (h[k].walked != 1 || r->errors || r->diag_len || r->unsafe)
+        if (h[k].walked != 1 || r->errors || r->diag_len || r->unsafe ||
+            r->signature != other->signature)
+            return false;
+        int own = 0;
+        for (int j = 0; j < plan->nbodies; j++)
+            own += plan->bodies[j].half == k;
+        if (r->own_bodies != own)
             return false;
         for (int j = 0; j < r->npragmas; j++) {
             const hd_body *b = hd_halves_body_at(plan, r->pragmas[j].offset);
@@ -3330,7 +3394,7 @@ static bool halves_agree(half_job h[2], const hd_halves *plan)
 static bool merge_halves(half_job h[2])
 {
     hd_program *p = &h[0].prog, *q = &h[1].prog;
-    char **keys0 = array_keys(&h[0].r), **keys1 = array_keys(&h[1].r);
+    char **keys0 = h[0].r.keys, **keys1 = h[1].r.keys;
     int *index = calloc((size_t)q->narrays + 1, sizeof *index);
     hd_array *arrays = realloc(p->arrays, (size_t)(p->narrays + q->narrays + 1) * sizeof *arrays);
     hd_loop *loops = realloc(p->loops, (size_t)(p->nloops + q->nloops + 1) * sizeof *loops);
@@ -3364,14 +3428,53 @@ static bool merge_halves(half_job h[2])
         }
         q->nloops = 0;
     }
-    for (int k = 0; keys0 && k < narrays0; k++)
-        free(keys0[k]);
-    for (int k = 0; keys1 && k < q->narrays; k++)
-        free(keys1[k]);
-    free(keys0);
-    free(keys1);
     free(index);
     return ok;
+}
+
+/*
+ * The halves are for C as clang reads it by default, with flags that act
+ * alike on both halves: a .c file, and only the compiler arguments of this
+ * list (include paths, macros, standards with // comments, optimisation,
+ * debug and machine flags, warnings that are not errors).  Anything else,
+ * a language (-x), -Werror, -fms-extensions, -std=c89, ..., is read whole.
+ */
+static bool halves_allowed(const char *path, char **args, int nargs)
+{
+    static const char *const with_value[] = {
+        "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-include",
+    };
+    static const char *const prefixes[] = {
+        "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-O", "-g",
+        "-m", "-w", "-W", "-std=c99", "-std=c11", "-std=c17", "-std=c18",
+        "-std=c2x", "-std=gnu99", "-std=gnu11", "-std=gnu17", "-std=gnu18",
+        "-std=gnu2x", "-std=iso9899:1999", "-std=iso9899:2011",
+        "-std=iso9899:2017", "-std=iso9899:2018", "-fPIC", "-fpic", "-fPIE",
+        "-fpie", "-fno-common", "-fno-strict-aliasing", "-fwrapv",
+        "-fsigned-char", "-funsigned-char", "-fno-builtin", "-ffreestanding",
+        "-fno-math-errno", "-ffast-math", "-pthread",
+    };
+    size_t n = strlen(path);
+    if (n < 2 || strcmp(path + n - 2, ".c") != 0)
+        return false;
+    for (int k = 0; k < nargs; k++) {
+        const char *a = args[k];
+        bool ok = false;
+        for (size_t j = 0; !ok && j < sizeof with_value / sizeof *with_value; j++)
+            if (strcmp(a, with_value[j]) == 0) {
+                ok = ++k < nargs;
+            }
+        /* -p gives clang the file by its absolute name: its directory
+         * changes nothing of what read_file reads. */
+        if (strncmp(a, "-working-directory=", 19) == 0 && path[0] == '/')
+            ok = true;
+        for (size_t j = 0; !ok && j < sizeof prefixes / sizeof *prefixes; j++)
+            ok = strncmp(a, prefixes[j], strlen(prefixes[j])) == 0;
+        if (!ok || strncmp(a, "-Werror", 7) == 0 || strcmp(a, "-Wfatal-errors") == 0 ||
+            strncmp(a, "-mllvm", 6) == 0)
+            return false;
+    }
+    return true;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -3419,11 +3522,8 @@ static int read_in_halves(const char *path, const hd_c_options *opt,
                           const char *parse_path, char **args, int nargs,
                           hd_program *out, char **diagnostics)
 {
-    /* The text must be the one clang reads: not so when clang resolves a
-     * relative name against a -working-directory of its own. */
-    for (int k = 0; k < nargs && parse_path[0] != '/'; k++)
-        if (strncmp(args[k], "-working-directory", 18) == 0)
-            return -1;
+    if (!halves_allowed(parse_path, args, nargs))
+        return -1;
     size_t len = 0;
     char *text = read_file(parse_path, &len);
     if (!text)

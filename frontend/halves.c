@@ -103,9 +103,17 @@ static bool skip_directive(scan *sc, bool *hyperdo)
 {
     size_t words[2][2] = { { 0, 0 }, { 0, 0 } };
     int nwords = 0, braces = 0;
+    char last = '#';
     sc->k++;
     while (sc->k < sc->n && sc->s[sc->k] != '\n') {
         char c = sc->s[sc->k];
+        if (c == '{' && last == '(') {
+            sc->why = "a statement expression, which can declare anything";
+            return false;
+        }
+        if (c != ' ' && c != '\t' && c != '\f' && c != '\v' &&
+            !(c == '/' && sc->k + 1 < sc->n && (sc->s[sc->k + 1] == '*' || sc->s[sc->k + 1] == '/')))
+            last = c;
         if (c == '/' && sc->k + 1 < sc->n && sc->s[sc->k + 1] == '*') {
             if (!skip_block_comment(sc))
                 return false;
@@ -169,6 +177,7 @@ static bool find_bodies(scan *sc, hd_halves *out)
     bool line_start = true, in_body = false;
     int depth = 0;
     token prev = T_NONE, prev2 = T_NONE;
+    char last = 0;             /* the last character of code */
     size_t id[2][2] = { { 0, 0 }, { 0, 0 } };   /* prev's and prev2's spans */
     hd_body body = { 0, 0, false, -1 };
     while (sc->k < sc->n) {
@@ -203,6 +212,17 @@ static bool find_bodies(scan *sc, hd_halves *out)
             body.doall = body.doall || (in_body && hyperdo);
             continue;
         }
+        /* Bytes clang may take for white space (NUL, Unicode spaces) would
+         * hide a directive from this scan. */
+        if (c == '\0' || (unsigned char)c >= 0x80) {
+            sc->why = "a byte outside ASCII in the code";
+            return false;
+        }
+        if (c == '{' && last == '(') {
+            sc->why = "a statement expression, which can declare anything";
+            return false;
+        }
+        last = c;
         line_start = false;
         int depth_before = depth;
         if (c == '"' || c == '\'') {
@@ -213,10 +233,16 @@ static bool find_bodies(scan *sc, hd_halves *out)
                    ((s[sc->k] == '+' || s[sc->k] == '-') && c >= '0' && c <= '9' &&
                     strchr("eEpP", s[sc->k - 1]))))
                 sc->k++;
-            if (in_body && word_is(s, b, sc->k, "extern")) {
-                sc->why = "'extern' inside a function body";
-                return false;
-            }
+            /* Inside a body, what names things beyond it: linkage,
+             * sections, assembler names. */
+            static const char *const reach[] = {
+                "extern", "section", "__section__", "asm", "__asm", "__asm__",
+            };
+            for (size_t r = 0; in_body && r < sizeof reach / sizeof reach[0]; r++)
+                if (word_is(s, b, sc->k, reach[r])) {
+                    sc->why = "'extern', a section or an asm name inside a function body";
+                    return false;
+                }
             if ((c < '0' || c > '9') && depth == 0) {
                 t = T_IDENT;
                 id[1][0] = id[0][0];
@@ -285,6 +311,7 @@ static bool find_bodies(scan *sc, hd_halves *out)
 static const char *const refused[][2] = {
     { "__COUNTER__", "__COUNTER__ would count differently in each half" },
     { "_Pragma", "a _Pragma would act in one half only" },
+    { "__pragma", "a __pragma would act in one half only" },
     { "##", "token pasting could make __COUNTER__ or _Pragma" },
     { "??", "a trigraph" },
 };
@@ -294,6 +321,10 @@ bool hd_halves_plan(const char *src, size_t len, hd_halves *out)
     memset(out, 0, sizeof *out);
     scan sc;
     bool ok = logical_text(src, len, &sc);
+    if (ok && memchr(src, '\0', len)) {
+        sc.why = "a NUL byte, which clang takes for white space";
+        ok = false;
+    }
     for (size_t k = 0; ok && k < sizeof refused / sizeof refused[0]; k++)
         if (contains(sc.s, sc.n, refused[k][0])) {
             sc.why = refused[k][1];

@@ -12,22 +12,12 @@
  *
  * The plan is made from the text alone, by a scan that reads it as
  * translation phases 1-3 do (line splices, every kind of line end, comments,
- * strings, character constants, directive lines).  It refuses any file
- * where the split is not safe to make without a parse: a `{` at file scope
- * that is neither a function body (after a `)`) nor a struct, union, enum
- * or initializer; a directive inside a body other than `#pragma hyperdo`
- * (a `#define` there would be missing from the other half's later
- * bodies); `extern` inside a body; anywhere in the file `_Pragma`,
- * `__COUNTER__`, `##` (which could make either) or `??` (trigraphs);
- * digraphs; braces unbalanced in a directive or in the file.
- *
- * The reader checks the rest after the two parses (cfront.c,
- * halves_agree): no diagnostic in either half, every doall in its own
- * half's bodies, no declaration with linkage inside a body, no function
- * defined without a prototype or in both halves, and any "used but not
- * defined" warning only for a function the other half defines.  Otherwise
- * it parses the file whole.  What it cannot see: `_Pragma` or
- * `__COUNTER__` coming from a macro of a header and expanded in a body.
+ * strings, character constants, directive lines), and refuses any file it
+ * cannot split safely without a parse (docs/frontend-performance.md lists
+ * what).  The reader then checks what only clang's cursors tell (cfront.c,
+ * halves_agree): that clang's function bodies are the plan's, that both
+ * halves declare the same at file scope, that no body declares anything
+ * with linkage, and more; otherwise it parses the file whole.
  */
 #ifndef HYPERDO_HALVES_H
 #define HYPERDO_HALVES_H

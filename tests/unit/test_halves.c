@@ -419,12 +419,19 @@ static void test_halves_files(void **state)
         { "redefinition.c", 1 }, { "block_decl.c", 1 }, { "macro_extern.c", 1 },
         { "no_prototype.c", 1 }, { "undefined_static.c", 1 },
         { "included_twice.c", 2 }, { "split_comment.c", 2 }, { "cr_define.c", 1 },
+        { "split_macro.c", 1 }, { "split_macro_decl.c", 1 }, { "c89_comment.c", 1 },
+        { "nul_define.c", 1 }, { "unicode_space.c", 1 }, { "ms_pragma.c", 1 },
+        { "statement_expr.c", 1 }, { "section.c", 1 }, { "self_include.c", 1 },
+        { "werror.c", 1 }, { "cxx.c", 1 },
     };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/unit/halves/%s",
                  HYPERDO_SOURCE_DIR, files[k].name);
-        int units = compare_readings(path, 0, 0, NULL);
+        file_args a = args_of(path);
+        int units = compare_readings(path, a.dim, a.nargs, (const char **)a.args);
+        for (int j = 0; j < a.nargs; j++)
+            free(a.args[j]);
         TU_CHECK_EQ(units, files[k].units, files[k].name);
     }
     int all = 0;
