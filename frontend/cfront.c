@@ -2047,6 +2047,9 @@ static void find_nested(reader *r, int x)
     }
 }
 
+static void note_for_halves(reader *r, CXCursor c, CXCursor parent,
+                            enum CXCursorKind kind);
+
 static void read_loop(reader *r, CXCursor c, pragma *pr)
 {
     hd_program *p = r->prog;
@@ -2080,6 +2083,8 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
         error_at(r, c, "out of memory reading this doall loop");
         return;
     }
+    for (int k = 0; r->plan && k < r->nnodes; k++)
+        note_for_halves(r, r->nodes[k].c, clang_getNullCursor(), r->nodes[k].kind);
     node *ext = extent_of(r, loop);
     l->begin = ext->begin;
     l->end = ext->end;
@@ -2163,7 +2168,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
         !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
+    /* A half looks into expressions too (outside the doall loops, whose
+     * nodes read_loop checks): a statement expression can declare. */
+    if (clang_isExpression(kind) && kind != CXCursor_StmtExpr && !r->plan)
         return CXChildVisit_Continue;
     if (r->plan)
         note_for_halves(r, c, parent, kind);
@@ -3434,44 +3441,69 @@ static bool merge_halves(half_job h[2])
 
 /*
  * The halves are for C as clang reads it by default, with flags that act
- * alike on both halves: a .c file, and only the compiler arguments of this
- * list (include paths, macros, standards with // comments, optimisation,
- * debug and machine flags, warnings that are not errors).  Anything else,
- * a language (-x), -Werror, -fms-extensions, -std=c89, ..., is read whole.
+ * alike on both halves: a .c file, and only compiler arguments of this
+ * list (include paths, macros, standards up to C17, optimisation, debug
+ * and machine flags, warnings that are not errors, a few -f flags).
+ * Anything else (a language, -Werror, -Wp,..., -fms-extensions, -std=c89,
+ * -std=c2x with its digit separators, ...) is read whole, and so is a
+ * macro definition that holds what the text scan refuses in the file.
  */
+static bool halves_arg(const char *a, const char *value)
+{
+    static const char *const exact[] = {
+        "-w", "-g", "-O", "-Os", "-Oz", "-Og", "-Ofast", "-fPIC", "-fpic",
+        "-fPIE", "-fpie", "-fno-common", "-fno-strict-aliasing", "-fwrapv",
+        "-fsigned-char", "-funsigned-char", "-fno-builtin", "-ffreestanding",
+        "-fno-math-errno", "-ffast-math", "-pthread", "-std=c99", "-std=c11",
+        "-std=c17", "-std=c18", "-std=gnu99", "-std=gnu11", "-std=gnu17",
+        "-std=gnu18", "-std=iso9899:1999", "-std=iso9899:2011",
+        "-std=iso9899:2017", "-std=iso9899:2018",
+    };
+    static const char *const refused_in_macros[] = {
+        "__COUNTER__", "_Pragma", "__pragma", "{", "##", "section", "asm",
+        "extern",
+    };
+    for (size_t j = 0; j < sizeof exact / sizeof *exact; j++)
+        if (strcmp(a, exact[j]) == 0)
+            return true;
+    if (strncmp(a, "-D", 2) == 0) {
+        for (size_t j = 0; j < sizeof refused_in_macros / sizeof *refused_in_macros; j++)
+            if (strstr(value, refused_in_macros[j]))
+                return false;
+        return true;
+    }
+    if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-U", 2) == 0 ||
+        strcmp(a, "-isystem") == 0 || strcmp(a, "-iquote") == 0 ||
+        strcmp(a, "-idirafter") == 0)
+        return true;
+    if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '9' && !a[3])
+        return true;
+    if (strncmp(a, "-g", 2) == 0 || (strncmp(a, "-m", 2) == 0 &&
+                                     strncmp(a, "-mllvm", 6) != 0))
+        return true;
+    return strncmp(a, "-W", 2) == 0 && strncmp(a, "-Werror", 7) != 0 &&
+           strncmp(a, "-Wp,", 4) != 0 && strncmp(a, "-Wa,", 4) != 0 &&
+           strncmp(a, "-Wl,", 4) != 0 && strcmp(a, "-Wfatal-errors") != 0;
+}
+
 static bool halves_allowed(const char *path, char **args, int nargs)
 {
-    static const char *const with_value[] = {
-        "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-include",
-    };
-    static const char *const prefixes[] = {
-        "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-O", "-g",
-        "-m", "-w", "-W", "-std=c99", "-std=c11", "-std=c17", "-std=c18",
-        "-std=c2x", "-std=gnu99", "-std=gnu11", "-std=gnu17", "-std=gnu18",
-        "-std=gnu2x", "-std=iso9899:1999", "-std=iso9899:2011",
-        "-std=iso9899:2017", "-std=iso9899:2018", "-fPIC", "-fpic", "-fPIE",
-        "-fpie", "-fno-common", "-fno-strict-aliasing", "-fwrapv",
-        "-fsigned-char", "-funsigned-char", "-fno-builtin", "-ffreestanding",
-        "-fno-math-errno", "-ffast-math", "-pthread",
-    };
     size_t n = strlen(path);
     if (n < 2 || strcmp(path + n - 2, ".c") != 0)
         return false;
     for (int k = 0; k < nargs; k++) {
         const char *a = args[k];
-        bool ok = false;
-        for (size_t j = 0; !ok && j < sizeof with_value / sizeof *with_value; j++)
-            if (strcmp(a, with_value[j]) == 0) {
-                ok = ++k < nargs;
-            }
         /* -p gives clang the file by its absolute name: its directory
          * changes nothing of what read_file reads. */
         if (strncmp(a, "-working-directory=", 19) == 0 && path[0] == '/')
-            ok = true;
-        for (size_t j = 0; !ok && j < sizeof prefixes / sizeof *prefixes; j++)
-            ok = strncmp(a, prefixes[j], strlen(prefixes[j])) == 0;
-        if (!ok || strncmp(a, "-Werror", 7) == 0 || strcmp(a, "-Wfatal-errors") == 0 ||
-            strncmp(a, "-mllvm", 6) == 0)
+            continue;
+        bool separate = strcmp(a, "-D") == 0 || strcmp(a, "-I") == 0 ||
+                        strcmp(a, "-U") == 0 || strcmp(a, "-isystem") == 0 ||
+                        strcmp(a, "-iquote") == 0 || strcmp(a, "-idirafter") == 0;
+        if (separate && k + 1 >= nargs)
+            return false;
+        const char *value = separate ? args[++k] : a + 2;
+        if (!halves_arg(a, value))
             return false;
     }
     return true;

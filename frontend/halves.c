@@ -46,9 +46,14 @@ static bool logical_text(const char *src, size_t len, scan *sc)
     }
     size_t n = 0;
     for (size_t k = 0; k < len; k++) {
-        bool eol_next = k + 1 < len && (src[k + 1] == '\n' || src[k + 1] == '\r');
-        if (src[k] == '\\' && eol_next) {
-            k += src[k + 1] == '\r' && k + 2 < len && src[k + 2] == '\n' ? 2 : 1;
+        /* clang also splices a backslash that blanks separate from the end
+         * of the line (with a warning that -w silences). */
+        size_t e = k + 1;
+        while (src[k] == '\\' && e < len && (src[e] == ' ' || src[e] == '\t' ||
+                                              src[e] == '\f' || src[e] == '\v'))
+            e++;
+        if (src[k] == '\\' && e < len && (src[e] == '\n' || src[e] == '\r')) {
+            k = src[e] == '\r' && e + 1 < len && src[e + 1] == '\n' ? e + 1 : e;
             continue;
         }
         sc->at[n] = k;
@@ -96,6 +101,19 @@ static bool word_is(const char *s, size_t b, size_t e, const char *w)
     return e - b == strlen(w) && memcmp(s + b, w, e - b) == 0;
 }
 
+/* Names of things beyond a body, through an attribute or an assembler
+ * name: refused anywhere in the code, macros included. */
+static bool names_beyond(const char *s, size_t b, size_t e)
+{
+    static const char *const names[] = {
+        "section", "__section__", "asm", "__asm", "__asm__",
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (e - b == strlen(names[k]) && memcmp(s + b, names[k], e - b) == 0)
+            return true;
+    return false;
+}
+
 /* From the `#` of a directive line: to its final newline.  *hyperdo tells
  * whether it is a `#pragma hyperdo` line; false if its braces do not pair
  * (a macro that opens or closes a block). */
@@ -126,6 +144,10 @@ static bool skip_directive(scan *sc, bool *hyperdo)
             size_t b = sc->k;
             while (sc->k < sc->n && is_ident_char(sc->s[sc->k]))
                 sc->k++;
+            if (names_beyond(sc->s, b, sc->k)) {
+                sc->why = "'extern' inside a body, or a section or asm name";
+                return false;
+            }
             if (nwords < 2) {
                 words[nwords][0] = b;
                 words[nwords][1] = sc->k;
@@ -233,16 +255,11 @@ static bool find_bodies(scan *sc, hd_halves *out)
                    ((s[sc->k] == '+' || s[sc->k] == '-') && c >= '0' && c <= '9' &&
                     strchr("eEpP", s[sc->k - 1]))))
                 sc->k++;
-            /* Inside a body, what names things beyond it: linkage,
-             * sections, assembler names. */
-            static const char *const reach[] = {
-                "extern", "section", "__section__", "asm", "__asm", "__asm__",
-            };
-            for (size_t r = 0; in_body && r < sizeof reach / sizeof reach[0]; r++)
-                if (word_is(s, b, sc->k, reach[r])) {
-                    sc->why = "'extern', a section or an asm name inside a function body";
-                    return false;
-                }
+            if ((in_body && word_is(s, b, sc->k, "extern")) ||
+                names_beyond(s, b, sc->k)) {
+                sc->why = "'extern' inside a body, or a section or asm name";
+                return false;
+            }
             if ((c < '0' || c > '9') && depth == 0) {
                 t = T_IDENT;
                 id[1][0] = id[0][0];

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char hd__tr_name[] = "MPI";
@@ -204,7 +205,13 @@ void hd__tr_abort(void)
     fflush(stdout);
     MPI_Initialized(&initialised);
     MPI_Finalized(&finalised);
-    if (initialised && !finalised)
+    if (initialised && !finalised) {
+        /* mpiexec forwards a rank's stderr through a pipe, and on an abort
+         * it may kill the job before it has read the message just written
+         * (seen under load: status 1, empty stderr).  A moment first. */
+        struct timespec pause = { 0, 200 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     _exit(1);
 }

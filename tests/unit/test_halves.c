@@ -422,7 +422,11 @@ static void test_halves_files(void **state)
         { "split_macro.c", 1 }, { "split_macro_decl.c", 1 }, { "c89_comment.c", 1 },
         { "nul_define.c", 1 }, { "unicode_space.c", 1 }, { "ms_pragma.c", 1 },
         { "statement_expr.c", 1 }, { "section.c", 1 }, { "self_include.c", 1 },
-        { "werror.c", 1 }, { "cxx.c", 1 },
+        { "werror.c", 1 }, { "cxx.c", 1 }, { "splice_blanks.c", 1 },
+        { "splice_blanks_string.c", 1 }, { "digit_separator.c", 1 },
+        { "wp_option.c", 1 }, { "stmt_expr_empty_macro.c", 1 },
+        { "stmt_expr_macro_param.c", 1 }, { "stmt_expr_macro_paren.c", 1 },
+        { "counter_macro.c", 1 },
     };
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[1024];
