@@ -108,11 +108,15 @@ static leading leading_options(const uint8_t *data, size_t size)
             o.compdb = true;
         } else if (strcmp(w, "halves") == 0) {
             o.halves = true;
-        } else if (strcmp(w, "dim") == 0 && (w = strtok_r(NULL, " ", &save))) {
-            o.dim = atoi(w) % 1000;
-        } else if (strcmp(w, "args") == 0 && (w = strtok_r(NULL, " ", &save))) {
-            for (; *w && o.nargs < MAX_ARGS; w++)
-                o.args[o.nargs++] = menu[(unsigned char)*w % MENU_SIZE];
+        } else if (strcmp(w, "dim") == 0 || strcmp(w, "args") == 0) {
+            /* A word that takes a value, which may be missing. */
+            char *value = strtok_r(NULL, " ", &save);
+            if (!value)
+                break;
+            if (w[0] == 'd')
+                o.dim = atoi(value) % 1000;
+            for (; w[0] == 'a' && *value && o.nargs < MAX_ARGS; value++)
+                o.args[o.nargs++] = menu[(unsigned char)*value % MENU_SIZE];
         }
     }
     return o;
