@@ -40,6 +40,18 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* One message from 0 to 1 and back. */
+static void round_trip(int v, char *buf, size_t bytes)
+{
+    if (v == 0) {
+        v_send(1, buf, bytes);
+        v_receive(1, buf, bytes);
+    } else {
+        v_receive(0, buf, bytes);
+        v_send(0, buf, bytes);
+    }
+}
+
 static void pingpong_node(const void *env)
 {
     const bench_env *e = env;
@@ -47,26 +59,12 @@ static void pingpong_node(const void *env)
     int v = v_get_pid();
     double t0;
     /* Warm up (first-touch page faults, connection set-up). */
-    for (int i = 0; i < 3; i++) {
-        if (v == 0) {
-            v_send(1, buf, e->bytes);
-            v_receive(1, buf, e->bytes);
-        } else {
-            v_receive(0, buf, e->bytes);
-            v_send(0, buf, e->bytes);
-        }
-    }
+    for (int i = 0; i < 3; i++)
+        round_trip(v, buf, e->bytes);
     v_barrier();
     t0 = now();
-    for (long i = 0; i < e->iters; i++) {
-        if (v == 0) {
-            v_send(1, buf, e->bytes);
-            v_receive(1, buf, e->bytes);
-        } else {
-            v_receive(0, buf, e->bytes);
-            v_send(0, buf, e->bytes);
-        }
-    }
+    for (long i = 0; i < e->iters; i++)
+        round_trip(v, buf, e->bytes);
     if (v == 0)
         host_seconds = now() - t0;
     free(buf);

@@ -247,26 +247,6 @@ static void own_line_directive(text *t, const gen *g)
     put(t, "\n");
 }
 
-/* The flattened element index of a reference, as C: the subscripts as
- * written, row-major ((s0 * E1 + s1) * E2 + s2 ...). */
-static char *index_text(const gen *g, const hd_ref *ref)
-{
-    const hd_array *a = &g->prog->arrays[ref->array];
-    text t = { 0 };
-    for (int d = 1; d < ref->nsubs; d++)
-        put(&t, "(");
-    for (int d = 0; d < ref->nsubs; d++) {
-        if (d > 0)
-            putf(&t, " * %lld + ", (long long)a->extent[d]);
-        put(&t, "(hd_index)(");
-        put_source(&t, g, ref->sub_begin[d], ref->sub_end[d]);
-        put(&t, ")");
-        if (d > 0)
-            put(&t, ")");
-    }
-    return take(&t);
-}
-
 /* --------------------------------------------------------- checks */
 
 /* Iteration i must read no element that an earlier iteration wrote (a
@@ -588,10 +568,12 @@ static void put_body(text *t, const gen *g, const hd_loop *l, const ref_plan *pl
     put(t, "\n");
 }
 
-/* A REF_REQUEST's element index, as C, with the references inside it
- * rewritten for the stored form. */
-static char *request_index(const gen *g, const hd_loop *l, const ref_plan *plan,
-                           const hd_ref *ref)
+/* The flattened element index of a reference, as C: the subscripts as
+ * written, row-major ((s0 * E1 + s1) * E2 + s2 ...).  With a plan (a
+ * REF_REQUEST's index), the references inside them are rewritten for the
+ * stored form. */
+static char *index_text(const gen *g, const hd_ref *ref, const hd_loop *l,
+                        const ref_plan *plan)
 {
     const hd_array *a = &g->prog->arrays[ref->array];
     text t = { 0 };
@@ -601,7 +583,10 @@ static char *request_index(const gen *g, const hd_loop *l, const ref_plan *plan,
         if (d > 0)
             putf(&t, " * %lld + ", (long long)a->extent[d]);
         put(&t, "(hd_index)(");
-        put_rewritten(&t, g, l, plan, ref->sub_begin[d], ref->sub_end[d], true);
+        if (plan)
+            put_rewritten(&t, g, l, plan, ref->sub_begin[d], ref->sub_end[d], true);
+        else
+            put_source(&t, g, ref->sub_begin[d], ref->sub_end[d]);
         put(&t, ")");
         if (d > 0)
             put(&t, ")");
@@ -696,7 +681,7 @@ static void put_requests(text *t, const gen *g, const hd_loop *l, ref_plan *plan
         if (plan[k].way != REF_REQUEST)
             continue;
         const hd_ref *ref = &l->refs[k];
-        char *index = request_index(g, l, plan, ref);
+        char *index = index_text(g, ref, l, plan);
         put_ref_open(t, ref);
         putf(t, "            const hd_index hd_e = %s;\n"
                 "            const int hd_from = ", index ? index : "0");
@@ -800,7 +785,7 @@ static void put_node(text *t, gen *g, int d)
             plan[k].way = REF_REPLICATED;
             continue;
         }
-        plan[k].index = index_text(g, ref);
+        plan[k].index = index_text(g, ref, l, NULL);
         plan[k].way = ref->is_write || ref->comm == HD_COMM_LOCAL ? REF_LOCAL
                                                                   : REF_MESSAGE;
         for (int j = 0; j < nrefs && !ref->is_write; j++)

@@ -3262,12 +3262,9 @@ static void *parse_half(void *arg)
     if (h->walked == 1) {
         clang_getInclusions(r->tu, note_self_inclusion, r);
         r->keys = array_keys(r);
-        if (!r->keys)
-            r->unsafe = "out of memory";
-        else
-            for (int a = 0; a < h->prog.narrays; a++)
-                if (!r->keys[a])
-                    r->unsafe = "out of memory";
+        for (int a = 0; a < h->prog.narrays; a++)
+            if (!r->keys || !r->keys[a])
+                r->unsafe = "out of memory";
     }
     /* With the cube known before the merge (--dim or cube(n)), the half's
      * loops are checked here, beside the other half's.  Any report sends
@@ -3409,12 +3406,9 @@ static bool merge_halves(half_job h[2])
         p->arrays = arrays;
     if (loops)
         p->loops = loops;
-    bool ok = keys0 && keys1 && index && arrays && loops;
+    /* Every key is there: parse_half counts a missing one as unsafe. */
+    bool ok = index && arrays && loops;
     int narrays0 = p->narrays;
-    for (int k = 0; ok && k < q->narrays; k++)
-        ok = keys1[k] != NULL;
-    for (int k = 0; ok && k < narrays0; k++)
-        ok = keys0[k] != NULL;
     if (ok) {
         for (int k = 0; k < q->narrays; k++) {
             index[k] = -1;

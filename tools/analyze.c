@@ -181,7 +181,6 @@ static const reader *reader_for(const char *path)
 static int read_c(const options *opt, hd_spec *spec)
 {
     hd_program prog;
-    char *diagnostics = NULL;
     /* For tests and measurements (docs/frontend-performance.md): the
      * result is the same whichever way the file is parsed. */
     const char *mode = getenv("HYPERDO_PARSE");
@@ -195,16 +194,9 @@ static int read_c(const options *opt, hd_spec *spec)
                 "halves, not '%s'\n", mode);
         return HD_EXIT_USAGE;
     }
-    char *include = hd_helpers_include_dir();
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
-                          opt->build_dir, include, false, parse };
-    int errors = hd_c_read(opt->path, &copt, &prog, &diagnostics);
-    free(include);
-    if (diagnostics) {
-        fputs(diagnostics, stderr);
-        free(diagnostics);
-    }
-    if (errors)
+                          opt->build_dir, NULL, false, parse };
+    if (hd_read_c_program(opt->path, copt, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     int rc = hd_program_spec(&prog, spec);
     hd_program_free(&prog);
@@ -1059,15 +1051,9 @@ int hd_cmd_analyze(int argc, char **argv)
         bool encoded_parts = opt.json && encode_parts(&res, &parts);
         status = finish_analysis(&res);
         if (status == HD_EXIT_OK) {
-            char *text = !opt.json ? render_report(&res)
-                       : encoded_parts ? render_json(&res, &parts) : NULL;
-            if (text) {
-                fputs(text, stdout);
-                free(text);
-            } else {
-                fprintf(stderr, "hyperdo: error: out of memory\n");
-                status = HD_EXIT_FAILURE;
-            }
+            status = hd_print_text(!opt.json ? render_report(&res)
+                                   : encoded_parts ? render_json(&res, &parts)
+                                   : NULL);
         }
         free_parts(&parts, res.m);
         free(res.lcc);

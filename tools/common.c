@@ -12,8 +12,8 @@
 #include "commands.h"
 
 /* Where hyperdo/bits.h is: PREFIX/include beside an installed PREFIX/bin,
- * else the source tree this binary was built from. */
-char *hd_helpers_include_dir(void)
+ * else the source tree this binary was built from (malloc'ed). */
+static char *helpers_include_dir(void)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
@@ -46,4 +46,29 @@ int hd_usage_error(const char *usage_line, const char *command,
     va_end(ap);
     fprintf(stderr, "%s (see 'hyperdo %s --help')\n", usage_line, command);
     return HD_EXIT_USAGE;
+}
+
+int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog)
+{
+    char *include = helpers_include_dir();
+    char *diagnostics = NULL;
+    opt.include_dir = include;
+    int errors = hd_c_read(path, &opt, prog, &diagnostics);
+    free(include);
+    if (diagnostics) {
+        fputs(diagnostics, stderr);
+        free(diagnostics);
+    }
+    return errors ? HD_EXIT_FAILURE : HD_EXIT_OK;
+}
+
+int hd_print_text(char *text)
+{
+    if (!text) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        return HD_EXIT_FAILURE;
+    }
+    fputs(text, stdout);
+    free(text);
+    return HD_EXIT_OK;
 }

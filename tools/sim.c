@@ -579,15 +579,8 @@ int hd_cmd_sim(int argc, char **argv)
         status = simulate(&opt, &out);
     }
     if (status == HD_EXIT_OK) {
-        char *text = opt.json ? render_json(&opt, &out)
-                              : render_report(&opt, &out);
-        if (text) {
-            fputs(text, stdout);
-            free(text);
-        } else {
-            fprintf(stderr, "hyperdo: error: out of memory\n");
-            status = HD_EXIT_FAILURE;
-        }
+        status = hd_print_text(opt.json ? render_json(&opt, &out)
+                                        : render_report(&opt, &out));
     }
     free(out.points);
     hd_spec_free(&spec);

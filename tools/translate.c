@@ -307,18 +307,10 @@ int hd_cmd_translate(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    char *include = hd_helpers_include_dir();
     hd_c_options copt = { opt.dim, opt.nclang, (const char *const *)opt.clang,
-                          opt.build_dir, include, true, HD_PARSE_WHOLE };
+                          opt.build_dir, NULL, true, HD_PARSE_WHOLE };
     hd_program prog;
-    char *diagnostics = NULL;
-    int errors = hd_c_read(opt.path, &copt, &prog, &diagnostics);
-    free(include);
-    if (diagnostics) {
-        fputs(diagnostics, stderr);
-        free(diagnostics);
-    }
-    if (errors)
+    if (hd_read_c_program(opt.path, copt, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
 
     if (!prog.source) {
@@ -331,8 +323,9 @@ int hd_cmd_translate(int argc, char **argv)
     opt.gen.out_path = opt.out;
     /* The text clang parsed, not the file read again: the offsets are
      * into that text, and the file may have changed since. */
-    errors = hd_codegen(&prog, prog.source, prog.source_len, &opt.gen, &out,
-                        &out_len, NULL, &diagnostics);
+    char *diagnostics = NULL;
+    int errors = hd_codegen(&prog, prog.source, prog.source_len, &opt.gen, &out,
+                            &out_len, NULL, &diagnostics);
     if (diagnostics) {
         fputs(diagnostics, stderr);
         free(diagnostics);
