@@ -320,3 +320,59 @@ bool caret_at(const char *line, int col)
             return false;
     return true;
 }
+
+char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    if (!buf)
+        abort();
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+void read_input_header(const char *text, input_header *h)
+{
+    memset(h, 0, sizeof *h);
+    for (int line = 1;; line++) {
+        char *s = nth_line(text, line);
+        if (!s || strncmp(s, "//", 2) != 0) {
+            free(s);
+            break;
+        }
+        if (strncmp(s, "// args:", 8) == 0) {
+            words w = { 0 };
+            words_split(&w, s + 8);
+            bool clang = false;
+            for (int k = 0; k < w.n; k++) {
+                if (!clang && strcmp(w.v[k], "--") == 0)
+                    clang = true;
+                else
+                    words_add(clang ? &h->after : &h->before, w.v[k]);
+            }
+            words_free(&w);
+        } else if (strncmp(s, "// compdb:", 10) == 0) {
+            words_split(&h->compdb, s + 10);
+        }
+        free(s);
+    }
+}
+
+void input_header_free(input_header *h)
+{
+    words_free(&h->before);
+    words_free(&h->after);
+    words_free(&h->compdb);
+}
+

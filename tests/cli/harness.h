@@ -55,6 +55,21 @@ void words_add(words *w, const char *s);
 void words_split(words *w, const char *s);   /* at blanks */
 void words_free(words *w);
 
+/* The whole file, NUL-terminated (*len, when not NULL, without the NUL),
+ * or NULL when it cannot be opened. */
+char *slurp(const char *path, size_t *len);
+
+/* The header comments of a test input (its first lines that start with
+ * //): "// args: ARGS" gives hyperdo's arguments, then clang's after "--";
+ * "// compdb: FLAGS" the flags of a compile_commands.json for it. */
+typedef struct {
+    words before;   /* hyperdo arguments before the file */
+    words after;    /* clang arguments (after "--") */
+    words compdb;   /* flags for a generated compile_commands.json */
+} input_header;
+void read_input_header(const char *text, input_header *h);
+void input_header_free(input_header *h);
+
 /* The *.c files of SOURCE_DIR/dir, sorted, as paths relative to
  * SOURCE_DIR (exits 99 when dir cannot be read). */
 int list_c_files(const char *dir, char ***out);

@@ -47,6 +47,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "groups.h"
 #include "harness.h"
 
 extern char **environ;
@@ -58,28 +59,6 @@ static char tmpdir[64];
 static const char *const not_corpus[] = { "frontend_corpus.c", "test_bits.c" };
 
 /* ------------------------------------------------------------- helpers */
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-    }
-    fclose(f);
-    if (!buf)
-        abort();
-    buf[len] = '\0';
-    return buf;
-}
 
 /* A NULL-terminated vector of words; words are owned. */
 
@@ -104,47 +83,6 @@ static int run_program(char *const argv[], const char *log)
     if (waitpid(pid, &status, 0) < 0)
         return 127;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* The header comments of a corpus file. */
-typedef struct {
-    words before;   /* hyperdo arguments before the file */
-    words after;    /* clang arguments (after "--") */
-    words compdb;   /* flags for a generated compile_commands.json */
-} header;
-
-static void read_header(const char *text, header *h)
-{
-    memset(h, 0, sizeof *h);
-    for (int line = 1;; line++) {
-        char *s = nth_line(text, line);
-        if (!s || strncmp(s, "//", 2) != 0) {
-            free(s);
-            break;
-        }
-        if (strncmp(s, "// args:", 8) == 0) {
-            words w = { 0 };
-            words_split(&w, s + 8);
-            bool clang = false;
-            for (int k = 0; k < w.n; k++) {
-                if (!clang && strcmp(w.v[k], "--") == 0)
-                    clang = true;
-                else
-                    words_add(clang ? &h->after : &h->before, w.v[k]);
-            }
-            words_free(&w);
-        } else if (strncmp(s, "// compdb:", 10) == 0) {
-            words_split(&h->compdb, s + 10);
-        }
-        free(s);
-    }
-}
-
-static void header_free(header *h)
-{
-    words_free(&h->before);
-    words_free(&h->after);
-    words_free(&h->compdb);
 }
 
 static bool is_driver_source(const char *rel)
@@ -174,7 +112,7 @@ static bool has_expectation(const char *rel)
 /* ------------------------------------------------------- running hyperdo */
 
 /* Runs `hyperdo analyze --json BEFORE... [-p DIR] FILE [-- AFTER...]`. */
-static void analyze(run_result *r, const char *rel, const header *h)
+static void analyze(run_result *r, const char *rel, const input_header *h)
 {
     words args = { 0 };
     words_add(&args, "analyze");
@@ -308,10 +246,10 @@ static void compare_entry(const char *rel, int k, json_t *want, json_t *got)
 static void check_accept(void **state)
 {
     const char *rel = *state;
-    char *text = read_file(source_path(rel));
+    char *text = slurp(source_path(rel), NULL);
     assert_non_null(text);
-    header h;
-    read_header(text, &h);
+    input_header h;
+    read_input_header(text, &h);
     char *epath = expect_path(rel);
     json_error_t jerr;
     json_t *want = json_load_file(source_path(epath), 0, &jerr);
@@ -366,7 +304,7 @@ static void check_accept(void **state)
     }
     json_decref(want);
     run_result_free(&r);
-    header_free(&h);
+    input_header_free(&h);
     free(epath);
     free(text);
     if (mismatches > before)
@@ -379,7 +317,7 @@ static void check_accept(void **state)
 static void check_reject(void **state)
 {
     const char *rel = *state;
-    char *text = read_file(source_path(rel));
+    char *text = slurp(source_path(rel), NULL);
     assert_non_null(text);
     char *path = xstrdup(source_path(rel));
     run_result r;
@@ -425,7 +363,7 @@ static void check_reject(void **state)
             const char *slash = strrchr(path, '/');
             int dirlen = slash ? (int)(slash - path) : 1;
             other_path = xasprintf("%.*s/%s", dirlen, slash ? path : ".", in);
-            other_text = read_file(other_path);
+            other_text = slurp(other_path, NULL);
             if (!other_text)
                 fail_msg("%s: cannot read %s", rel, other_path);
             dpath = other_path;
@@ -489,7 +427,7 @@ static void check_reject(void **state)
 static void check_sys(void **state)
 {
     const char *rel = *state;
-    header h;
+    input_header h;
     memset(&h, 0, sizeof h);
     run_result r;
     analyze(&r, rel, &h);
@@ -511,10 +449,10 @@ static void check_sys(void **state)
 static void check_compile(void **state)
 {
     const char *rel = *state;
-    char *text = read_file(source_path(rel));
+    char *text = slurp(source_path(rel), NULL);
     assert_non_null(text);
-    header h;
-    read_header(text, &h);
+    input_header h;
+    read_input_header(text, &h);
     char *exe = xasprintf("%s/prog", tmpdir);
     char *log = xasprintf("%s/log", tmpdir);
     words args = { 0 };
@@ -532,7 +470,7 @@ static void check_compile(void **state)
     words_add(&args, "-lm");
     int rc = run_program(args.v, log);
     if (rc != 0) {
-        char *out = read_file(log);
+        char *out = slurp(log, NULL);
         fprintf(stderr, "%s: %s exited with %d:\n%s\n", rel, cc, rc,
                 out ? out : "");
         free(out);
@@ -540,7 +478,7 @@ static void check_compile(void **state)
         char *const run[] = { exe, NULL };
         rc = run_program(run, log);
         if (rc != 0) {
-            char *out = read_file(log);
+            char *out = slurp(log, NULL);
             fprintf(stderr, "%s: the program exited with %d:\n%s\n", rel, rc,
                     out ? out : "");
             free(out);
@@ -549,7 +487,7 @@ static void check_compile(void **state)
     }
     unlink(log);
     words_free(&args);
-    header_free(&h);
+    input_header_free(&h);
     free(exe);
     free(log);
     free(text);
@@ -558,18 +496,6 @@ static void check_compile(void **state)
 }
 
 /* ---------------------------------------------------------------- main */
-
-static void add_tests(struct CMUnitTest **tests, int *n, char **files,
-                      int nfiles, CMUnitTestFunction fn)
-{
-    *tests = realloc(*tests, (size_t)(*n + nfiles) * sizeof **tests);
-    if (!*tests)
-        abort();
-    for (int k = 0; k < nfiles; k++) {
-        struct CMUnitTest t = { files[k], fn, NULL, NULL, files[k] };
-        (*tests)[(*n)++] = t;
-    }
-}
 
 /* The accepted corpus; a .c file without expectation is an error (it
  * would otherwise be silently untested). */
@@ -625,18 +551,18 @@ int main(int argc, char **argv)
     int nfiles = 0, nmore = 0;
     if (strcmp(mode, "corpus") == 0) {
         nfiles = accepted_files(&files);
-        add_tests(&tests, &n, files, nfiles, check_accept);
+        add_file_tests(&tests, &n, files, nfiles, check_accept);
     } else if (strcmp(mode, "reject") == 0) {
         nfiles = list_c_files("tests/frontend/reject", &files);
-        add_tests(&tests, &n, files, nfiles, check_reject);
+        add_file_tests(&tests, &n, files, nfiles, check_reject);
     } else if (strcmp(mode, "sys") == 0) {
         nfiles = list_c_files("tests/frontend/sys", &files);
-        add_tests(&tests, &n, files, nfiles, check_sys);
+        add_file_tests(&tests, &n, files, nfiles, check_sys);
     } else if (strcmp(mode, "compile") == 0) {
         nfiles = accepted_files(&files);
-        add_tests(&tests, &n, files, nfiles, check_compile);
+        add_file_tests(&tests, &n, files, nfiles, check_compile);
         nmore = list_c_files("tests/frontend/sys", &more);
-        add_tests(&tests, &n, more, nmore, check_compile);
+        add_file_tests(&tests, &n, more, nmore, check_compile);
     } else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 99;
@@ -645,16 +571,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "no test files found under %s\n", source_dir);
         return 1;
     }
-    char *group = xasprintf("frontend.%s", mode);
-    int failed = _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
-    free(group);
-    free(tests);
+    int failed = run_group("frontend", mode, tests, n);
     /* The tests' states point into the lists: free them last. */
-    for (int k = 0; k < nfiles; k++)
-        free(files[k]);
-    for (int k = 0; k < nmore; k++)
-        free(more[k]);
-    free(files);
-    free(more);
+    free_files(files, nfiles);
+    free_files(more, nmore);
     return failed;
 }

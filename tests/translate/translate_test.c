@@ -60,6 +60,7 @@
 
 #include <cmocka.h>
 
+#include "groups.h"
 #include "harness.h"
 
 extern char **environ;
@@ -69,33 +70,6 @@ static char tmproot[64];   /* removed at exit */
 static int scratch_count;
 
 /* ------------------------------------------------------------- helpers */
-
-/* The whole file, NUL-terminated (*len without the NUL), or NULL. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    if (!buf)
-        abort();
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
-
-static char *read_text(const char *path)
-{
-    return slurp(path, NULL);
-}
 
 static void write_bytes(const char *path, const char *data, size_t len)
 {
@@ -219,7 +193,7 @@ static int run_program(char *const argv[], const char *cwd, char **log)
     int status;
     if (waitpid(pid, &status, 0) < 0)
         fail_msg("waitpid: %s", strerror(errno));
-    char *out = read_text(logpath);
+    char *out = slurp(logpath, NULL);
     unlink(logpath);
     free(logpath);
     if (log)
@@ -525,7 +499,7 @@ static int check_expectations(const char *rel, const char *path,
             char *d = dir_of(path);
             other_path = xasprintf("%s/%s", d, in);
             free(d);
-            other_text = read_text(other_path);
+            other_text = slurp(other_path, NULL);
             if (!other_text)
                 fail_msg("%s: cannot read %s", rel, other_path);
             dpath = other_path;
@@ -587,7 +561,7 @@ static void check_reject(void **state)
     const char *rel = *state;
     bool translate_only = starts_with(rel, "tests/translate/");
     char *path = xstrdup(source_path(rel));
-    char *text = read_text(path);
+    char *text = slurp(path, NULL);
     assert_non_null(text);
     char *dir = scratch_dir();
     char *out = xasprintf("%s/out.c", dir), *dep = xasprintf("%s/out.d", dir);
@@ -837,7 +811,7 @@ static void test_success_replaces(void **state)
     assert_int_equal(r.errlen, 0);
     assert_int_equal(r.outlen, 0);
     run_result_free(&r);
-    char *got = read_text(out), *d = read_text(dep);
+    char *got = slurp(out, NULL), *d = slurp(dep, NULL);
     assert_non_null(got);
     assert_true(starts_with(got, generated_start));
     assert_non_null(d);
@@ -901,7 +875,7 @@ static void check_deterministic(void **state)
 {
     const char *rel = *state;
     char *path = xstrdup(source_path(rel));
-    char *text = read_text(path);
+    char *text = slurp(path, NULL);
     assert_non_null(text);
     char *dir = scratch_dir();
     const char *option_sets[] = { "", "--mapping identity",
@@ -1161,7 +1135,7 @@ static void test_md_rule(void **state)
     assert_int_equal(r.errlen, 0);
     run_result_free(&r);
     char *dpath = xasprintf("%s/out.d", dir);
-    char *text = read_text(dpath);
+    char *text = slurp(dpath, NULL);
     assert_non_null(text);
 
     /* The escapes, in the text itself. */
@@ -1253,7 +1227,7 @@ static void test_md_names(void **state)
         run_result_free(&r);
         if (cases[k].depfile) {
             char *p = xasprintf("%s/%s", dir, cases[k].depfile);
-            char *text = read_text(p);
+            char *text = slurp(p, NULL);
             if (!text)
                 fail_msg("case %zu: no %s", k, cases[k].depfile);
             if (!starts_with(text, cases[k].target))
@@ -1347,7 +1321,7 @@ static void check_compiles(void **state)
 {
     const char *rel = *state;
     char *path = xstrdup(source_path(rel));
-    char *text = read_text(path);
+    char *text = slurp(path, NULL);
     assert_non_null(text);
     char *dir = scratch_dir();
     char *out = xasprintf("%s/out.c", dir);
@@ -1416,7 +1390,7 @@ static void test_line_directives(void **state)
     if (r.status != 0)
         fail_msg("translate: exit %d:\n%s", r.status, r.err);
     run_result_free(&r);
-    char *text = read_text(out);
+    char *text = slurp(out, NULL);
     assert_non_null(strstr(text, "\n#line 1 \"in.c\"\n"));
     assert_non_null(strstr(text, "\n#line 14 \"in.c\"\n"));
     /* The body is in the node function, not left in main. */
@@ -1485,28 +1459,6 @@ static void check_name(void **state)
 }
 
 /* ----------------------------------------------------------------- main */
-
-static void add_file_tests(struct CMUnitTest **tests, int *n, char **files,
-                           int nfiles, CMUnitTestFunction fn)
-{
-    *tests = realloc(*tests, (size_t)(*n + nfiles) * sizeof **tests);
-    if (!*tests)
-        abort();
-    for (int k = 0; k < nfiles; k++) {
-        struct CMUnitTest t = { files[k], fn, NULL, NULL, files[k] };
-        (*tests)[(*n)++] = t;
-    }
-}
-
-static void add_test(struct CMUnitTest **tests, int *n, const char *name,
-                     CMUnitTestFunction fn)
-{
-    *tests = realloc(*tests, (size_t)(*n + 1) * sizeof **tests);
-    if (!*tests)
-        abort();
-    struct CMUnitTest t = { name, fn, NULL, NULL, NULL };
-    (*tests)[(*n)++] = t;
-}
 
 /* accept/X.c, samples/X.c and docs/examples/fig1.c. */
 static int accepted_inputs(char ***out)
@@ -1601,16 +1553,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "no tests for mode %s\n", mode);
         return 1;
     }
-    char *group = xasprintf("translate.%s", mode);
-    int failed = _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
-    free(group);
-    free(tests);
+    int failed = run_group("translate", mode, tests, n);
     /* The tests' states point into the lists: free them last. */
-    for (int k = 0; k < nfiles; k++)
-        free(files[k]);
-    for (int k = 0; k < nmore; k++)
-        free(more[k]);
-    free(files);
-    free(more);
+    free_files(files, nfiles);
+    free_files(more, nmore);
     return failed;
 }

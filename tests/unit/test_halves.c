@@ -24,6 +24,7 @@
 
 #include "frontend.h"
 #include "halves.h"
+#include "harness.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------- the plan */
@@ -336,37 +337,29 @@ static int compare_readings(const char *path, int dim, int nargs, const char **a
     return h.units;
 }
 
-/* The `// args:` (hyperdo's: --dim N, then clang's after --) or
- * `// compdb:` (clang's) line at the top of a corpus file. */
-typedef struct {
-    int dim, nargs;
-    char *args[16];
-} file_args;
-
-static file_args args_of(const char *path)
+/* Reads a file both ways with the arguments its header comments give
+ * (hyperdo's --dim N; clang's after "--" and in "// compdb:"); returns
+ * the halves' unit count. */
+static int compare_file(const char *path)
 {
-    file_args a;
-    memset(&a, 0, sizeof a);
-    FILE *f = fopen(path, "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f) && strncmp(line, "//", 2) == 0) {
-        bool clang = strncmp(line, "// compdb:", 10) == 0;
-        if (!clang && strncmp(line, "// args:", 8) != 0)
-            continue;
-        char *save = NULL;
-        for (char *w = strtok_r(strchr(line, ':') + 1, " \t\n", &save); w;
-             w = strtok_r(NULL, " \t\n", &save)) {
-            if (strcmp(w, "--") == 0)
-                clang = true;
-            else if (!clang && strcmp(w, "--dim") == 0 && (w = strtok_r(NULL, " \t\n", &save)))
-                a.dim = atoi(w);
-            else if (clang && a.nargs < 16)
-                a.args[a.nargs++] = strdup(w);
-        }
-    }
-    if (f)
-        fclose(f);
-    return a;
+    char *text = slurp(path, NULL);
+    TU_CHECK(text != NULL, "cannot read %s", path);
+    input_header h;
+    read_input_header(text, &h);
+    int dim = 0;
+    for (int k = 0; k + 1 < h.before.n; k++)
+        if (strcmp(h.before.v[k], "--dim") == 0)
+            dim = atoi(h.before.v[k + 1]);
+    words clang = { 0 };
+    for (int k = 0; k < h.after.n; k++)
+        words_add(&clang, h.after.v[k]);
+    for (int k = 0; k < h.compdb.n; k++)
+        words_add(&clang, h.compdb.v[k]);
+    int units = compare_readings(path, dim, clang.n, (const char **)clang.v);
+    words_free(&clang);
+    input_header_free(&h);
+    free(text);
+    return units;
 }
 
 /* Compares every .c file of a directory; counts those split in halves. */
@@ -385,10 +378,7 @@ static int compare_directory(const char *dir, int *files)
             strncmp(e->d_name, "test_", 5) == 0)
             continue;
         snprintf(path, sizeof path, "%s/%s/%s", HYPERDO_SOURCE_DIR, dir, e->d_name);
-        file_args a = args_of(path);
-        split += compare_readings(path, a.dim, a.nargs, (const char **)a.args) == 2;
-        for (int k = 0; k < a.nargs; k++)
-            free(a.args[k]);
+        split += compare_file(path) == 2;
         (*files)++;
     }
     closedir(d);
@@ -432,11 +422,7 @@ static void test_halves_files(void **state)
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/unit/halves/%s",
                  HYPERDO_SOURCE_DIR, files[k].name);
-        file_args a = args_of(path);
-        int units = compare_readings(path, a.dim, a.nargs, (const char **)a.args);
-        for (int j = 0; j < a.nargs; j++)
-            free(a.args[j]);
-        TU_CHECK_EQ(units, files[k].units, files[k].name);
+        TU_CHECK_EQ(compare_file(path), files[k].units, files[k].name);
     }
     int all = 0;
     int split = compare_directory("tests/unit/halves", &all);
