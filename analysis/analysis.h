@@ -202,6 +202,57 @@ bool hd_affine_is_constant(const hd_affine *f);
  * for every i, or 0 when those bits of f are one-to-one. */
 uint64_t hd_affine_collision(const hd_affine *f, int bits);
 
+/* ------------------------------------------- subspaces and cosets */
+
+/* A linear subspace of GF(2)^k (k <= 64) in reduced echelon form by
+ * highest bit: v[0 .. dim) are a basis, each v[t] has a highest bit (its
+ * leading bit) that no other v[t'] has, and the leading bits increase
+ * with t.  The form is unique for a given subspace (coset.c says why it
+ * is the useful one). */
+typedef struct {
+    int k;
+    int dim;
+    uint64_t v[64];
+} hd_space;
+
+hd_space hd_space_zero(int k);
+/* Adds x to the span (keeping the form); false when it was already in. */
+bool hd_space_add(hd_space *s, uint64_t x);
+uint64_t hd_space_leads(const hd_space *s);          /* the leading bits */
+/* x minus its components on the leading bits: linear, 0 exactly on S, and
+ * the same for every element of the coset x + S (its canonical element). */
+uint64_t hd_space_reduce(const hd_space *s, uint64_t x);
+bool hd_space_contains(const hd_space *s, uint64_t x);
+/* sum of v[t] over the set bits t of j; x0 + this is increasing in j for a
+ * reduced x0 (hd_space_reduce(s, x0) == x0). */
+uint64_t hd_space_element(const hd_space *s, uint64_t j);
+/* Spanned by single bits: its elements are the values of a bit field. */
+bool hd_space_is_coordinate(const hd_space *s);
+/* The image of S under the linear part of f, in GF(2)^out_bits. */
+hd_space hd_space_image(const hd_space *s, const hd_affine *f, int out_bits);
+/* A complement of sub (a subspace of whole) inside whole. */
+hd_space hd_space_complement(const hd_space *whole, const hd_space *sub);
+/* {i in GF(2)^k : parity(rows[r] & i) = 0 for r < m}, any m >= 0. */
+hd_space hd_null_space(const uint64_t *rows, int m, int k);
+
+/* The solutions of parity(rows[r] & i) = y_r for r < m (m, k <= 64), for
+ * every right-hand side y at once: the system is consistent for y exactly
+ * when parity(check[c] & y) = 0 for every c < nchecks, and then its
+ * solutions are x0 + null with x0 = sum of part[r] over the set bits r of
+ * y, reduced modulo null, so that hd_space_element enumerates them in
+ * increasing order. */
+typedef struct {
+    int m, k;
+    hd_space null;
+    int nchecks;
+    uint64_t check[64];
+    uint64_t part[64];
+} hd_system;
+
+int hd_system_solve(const uint64_t *rows, int m, int k, hd_system *out);
+bool hd_system_consistent(const hd_system *s, uint64_t y);
+uint64_t hd_system_particular(const hd_system *s, uint64_t y);
+
 /* What one array reference makes processors exchange under owner computes:
  * iteration i runs on dst(i), the element it reads lives on src(i) (both
  * given by their low n output bits). */

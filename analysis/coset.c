@@ -1,0 +1,245 @@
+/*
+ * coset.c — subspaces of GF(2)^k and the solution sets of linear systems
+ * over GF(2): which iterations a processor runs, which ones read its
+ * elements, and which elements one processor sends another.
+ *
+ * Under owner computes, iteration i runs on the processor given by a few
+ * GF(2)-affine bits of i (seed 000, Section 3: the owner of b[i] under
+ * block, cyclic and block-cyclic layouts is a bit field of the element's
+ * index, and an affine index keeps it affine).  So "the iterations of
+ * processor p" is the solution set of M i = p + c: a particular solution
+ * plus the null space of M, a coset.  Enumerating that coset visits
+ * exactly p's iterations, 2^(k - rank M) of them, with no test.
+ *
+ * A subspace is kept in reduced echelon form by highest bit: each basis
+ * vector has a leading (highest) bit that no other basis vector has.  Two
+ * facts make that form the useful one:
+ *   - x -> x with its leading-bit components removed (hd_space_reduce) is
+ *     linear and picks one canonical element of each coset x + S;
+ *   - with the basis sorted by leading bit, j -> x0 + sum_{bit t of j} v_t
+ *     is increasing in j whenever x0 is reduced (the highest bit where two
+ *     elements differ is always a leading bit, and there the larger j has
+ *     the 1), so a processor runs its iterations in the sequential order.
+ */
+#include "analysis.h"
+
+#include <string.h>
+
+static int highest_bit(uint64_t x)
+{
+    return 63 - __builtin_clzll(x);
+}
+
+hd_space hd_space_zero(int k)
+{
+    hd_space s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    return s;
+}
+
+uint64_t hd_space_leads(const hd_space *s)
+{
+    uint64_t m = 0;
+    for (int t = 0; t < s->dim; t++)
+        m |= UINT64_C(1) << highest_bit(s->v[t]);
+    return m;
+}
+
+uint64_t hd_space_reduce(const hd_space *s, uint64_t x)
+{
+    for (int t = 0; t < s->dim; t++)
+        if ((x >> highest_bit(s->v[t])) & 1)
+            x ^= s->v[t];
+    return x;
+}
+
+bool hd_space_contains(const hd_space *s, uint64_t x)
+{
+    return hd_space_reduce(s, x) == 0;
+}
+
+/* Inserting a vector whose leading bit is new: clear that bit from the
+ * others (they may have it below their own lead), and keep the order. */
+bool hd_space_add(hd_space *s, uint64_t x)
+{
+    x = hd_space_reduce(s, x & hd_mask(s->k));
+    if (!x)
+        return false;
+    int h = highest_bit(x);
+    for (int t = 0; t < s->dim; t++)
+        if ((s->v[t] >> h) & 1)
+            s->v[t] ^= x;
+    int at = s->dim;
+    while (at > 0 && highest_bit(s->v[at - 1]) > h) {
+        s->v[at] = s->v[at - 1];
+        at--;
+    }
+    s->v[at] = x;
+    s->dim++;
+    return true;
+}
+
+uint64_t hd_space_element(const hd_space *s, uint64_t j)
+{
+    uint64_t x = 0;
+    for (int t = 0; t < s->dim; t++)
+        if ((j >> t) & 1)
+            x ^= s->v[t];
+    return x;
+}
+
+bool hd_space_is_coordinate(const hd_space *s)
+{
+    for (int t = 0; t < s->dim; t++)
+        if (s->v[t] & (s->v[t] - 1))
+            return false;
+    return true;
+}
+
+/* The image of a subspace under the linear part of f. */
+hd_space hd_space_image(const hd_space *s, const hd_affine *f, int out_bits)
+{
+    hd_space img = hd_space_zero(out_bits);
+    uint64_t base = hd_affine_apply(f, 0);
+    for (int t = 0; t < s->dim; t++)
+        hd_space_add(&img, hd_affine_apply(f, s->v[t]) ^ base);
+    return img;
+}
+
+/* A complement of `sub` inside `whole` (sub must lie in whole): a space T
+ * with T + sub = whole and T and sub meeting in 0 only.  Its vectors are
+ * reduced modulo sub, so they have no leading bit of sub. */
+hd_space hd_space_complement(const hd_space *whole, const hd_space *sub)
+{
+    hd_space t = hd_space_zero(whole->k);
+    for (int i = 0; i < whole->dim; i++)
+        hd_space_add(&t, hd_space_reduce(sub, whole->v[i]));
+    /* hd_space_add reduces against t only; its vectors stay free of
+     * sub's leading bits because every input was. */
+    return t;
+}
+
+/*
+ * Gaussian elimination of the m equations parity(rows[r] & i) = y_r.
+ * Each surviving row keeps the combination of equations it sums (comb),
+ * and its pivot is its lowest bit; a row that vanishes gives a check on
+ * y.  When m > 64 the combinations are not kept (checks and particular
+ * solutions are then not asked for).
+ */
+typedef struct {
+    uint64_t row[64], comb[64];
+    int rank;
+} elimination;
+
+static void eliminate(const uint64_t *rows, int m, int k, elimination *el,
+                      uint64_t *checks, int *nchecks)
+{
+    el->rank = 0;
+    if (nchecks)
+        *nchecks = 0;
+    for (int r = 0; r < m; r++) {
+        uint64_t v = rows[r] & hd_mask(k);
+        uint64_t comb = r < 64 ? UINT64_C(1) << r : 0;
+        for (int p = 0; p < el->rank && v; p++)
+            if (v & (el->row[p] & -el->row[p])) {
+                v ^= el->row[p];
+                comb ^= el->comb[p];
+            }
+        if (!v) {
+            if (checks)
+                checks[(*nchecks)++] = comb;
+            continue;
+        }
+        /* Reduced form: clear the new pivot from the earlier rows. */
+        uint64_t piv = v & -v;
+        for (int p = 0; p < el->rank; p++)
+            if (el->row[p] & piv) {
+                el->row[p] ^= v;
+                el->comb[p] ^= comb;
+            }
+        el->row[el->rank] = v;
+        el->comb[el->rank++] = comb;
+    }
+}
+
+/* The null space from a reduced elimination: for each free bit f, the
+ * vector with x_f = 1, the other free bits 0, and each pivot bit p equal to
+ * bit f of p's row. */
+static hd_space null_of(const elimination *el, int k)
+{
+    uint64_t pivots = 0;
+    for (int p = 0; p < el->rank; p++)
+        pivots |= el->row[p] & -el->row[p];
+    hd_space s = hd_space_zero(k);
+    for (int f = 0; f < k; f++) {
+        uint64_t bit = UINT64_C(1) << f;
+        if (pivots & bit)
+            continue;
+        uint64_t x = bit;
+        for (int p = 0; p < el->rank; p++)
+            if (el->row[p] & bit)
+                x |= el->row[p] & -el->row[p];
+        hd_space_add(&s, x);
+    }
+    return s;
+}
+
+hd_space hd_null_space(const uint64_t *rows, int m, int k)
+{
+    /* More than 64 equations: at most k <= 64 of them are independent, so
+     * eliminate in chunks, carrying the independent rows forward. */
+    elimination el;
+    uint64_t carry[128];
+    int ncarry = 0;
+    el.rank = 0;
+    for (int r = 0; r < m; r++) {
+        carry[ncarry++] = rows[r];
+        if (ncarry == 128 || r == m - 1) {
+            eliminate(carry, ncarry, k, &el, NULL, NULL);
+            ncarry = el.rank;
+            memcpy(carry, el.row, (size_t)el.rank * sizeof *carry);
+        }
+    }
+    if (m == 0)
+        el.rank = 0;
+    return null_of(&el, k);
+}
+
+int hd_system_solve(const uint64_t *rows, int m, int k, hd_system *out)
+{
+    if (m < 0 || m > 64 || k < 0 || k > 64)
+        return HD_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->m = m;
+    out->k = k;
+    elimination el;
+    eliminate(rows, m, k, &el, out->check, &out->nchecks);
+    out->null = null_of(&el, k);
+    /* With every free bit 0, pivot bit p is parity(comb_p & y): equation
+     * r contributes the pivot bits of the rows whose comb holds r. */
+    for (int p = 0; p < el.rank; p++)
+        for (int r = 0; r < m; r++)
+            if ((el.comb[p] >> r) & 1)
+                out->part[r] ^= el.row[p] & -el.row[p];
+    for (int r = 0; r < m; r++)
+        out->part[r] = hd_space_reduce(&out->null, out->part[r]);
+    return HD_OK;
+}
+
+bool hd_system_consistent(const hd_system *s, uint64_t y)
+{
+    for (int c = 0; c < s->nchecks; c++)
+        if (__builtin_parityll(s->check[c] & y))
+            return false;
+    return true;
+}
+
+uint64_t hd_system_particular(const hd_system *s, uint64_t y)
+{
+    uint64_t x = 0;
+    for (int r = 0; r < s->m; r++)
+        if ((y >> r) & 1)
+            x ^= s->part[r];
+    return x;
+}
