@@ -47,6 +47,20 @@ extern "C" {
 /* Element indices of distributed arrays: arrays have up to 2^62 elements. */
 typedef int64_t hd_index;
 
+#if defined(__GNUC__)
+#define HD_NORETURN_ __attribute__((noreturn))
+#else
+#define HD_NORETURN_
+#endif
+
+/* Every loop of the node code that walks iterations calls HD_VISIT(i)
+ * once per iteration it looks at, before any test of who runs it.  It
+ * does nothing unless defined before this header is included: a test can
+ * count the iterations each processor visits (docs/codegen.md). */
+#ifndef HD_VISIT
+#define HD_VISIT(i) ((void)0)
+#endif
+
 /* ------------------------------------------------------ Fig. 1d */
 
 /* The calling processor's virtual id: to_virtual[its physical id]. */
@@ -131,6 +145,17 @@ static inline hd_index hd_local_offset(hd_index e, int shift, int n)
     return ((e >> (shift + n)) << shift) | (e & (((hd_index)1 << shift) - 1));
 }
 
+/* Stops the program with "hyperdo: error: WHERE: element E is outside
+ * the array's SIZE elements": a subscript that the translator could not
+ * check (it depends on data or on variables) went out of bounds. */
+HD_NORETURN_ void hd_index_error(const char *where, hd_index e, hd_index size);
+static inline hd_index hd_checked(hd_index e, hd_index size, const char *where)
+{
+    if ((uint64_t)e >= (uint64_t)size)
+        hd_index_error(where, e, size);
+    return e;
+}
+
 /* ---------------------------------------- batched exchanges */
 
 /* One doall's messages, batched so that each ordered pair of processors
@@ -160,6 +185,58 @@ void *hd_take(hd_exchange *x, int vpid, void *value, size_t size);
 const void *hd_batch(hd_exchange *x, int vpid, size_t *size);
 void *hd_inbox(hd_exchange *x, int vpid, size_t *size);
 void hd_exchange_free(hd_exchange *x);
+
+/* ------------------------------------ LCC exchanges, one slot per element */
+
+/* The references of a doall that read other processors' elements by a
+ * linear-complement communication, grouped so that each group reads one
+ * array through one index map.  From a processor p to another q a group
+ * carries nothing or exactly 2^log2_slots elements, each at its slot (a
+ * number 0 .. 2^log2_slots - 1 that both sides compute from the element's
+ * index alone), so every element q needs from p travels once and no
+ * counting pass is needed.  p sends group g to q exactly when
+ * parity(checks[c] & y) = 0 for every c < nchecks, with
+ *     y = ((q ^ home_c) & (2^n - 1)) | ((p ^ src_c) & (2^n - 1)) << n
+ * (the translator solves the pair's linear system; docs/codegen.md). */
+typedef struct {
+    size_t elem_size;
+    int log2_slots;
+    uint64_t home_c, src_c;
+    int nchecks;
+    const uint64_t *checks;
+} hd_lcc_group;
+
+/* An exchange whose message from each processor to each other is the
+ * groups that pair carries, in group order, each starting at a multiple
+ * of 16 bytes.  Both sides know every size: send and receive with
+ * hd_batch / hd_inbox as above (nothing to hd_put or hd_expect). */
+hd_exchange *hd_exchange_groups(int ngroups, const hd_lcc_group *groups);
+/* Where group g's 2^log2_slots elements start in the message to each
+ * virtual processor (P entries; NULL where the pair carries none). */
+void *const *hd_group_out(hd_exchange *x, int g);
+/* The same in the message from each virtual processor, once received. */
+const void *const *hd_group_in(hd_exchange *x, int g);
+
+/* ------------------------------- requests: ask the owner for an element */
+
+/* For references whose element only the iteration's processor can name (a
+ * subscript read from a distributed array, a guard that depends on data):
+ * each processor asks the owners for the elements its iterations read
+ * (the inspector), then every processor runs hd_requests_run together,
+ * which sends the requests, answers the others' from its own elements and
+ * receives the answers (the executor then reads them).  An element asked
+ * for twice travels once. */
+typedef struct hd_requests hd_requests;
+
+hd_requests *hd_requests_new(void);
+/* A ticket for element e of distributed array `array`, which lives on
+ * virtual processor `from` (not the caller): the same element gives the
+ * same ticket. */
+hd_index hd_request(hd_requests *r, int array, int from, hd_index e);
+void hd_requests_run(hd_requests *r);
+/* After the run: the address of each ticket's element. */
+const void *const *hd_requests_values(const hd_requests *r);
+void hd_requests_free(hd_requests *r);
 
 #ifdef __cplusplus
 }

@@ -99,6 +99,19 @@ static const hd_array_desc *array_desc(const char *fn, int array)
     return &prog->arrays[array];
 }
 
+const hd_array_desc *hd__array_desc(int array)
+{
+    if (!running || !prog || array < 0 || array >= prog->narrays)
+        return NULL;
+    return &prog->arrays[array];
+}
+
+void hd_index_error(const char *where, hd_index e, hd_index size)
+{
+    hd__fatal("%s: element %lld is outside the array's %lld elements", where ? where : "?",
+              (long long)e, (long long)size);
+}
+
 static int host_only(const char *fn)
 {
     int p = self(fn);

@@ -15,6 +15,7 @@
 #include "hyperdo.h"
 #include "hd_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +31,14 @@ struct hd_exchange {
     size_t *expect;   /* per source vpid: bytes expected */
     unsigned char **in; /* per source: what arrived */
     size_t *taken;    /* per source: bytes taken so far */
+    /* hd_exchange_groups only: */
+    int ngroups;
+    size_t *out_at, *in_at; /* [g * P + vpid]: offset of group g, or NONE */
+    void **out_ptr;         /* [g * P + vpid], for hd_group_out */
+    const void **in_ptr;    /* [g * P + vpid], for hd_group_in */
 };
+
+#define NONE ((size_t)-1)
 
 hd_exchange *hd_exchange_new(void)
 {
@@ -180,5 +188,113 @@ void hd_exchange_free(hd_exchange *x)
     free(x->expect);
     free(x->in);
     free(x->taken);
+    free(x->out_at);
+    free(x->in_at);
+    free(x->out_ptr);
+    free(x->in_ptr);
     free(x);
+}
+
+/* ------------------------------------------------ LCC groups */
+
+static int pair_carries(const hd_lcc_group *g, int n, int sender, int receiver)
+{
+    uint64_t mask = n >= 32 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    uint64_t y = (((uint64_t)receiver ^ g->home_c) & mask) |
+                 ((((uint64_t)sender ^ g->src_c) & mask) << n);
+    for (int c = 0; c < g->nchecks; c++)
+        if (__builtin_parityll(g->checks[c] & y))
+            return 0;
+    return 1;
+}
+
+static size_t group_bytes(const hd_lcc_group *g)
+{
+    if (g->log2_slots < 0 || g->log2_slots > 62 ||
+        ((uint64_t)1 << g->log2_slots) > SIZE_MAX / 2 / (g->elem_size ? g->elem_size : 1))
+        hd__fatal("hd_exchange_groups: 2^%d slots of %zu bytes", g->log2_slots, g->elem_size);
+    return ((size_t)1 << g->log2_slots) * g->elem_size;
+}
+
+/* Lays out the message of one ordered pair: the groups it carries, each at
+ * a multiple of 16 bytes; returns its size. */
+static size_t layout(const hd_lcc_group *groups, int ngroups, int n, int sender,
+                     int receiver, size_t *at, int P, int slot_of)
+{
+    size_t size = 0;
+    for (int g = 0; g < ngroups; g++) {
+        if (!pair_carries(&groups[g], n, sender, receiver)) {
+            at[(size_t)g * (size_t)P + (size_t)slot_of] = NONE;
+            continue;
+        }
+        size = (size + 15) & ~(size_t)15;
+        at[(size_t)g * (size_t)P + (size_t)slot_of] = size;
+        size += group_bytes(&groups[g]);
+    }
+    return size;
+}
+
+hd_exchange *hd_exchange_groups(int ngroups, const hd_lcc_group *groups)
+{
+    hd_exchange *x = hd_exchange_new();
+    int P = x->P, n = hd_dim(), me = v_get_pid();
+    size_t cells = (size_t)(ngroups > 0 ? ngroups : 1) * (size_t)P;
+    if (ngroups < 0 || (ngroups > 0 && !groups))
+        hd__fatal("hd_exchange_groups: %d groups from %p", ngroups, (const void *)groups);
+    x->ngroups = ngroups;
+    x->out_at = malloc(cells * sizeof *x->out_at);
+    x->in_at = malloc(cells * sizeof *x->in_at);
+    x->out_ptr = calloc(cells, sizeof *x->out_ptr);
+    x->in_ptr = calloc(cells, sizeof *x->in_ptr);
+    if (!x->out_at || !x->in_at || !x->out_ptr || !x->in_ptr)
+        hd__fatal("hd_exchange_groups: out of memory");
+    for (int v = 0; v < P; v++) {
+        if (v == me) {
+            for (int g = 0; g < ngroups; g++)
+                x->out_at[(size_t)g * (size_t)P + (size_t)v] =
+                    x->in_at[(size_t)g * (size_t)P + (size_t)v] = NONE;
+            continue;
+        }
+        size_t out = layout(groups, ngroups, n, me, v, x->out_at, P, v);
+        x->expect[v] = layout(groups, ngroups, n, v, me, x->in_at, P, v);
+        if (out == 0)
+            continue;
+        /* The slots are all written by the packing code; only the gaps
+         * before 16-byte boundaries are cleared here, so that no byte of
+         * the message is indeterminate. */
+        bytes *b = &x->out[v];
+        if (!(b->data = malloc(out)))
+            hd__fatal("hd_exchange_groups: out of memory for %zu bytes", out);
+        b->len = b->cap = out;
+        size_t end = 0;
+        for (int g = 0; g < ngroups; g++) {
+            size_t at = x->out_at[(size_t)g * (size_t)P + (size_t)v];
+            if (at == NONE)
+                continue;
+            memset(b->data + end, 0, at - end);
+            x->out_ptr[(size_t)g * (size_t)P + (size_t)v] = b->data + at;
+            end = at + group_bytes(&groups[g]);
+        }
+    }
+    return x;
+}
+
+void *const *hd_group_out(hd_exchange *x, int g)
+{
+    if (!x || g < 0 || g >= x->ngroups)
+        hd__fatal("hd_group_out: group %d of an exchange of %d groups", g, x ? x->ngroups : 0);
+    return &x->out_ptr[(size_t)g * (size_t)x->P];
+}
+
+const void *const *hd_group_in(hd_exchange *x, int g)
+{
+    if (!x || g < 0 || g >= x->ngroups)
+        hd__fatal("hd_group_in: group %d of an exchange of %d groups", g, x ? x->ngroups : 0);
+    for (int v = 0; v < x->P; v++) {
+        size_t at = x->in_at[(size_t)g * (size_t)x->P + (size_t)v];
+        if (at != NONE && (!x->ran || !x->in[v]))
+            hd__fatal("hd_group_in: the message from virtual processor %d was not received", v);
+        x->in_ptr[(size_t)g * (size_t)x->P + (size_t)v] = at == NONE ? NULL : x->in[v] + at;
+    }
+    return &x->in_ptr[(size_t)g * (size_t)x->P];
 }

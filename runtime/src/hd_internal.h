@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "hyperdo.h"
+
 #if defined(__GNUC__)
 #define HD_NORETURN __attribute__((noreturn))
 #define HD_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -70,5 +72,9 @@ HD_NORETURN void hd__tr_abort(void);
 /* Prints "hyperdo: error: SOURCE: processor P (virtual V): MESSAGE" on
  * stderr and aborts the whole program with status 1. */
 HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
+
+/* The running program's description of distributed array `array`, or NULL
+ * when there is no such array. */
+const hd_array_desc *hd__array_desc(int array);
 
 #endif

@@ -400,6 +400,161 @@ static int exchange_main(int argc, char **argv)
     return report("exchange", -1);
 }
 
+/* ------------------------------------------- hd_exchange_groups */
+
+/* Three groups with pair relations stated independently of the checks
+ * that encode them (y = (q ^ home_c) | (p ^ src_c) << n):
+ *   0: q = p ^ mask   (q_t ^ p_t = mask_t for every t), 1-byte elements, 1 slot;
+ *   1: bit 0 of q differs from bit 0 of p, 24-byte elements, 8 slots;
+ *   2: every pair, 8-byte elements, 4 slots. */
+static int group_mask(void)
+{
+    return (int)((P - 1) & 0x5);
+}
+
+static int group_pair(int g, int p, int q)
+{
+    if (p == q)
+        return 0;
+    switch (g) {
+    case 0: return q == (p ^ group_mask());
+    case 1: return ((p ^ q) & 1) == 1;
+    default: return 1;
+    }
+}
+
+static const size_t group_elem[3] = { 1, 24, 8 };
+static const int group_log2[3] = { 0, 3, 2 };
+
+static unsigned char group_byte(int g, int p, int q, hd_index slot, size_t j)
+{
+    return (unsigned char)mix(((uint64_t)g << 50) ^ ((uint64_t)p << 36) ^ ((uint64_t)q << 20) ^
+                              ((uint64_t)slot << 8) ^ j);
+}
+
+static void groups_node(const void *env)
+{
+    int v = v_get_pid();
+    uint64_t checks0[32], checks1[1];
+    (void)env;
+    for (int t = 0; t < n; t++)
+        checks0[t] = (UINT64_C(1) << t) | (UINT64_C(1) << (t + n));
+    checks1[0] = n ? 1 | (UINT64_C(1) << n) : 0;
+    hd_lcc_group g[3] = {
+        { 1, 0, 0, (uint64_t)group_mask(), n, checks0 },
+        { 24, 3, 0, 1, n ? 1 : 0, checks1 },
+        { 8, 2, 0, 0, 0, NULL },
+    };
+    hd_exchange *x = hd_exchange_groups(3, g);
+    for (int k = 0; k < 3; k++) {
+        void *const *out = hd_group_out(x, k);
+        for (int q = 0; q < P; q++) {
+            note((out[q] != NULL) == group_pair(k, v, q), "groups: sends to", k, q);
+            if (!out[q])
+                continue;
+            note(((uintptr_t)out[q] & 15) == 0, "groups: alignment", k, q);
+            for (hd_index s = 0; s < ((hd_index)1 << group_log2[k]); s++)
+                for (size_t j = 0; j < group_elem[k]; j++)
+                    ((unsigned char *)out[q])[(size_t)s * group_elem[k] + j] =
+                        group_byte(k, v, q, s, j);
+        }
+    }
+    for (int k = 1; k < P; k++) {
+        size_t size;
+        const void *out = hd_batch(x, v ^ k, &size);
+        if (size)
+            v_send(v ^ k, out, size);
+    }
+    for (int k = 1; k < P; k++) {
+        size_t size;
+        void *in = hd_inbox(x, v ^ k, &size);
+        if (size)
+            v_receive(v ^ k, in, size);
+    }
+    for (int k = 0; k < 3; k++) {
+        const void *const *in = hd_group_in(x, k);
+        for (int p = 0; p < P; p++) {
+            note((in[p] != NULL) == group_pair(k, p, v), "groups: receives from", k, p);
+            if (!in[p])
+                continue;
+            size_t bad = 0;
+            for (hd_index s = 0; s < ((hd_index)1 << group_log2[k]); s++)
+                for (size_t j = 0; j < group_elem[k]; j++)
+                    bad += ((const unsigned char *)in[p])[(size_t)s * group_elem[k] + j] !=
+                           group_byte(k, p, v, s, j);
+            note(bad == 0, "groups: wrong bytes", k, p);
+        }
+    }
+    hd_exchange_free(x);
+}
+
+static int groups_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    hd_doall(10, NULL, 0);
+    return report("groups", -1);
+}
+
+/* ---------------------------------------------------- hd_requests */
+
+/* Each processor asks for a pseudo-random list of elements of three
+ * arrays of three layouts, with repeats, and none of its own; the
+ * answers must be the scattered bytes, and a repeat the same ticket. */
+static void requests_node(const void *env)
+{
+    int v = v_get_pid();
+    static const int which[3] = { A_CYC8, A_BLK4, A_BC24 };
+    enum { NASK = 300 };
+    int arr[NASK];
+    hd_index el[NASK], ticket[NASK];
+    int nask = v % 3 == 2 ? 0 : NASK;   /* some processors ask nothing */
+    (void)env;
+    hd_requests *r = hd_requests_new();
+    for (int k = 0; k < nask; k++) {
+        const hd_array_desc *a = &arrays[which[k % 3]];
+        hd_index e = (hd_index)(mix((uint64_t)v * 1000 + (uint64_t)(k % 97)) &
+                                (((uint64_t)1 << a->log2_size) - 1));
+        arr[k] = which[k % 3];
+        el[k] = e;
+        ticket[k] = -1;
+        if (hd_owner(e, a->shift, n) == v)
+            continue;
+        ticket[k] = hd_request(r, arr[k], hd_owner(e, a->shift, n), e);
+    }
+    hd_requests_run(r);
+    const void *const *val = hd_requests_values(r);
+    size_t bad = 0, same = 0;
+    for (int k = 0; k < nask; k++) {
+        if (ticket[k] < 0)
+            continue;
+        const hd_array_desc *a = &arrays[arr[k]];
+        for (size_t j = 0; j < a->elem_size; j++)
+            bad += ((const unsigned char *)val[ticket[k]])[j] != byte_of(arr[k], el[k], j, 0);
+        for (int m = 0; m < k; m++)
+            if (ticket[m] >= 0)
+                same += (arr[m] == arr[k] && el[m] == el[k]) != (ticket[m] == ticket[k]);
+    }
+    note(bad == 0, "requests: wrong bytes", v, (long)bad);
+    note(same == 0, "requests: tickets of repeats", v, (long)same);
+    hd_requests_free(r);
+}
+
+static int requests_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    for (int array = A_CYC8; array <= A_BC24; array++) {
+        const hd_array_desc *a = &arrays[array];
+        void *h = malloc(a->elem_size << a->log2_size);
+        fill(array, h, 0);
+        hd_scatter(array, h);
+        free(h);
+    }
+    hd_doall(11, NULL, 0);
+    return report("requests", 2);
+}
+
 /* -------------------------------------------------- exit status */
 
 static void nothing_node(const void *env)
@@ -509,6 +664,8 @@ static const hd_node_fn doalls[] = {
     err_recv_range_node, /* 7 */
     err_size_node,       /* 8 */
     err_take_node,       /* 9 */
+    groups_node,         /* 10 */
+    requests_node,       /* 11 */
 };
 
 static const struct {
@@ -521,6 +678,8 @@ static const struct {
     { "scatter", scatter_main, 0 },
     { "mapping", mapping_main, 0 },
     { "exchange", exchange_main, 0 },
+    { "groups", groups_main, 0 },
+    { "requests", requests_main, 0 },
     { "exit_return", exit_return_main, 3 },
     { "exit_call", exit_call_main, 3 },
     { "err_send_range", err_main, 0 },  /* doall 6 */

@@ -186,6 +186,10 @@ static void test_exchange(void **state)
     for (int n = 0; n <= top(4); n++)
         expect_ok("exchange", n, n & 1, NULL);
     expect_ok("exchange", top(3), 0, NULL);
+    for (int n = 0; n <= top(4); n++) {
+        expect_ok("groups", n, n & 1, NULL);
+        expect_ok("requests", n, n & 1, NULL);
+    }
 }
 
 static void test_exit(void **state)
