@@ -250,6 +250,15 @@ typedef struct {
 } hd_system;
 
 int hd_system_solve(const uint64_t *rows, int m, int k, hd_system *out);
+/* One solution x of parity(rows[r] & x) = rhs[r] for r < m (any m), or
+ * false when there is none. */
+bool hd_solve_one(const uint64_t *rows, const uint8_t *rhs, int m, int k, uint64_t *x);
+/* Flow dependence of a doall: iterations iw < ir (of w.in = r.in = k bits)
+ * where the element w writes at iw is the one r reads at ir (their low
+ * `bits` output bits agree).  1 with an example in *iw, *ir; 0 when there
+ * is none; HD_EINVAL when w is not one-to-one on those bits. */
+int hd_affine_flow_conflict(const hd_affine *w, const hd_affine *r, int bits,
+                            uint64_t *iw, uint64_t *ir);
 bool hd_system_consistent(const hd_system *s, uint64_t y);
 uint64_t hd_system_particular(const hd_system *s, uint64_t y);
 

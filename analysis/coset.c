@@ -243,3 +243,113 @@ uint64_t hd_system_particular(const hd_system *s, uint64_t y)
             x ^= s->part[r];
     return x;
 }
+
+/* Elimination with right-hand sides, any number of equations: the pivot
+ * rows (at most k of them) are kept reduced, each with its right-hand
+ * bit; a row that vanishes with a 1 on the right is a contradiction. */
+bool hd_solve_one(const uint64_t *rows, const uint8_t *rhs, int m, int k, uint64_t *x)
+{
+    uint64_t piv_row[64];
+    uint8_t piv_rhs[64];
+    int rank = 0;
+    for (int r = 0; r < m; r++) {
+        uint64_t v = rows[r] & hd_mask(k);
+        uint8_t b = rhs[r] & 1;
+        for (int p = 0; p < rank && v; p++)
+            if (v & (piv_row[p] & -piv_row[p])) {
+                v ^= piv_row[p];
+                b ^= piv_rhs[p];
+            }
+        if (!v) {
+            if (b)
+                return false;
+            continue;
+        }
+        uint64_t lo = v & -v;
+        for (int p = 0; p < rank; p++)
+            if (piv_row[p] & lo) {
+                piv_row[p] ^= v;
+                piv_rhs[p] ^= b;
+            }
+        piv_row[rank] = v;
+        piv_rhs[rank++] = b;
+    }
+    /* Free bits 0: each pivot bit is its row's right-hand side. */
+    uint64_t sol = 0;
+    for (int p = 0; p < rank; p++)
+        if (piv_rhs[p])
+            sol |= piv_row[p] & -piv_row[p];
+    if (x)
+        *x = sol;
+    return true;
+}
+
+/*
+ * A flow dependence between affine references: iterations iw < ir with
+ * w(iw) = r(ir) on the low `bits` output bits.  With w one-to-one, the
+ * writer of r(ir) is iw = G ir + g wherever r(ir) is an element w writes
+ * (a linear condition on ir).  ir > iw means that at the highest bit h
+ * where they differ, ir has the 1: for each h, "bits of iw + ir above h
+ * are 0, bit h is 1, bit h of ir is 1" are linear too, so k systems
+ * decide it exactly, whatever the loop's size.
+ */
+int hd_affine_flow_conflict(const hd_affine *w, const hd_affine *r, int bits,
+                            uint64_t *iw, uint64_t *ir)
+{
+    int k = w->in;
+    if (r->in != k || bits < 0 || bits > 62 || k > 64)
+        return HD_EINVAL;
+    uint64_t wrows[64];
+    for (int j = 0; j < bits; j++)
+        wrows[j] = w->row[j] & hd_mask(k);
+    hd_system sys;
+    hd_system_solve(wrows, bits, k, &sys);
+    if (sys.null.dim > 0)
+        return HD_EINVAL;     /* two iterations write one element */
+    uint64_t c = (w->c ^ r->c) & hd_mask(bits);
+    /* y = R ir + c must satisfy the checks; iw = sum of part[j] over y_j. */
+    uint64_t rows[64 + 64 + 2];
+    uint8_t rhs[64 + 64 + 2];
+    int m0 = 0;
+    for (int t = 0; t < sys.nchecks; t++) {
+        uint64_t row = 0;
+        for (int j = 0; j < bits; j++)
+            if ((sys.check[t] >> j) & 1)
+                row ^= r->row[j];
+        rows[m0] = row & hd_mask(k);
+        rhs[m0++] = (uint8_t)__builtin_parityll(sys.check[t] & c);
+    }
+    uint64_t G[64], g = 0;
+    for (int b = 0; b < k; b++) {
+        G[b] = 0;
+        for (int j = 0; j < bits; j++)
+            if ((sys.part[j] >> b) & 1) {
+                G[b] ^= r->row[j];
+                g ^= ((c >> j) & 1) << b;
+            }
+        G[b] &= hd_mask(k);
+    }
+    for (int h = k - 1; h >= 0; h--) {
+        int m = m0;
+        /* d = iw ^ ir = (G + I) ir + g: d_j = 0 for j > h, d_h = 1. */
+        for (int j = k - 1; j >= h; j--) {
+            rows[m] = G[j] ^ (UINT64_C(1) << j);
+            rhs[m++] = (uint8_t)(((g >> j) & 1) ^ (j == h));
+        }
+        rows[m] = UINT64_C(1) << h;
+        rhs[m++] = 1;
+        uint64_t x;
+        if (hd_solve_one(rows, rhs, m, k, &x)) {
+            if (ir)
+                *ir = x;
+            if (iw) {
+                uint64_t v = 0;
+                for (int b = 0; b < k; b++)
+                    v |= (uint64_t)(__builtin_parityll(G[b] & x) ^ ((g >> b) & 1)) << b;
+                *iw = v;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -707,3 +707,22 @@ void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
 {
     eval_block(e, base, n, value, ok);
 }
+
+/* ---------------------------------------------------------- guards */
+
+hd_guard_truth hd_guard_at(const hd_loop *l, int g, uint64_t i)
+{
+    hd_guard_truth truth = HD_GUARD_YES;
+    /* Inner conditions first: an outer one known false wins even where an
+     * inner one cannot be evaluated (C would not evaluate it). */
+    for (; g >= 0; g = l->guards[g].parent) {
+        const hd_guard *gd = &l->guards[g];
+        uint64_t v = 0;
+        char why[8];
+        if (!gd->cond || !hd_expr_eval(gd->cond, i, &v, why, sizeof why))
+            truth = HD_GUARD_MAYBE;
+        else if ((v != 0) != gd->when)
+            return HD_GUARD_NO;
+    }
+    return truth;
+}

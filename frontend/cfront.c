@@ -116,6 +116,7 @@ typedef struct {
     int nlocals;
     CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
     int nouter_decls;
+    int guard;                 /* the guard of the part being walked, or -1 */
 
     CXCursor function;         /* the function definition being walked */
 
@@ -1433,6 +1434,7 @@ static void add_ref(reader *r, int x, bool is_write)
     node *ext = extent_of(r, x);
     ref->array = index;
     ref->is_write = is_write;
+    ref->guard = r->guard;
     ref->line = pos.line;
     ref->col = pos.col;
     ref->begin = ext->begin;
@@ -1578,6 +1580,72 @@ static void note_outer(reader *r, int x)
     o->col = pos.col;
 }
 
+/* Does the expression at x read a variable declared in the loop body? */
+static bool mentions_local(reader *r, int x)
+{
+    if (kind_of(r, x) == CXCursor_DeclRefExpr &&
+        is_local(r, clang_getCursorReferenced(cur(r, x))))
+        return true;
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        if (mentions_local(r, at))
+            return true;
+    return false;
+}
+
+/* A new guard: what follows is evaluated only when the condition at
+ * node cond is nonzero (when) or zero (!when), inside the current part.
+ * Returns its index, or the current guard when out of memory (the reads
+ * then count as unguarded: checked more, never less). */
+static int add_guard(reader *r, int cond, bool when)
+{
+    hd_loop *l = r->loop;
+    hd_guard *grown = realloc(l->guards, (size_t)(l->nguards + 1) * sizeof *grown);
+    if (!grown)
+        return r->guard;
+    l->guards = grown;
+    hd_guard *g = &l->guards[l->nguards];
+    memset(g, 0, sizeof *g);
+    node *ext = extent_of(r, cond);
+    position pos = cursor_pos(r, cur(r, cond));
+    g->begin = ext->begin;
+    g->end = ext->end;
+    g->line = pos.line;
+    g->col = pos.col;
+    g->when = when;
+    g->parent = r->guard;
+    g->cond = build(r, cond);
+    g->uses_locals = mentions_local(r, cond);
+    return l->nguards++;
+}
+
+/* c ? a : b, x && y, x || y: the condition is always evaluated, each
+ * other operand only under its guard. */
+static bool walk_guarded(reader *r, enum CXCursorKind kind, const children *kids)
+{
+    int outer = r->guard;
+    if (kind == CXCursor_ConditionalOperator && kids->n == 3) {
+        walk_rvalue(r, kids->kid[0]);
+        r->guard = add_guard(r, kids->kid[0], true);
+        walk_rvalue(r, kids->kid[1]);
+        r->guard = outer;
+        r->guard = add_guard(r, kids->kid[0], false);
+        walk_rvalue(r, kids->kid[2]);
+        r->guard = outer;
+        return true;
+    }
+    char op[16];
+    if (kind != CXCursor_BinaryOperator || kids->n != 2)
+        return false;
+    operator_text(r, kids, op, sizeof op);
+    if (strcmp(op, "&&") != 0 && strcmp(op, "||") != 0)
+        return false;
+    walk_rvalue(r, kids->kid[0]);
+    r->guard = add_guard(r, kids->kid[0], strcmp(op, "&&") == 0);
+    walk_rvalue(r, kids->kid[1]);
+    r->guard = outer;
+    return true;
+}
+
 static void walk_rvalue(reader *r, int x)
 {
     CXCursor c = cur(r, x);
@@ -1616,6 +1684,8 @@ static void walk_rvalue(reader *r, int x)
         return;
     }
     children kids = kids_of(r, x);
+    if (walk_guarded(r, kind, &kids))
+        return;
     switch (kind) {
     case CXCursor_CallExpr:
         check_call(r, c);
@@ -2066,6 +2136,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     l->home = -1;
     r->loop = l;
     r->loop_var = clang_getNullCursor();
+    r->guard = -1;
     r->nlocals = 0;
     r->nouter_decls = 0;
     size_t line_start = pr->offset;
@@ -2283,22 +2354,105 @@ static void distribute_arrays(reader *r)
 /* Reports the first element out of range, if any, of a reference. */
 static bool owner_of(reader *r, const hd_ref *ref, uint64_t i, uint64_t *owner);
 
+/* Where an element falls outside its array: which subscript (0 for the
+ * flattened index, d >= 2 for subscript d) and its value. */
+typedef struct {
+    int sub;
+    uint64_t value;
+} miss;
+
+/* Whether ref's element at iteration i is inside its array: 1 yes, 0 no
+ * (*m says how), -1 when it is not known when translating.  C bounds every
+ * subscript by its own extent: a[0][17] of a[16][16] is out of bounds
+ * though its flattened index is not. */
+static int inside_at(reader *r, const hd_ref *ref, uint64_t i, miss *m)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[8];
+    uint64_t v;
+    for (int d = 0; d + 1 < ref->nsubs; d++) {
+        int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
+        if (!ref->subscript[d + 1] || !hd_expr_eval(ref->subscript[d + 1], i, &v, why, sizeof why))
+            return -1;
+        if (v >> w) {
+            *m = (miss){ d + 2, v };
+            return 0;
+        }
+    }
+    if (ref->affine)
+        v = hd_affine_apply(&ref->map, i);
+    else if (!ref->index || !hd_expr_eval(ref->index, i, &v, why, sizeof why))
+        return -1;
+    if (v >> a->log2_size) {
+        *m = (miss){ 0, v };
+        return 0;
+    }
+    return 1;
+}
+
+static void report_outside(reader *r, const hd_loop *l, const hd_ref *ref, uint64_t i,
+                           const miss *m, const char *context)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    if (m->sub)
+        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+               "subscript %d is %lld, but that dimension of '%s' has %lld elements%s",
+               ref->text, l->var, (unsigned long long)i, m->sub, (long long)m->value,
+               a->name, (long long)a->extent[m->sub - 1], context);
+    else
+        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+               "the element index is %lld, but '%s' has %llu elements%s", ref->text,
+               l->var, (unsigned long long)i, (long long)m->value, a->name,
+               1ULL << a->log2_size, context);
+}
+
+/*
+ * A guarded read need only be inside its array where C evaluates it: an
+ * iteration whose guard is known false is skipped, one where it is known
+ * true must be inside (an error otherwise, as for an unguarded read), and
+ * where the guard (or the element) cannot be known when translating, the
+ * node code checks the element at run time.
+ */
+static bool check_guarded_bounds(reader *r, const hd_loop *l, hd_ref *ref)
+{
+    if (l->k > ENUMERATE_MAX_K) {
+        ref->check_at_run_time = true;
+        return true;
+    }
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        hd_guard_truth t = hd_guard_at(l, ref->guard, i);
+        if (t == HD_GUARD_NO)
+            continue;
+        miss m;
+        int in = inside_at(r, ref, i, &m);
+        if (in == 1)
+            continue;
+        if (in == 0 && t == HD_GUARD_YES) {
+            report_outside(r, l, ref, i, &m, ", where its guard holds");
+            return false;
+        }
+        ref->check_at_run_time = true;
+    }
+    return true;
+}
+
 /*
  * Reports the first element out of range, if any, of a reference.  For a
  * non-affine reference the same pass over the iterations also tells, in
  * *same, whether its element always lives with home's (1), not always (0),
- * or cannot be known (-1); *same is left alone otherwise.
+ * or cannot be known (-1); *same is left alone otherwise.  A guarded
+ * reference is checked where its guard may hold only, and always has *same
+ * worked out by same_owner_everywhere.
  */
-static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
+static bool check_bounds(reader *r, const hd_loop *l, hd_ref *ref,
                          const hd_ref *home, int *same)
 {
     const hd_array *a = &r->prog->arrays[ref->array];
     char why[256];
     uint64_t v;
+    bool guarded = ref->guard >= 0;
     if (a->log2_size < 0)
         return true;
-    /* C bounds every subscript by its own extent: a[0][17] of a[16][16]
-     * is out of bounds though its flattened index is not. */
     for (int d = 0; d + 1 < ref->nsubs; d++) {
         const hd_expr *sub = ref->subscript[d + 1];
         int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
@@ -2315,20 +2469,23 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
             }
         } else if (sub && l->k <= ENUMERATE_MAX_K) {
             for (i = 0; i < (UINT64_C(1) << l->k); i++) {
-                if (!hd_expr_eval(sub, i, &bad, why, sizeof why))
-                    break;   /* depends on data */
+                if (!hd_expr_eval(sub, i, &bad, why, sizeof why)) {
+                    ref->check_at_run_time = true;   /* depends on data */
+                    break;
+                }
                 if (bad >> w) {
                     found = true;
                     break;
                 }
             }
+        } else if (sub) {
+            ref->check_at_run_time = true;
         }
+        if (found && guarded)
+            return check_guarded_bounds(r, l, ref);
         if (found) {
-            report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: "
-                   "at %s = %llu subscript %d is %lld, but that dimension of "
-                   "'%s' has %lld elements", ref->text, l->var,
-                   (unsigned long long)i, d + 2, (long long)bad, a->name,
-                   (long long)a->extent[d + 1]);
+            miss mm = { d + 2, bad };
+            report_outside(r, l, ref, i, &mm, "");
             return false;
         }
     }
@@ -2336,18 +2493,21 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
         uint64_t outside = ~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size);
         if (!outside)
             return true;
+        if (guarded)
+            return check_guarded_bounds(r, l, ref);
         /* An iteration that sets that bit: 0, or one input bit of its row. */
         int t = __builtin_ctzll(outside);
         uint64_t i = (ref->map.c >> t) & 1 ? 0 : ref->map.row[t] & -ref->map.row[t];
-        v = hd_affine_apply(&ref->map, i);
-        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at "
-               "%s = %llu the element index is %lld, but '%s' has %llu "
-               "elements", ref->text, l->var, (unsigned long long)i,
-               (long long)v, a->name, 1ULL << a->log2_size);
+        miss mm = { 0, hd_affine_apply(&ref->map, i) };
+        report_outside(r, l, ref, i, &mm, "");
         return false;
     }
-    if (l->k > ENUMERATE_MAX_K)
+    if (l->k > ENUMERATE_MAX_K) {
+        ref->check_at_run_time = true;
         return true;
+    }
+    if (guarded)
+        return check_guarded_bounds(r, l, ref);
     *same = 1;
     uint64_t values[HD_EVAL_BLOCK];
     bool known[HD_EVAL_BLOCK];
@@ -2360,6 +2520,7 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
         }
         if (!known[j]) {
             *same = -1;
+            ref->check_at_run_time = true;
             return true;   /* depends on data: checked at run time */
         }
         v = values[j];
@@ -2367,10 +2528,8 @@ static bool check_bounds(reader *r, const hd_loop *l, const hd_ref *ref,
                            owner_at(a, v, r->prog->n) != mine))
             *same = owner_of(r, home, i, &mine) ? 0 : -1;
         if (v >> a->log2_size) {
-            report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: "
-                   "at %s = %llu the element index is %lld, but '%s' has %llu "
-                   "elements", ref->text, l->var, (unsigned long long)i,
-                   (long long)v, a->name, 1ULL << a->log2_size);
+            miss mm = { 0, v };
+            report_outside(r, l, ref, i, &mm, "");
             return false;
         }
     }
@@ -2453,6 +2612,9 @@ static int same_owner_everywhere(reader *r, const hd_loop *l, const hd_ref *ref,
         return -1;
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
         uint64_t x, y;
+        /* Only where C reads it: a guarded read elsewhere reads nothing. */
+        if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
+            continue;
         if (!owner_of(r, ref, i, &x) || !owner_of(r, home, i, &y))
             return -1;
         if (x != y)
@@ -3740,6 +3902,9 @@ void hd_program_free(hd_program *p)
             hd_expr_free(l->refs[j].index);
         }
         free(l->refs);
+        for (int j = 0; j < l->nguards; j++)
+            hd_expr_free(l->guards[j].cond);
+        free(l->guards);
         free(l->var);
         free(l->var_type);
         for (int j = 0; j < l->nouters; j++) {

@@ -185,6 +185,26 @@ typedef struct {
                              * or next to a call that may run a doall */
 } hd_array;
 
+/* A condition under which part of a doall body is evaluated: C evaluates
+ * the middle operand of c ? a : b only when c is nonzero, the last only
+ * when it is zero, the right operand of x && y only when x is nonzero and
+ * that of x || y only when x is zero.  A read inside such a part is
+ * guarded: it happens at an iteration only if every guard of its chain
+ * holds there (docs/annotations.md, "Guarded reads"). */
+typedef struct {
+    unsigned begin, end;    /* the condition's text (c, or x) */
+    int line, col;
+    bool when;              /* the part runs when the condition is nonzero */
+    int parent;             /* the guard of the part the condition is in, or -1 */
+    hd_expr *cond;          /* the condition, as an integer expression
+                             * (opaque where it is not known when
+                             * translating; NULL when out of memory) */
+    bool uses_locals;       /* it reads a variable declared in the body */
+} hd_guard;
+
+/* Whether C evaluates what guard g (of loop l) guards at iteration i. */
+typedef enum { HD_GUARD_NO, HD_GUARD_YES, HD_GUARD_MAYBE } hd_guard_truth;
+
 typedef struct {
     int array;              /* index in hd_program.arrays */
     bool is_write;
@@ -202,6 +222,9 @@ typedef struct {
     char *reason;           /* when not */
     hd_comm_kind comm;      /* reads of distributed arrays */
     hd_lcc lcc;             /* when comm == HD_COMM_LCC */
+    int guard;              /* its innermost guard in hd_loop.guards, or -1 */
+    bool check_at_run_time; /* its subscripts could not all be checked when
+                             * translating: the node code checks them */
 } hd_ref;
 
 /* A variable declared outside a doall and read in its body (a scalar:
@@ -232,7 +255,14 @@ typedef struct {
     int nrefs;
     hd_ref *refs;           /* in source order */
     int home;               /* the write whose owner runs an iteration */
+    int nguards;
+    hd_guard *guards;       /* a guard's parent comes before it */
 } hd_loop;
+
+/* HD_GUARD_NO when some guard of the chain from g is known false at
+ * iteration i, HD_GUARD_YES when all are known true (and for g = -1),
+ * HD_GUARD_MAYBE otherwise. */
+hd_guard_truth hd_guard_at(const hd_loop *l, int g, uint64_t i);
 
 /* A statement outside the doall loops that uses distributed arrays: the
  * host needs their current elements there (hd_c_options.host_code). */

@@ -249,6 +249,83 @@ static void test_edges(void **state)
     TU_CHECK_EQ(hd_space_leads(&s), UINT64_C(0xf) << 60, "leads 60..63");
 }
 
+static void test_solve_one(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    long cases = tu_cases(3000);
+    for (long c = 0; c < cases; c++) {
+        tu_case(c, NULL, 0, NULL);
+        int k = (int)tu_below(K_MAX + 1), m = (int)tu_below(3 * K_MAX);
+        uint64_t rows[3 * K_MAX];
+        uint8_t rhs[3 * K_MAX];
+        random_rows(rows, m, k);
+        for (int r = 0; r < m; r++)
+            rhs[r] = (uint8_t)tu_below(2);
+        bool any = false;
+        for (uint64_t i = 0; i < (UINT64_C(1) << k) && !any; i++) {
+            bool ok = true;
+            for (int r = 0; r < m && ok; r++)
+                ok = parity(rows[r] & i) == rhs[r];
+            any = ok;
+        }
+        uint64_t x = ~UINT64_C(0);
+        bool got = hd_solve_one(rows, rhs, m, k, &x);
+        TU_CHECK(got == any, "solvable: %d, enumeration %d", got, any);
+        for (int r = 0; got && r < m; r++)
+            TU_CHECK(parity(rows[r] & x) == rhs[r], "equation %d not satisfied", r);
+    }
+}
+
+/* A random one-to-one map of k bits into `bits` bits (bits >= k). */
+static hd_affine random_injective(int k, int bits)
+{
+    for (;;) {
+        hd_affine f = hd_affine_constant(k, tu_bits(bits));
+        for (int t = 0; t < bits; t++)
+            f.row[t] = k && tu_chance(1, 4) ? UINT64_C(1) << tu_below((uint64_t)k) : tu_bits(k);
+        if (k == 0 || hd_affine_collision(&f, bits) == 0)
+            return f;
+    }
+}
+
+static void test_flow_conflict(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    long cases = tu_cases(2000);
+    for (long c = 0; c < cases; c++) {
+        tu_case(c, NULL, 0, NULL);
+        int k = (int)tu_below(9), bits = k + (int)tu_below(3);
+        hd_affine w = random_injective(k, bits);
+        hd_affine r = hd_affine_constant(k, tu_bits(bits));
+        for (int t = 0; t < bits; t++)
+            r.row[t] = tu_chance(1, 3) ? w.row[t] : tu_bits(k);
+        if (tu_chance(1, 4))
+            r = w;                      /* reads what the same iteration writes */
+        if (tu_chance(1, 4)) {          /* a shift-like read: one bit flipped */
+            r = w;
+            r.c ^= UINT64_C(1) << tu_below((uint64_t)(bits ? bits : 1));
+        }
+        bool any = false;
+        for (uint64_t ir = 0; ir < (UINT64_C(1) << k) && !any; ir++)
+            for (uint64_t iw = 0; iw < ir && !any; iw++)
+                any = ((hd_affine_apply(&w, iw) ^ hd_affine_apply(&r, ir)) & hd_mask(bits)) == 0;
+        uint64_t iw = 0, ir = 0;
+        int got = hd_affine_flow_conflict(&w, &r, bits, &iw, &ir);
+        TU_CHECK(got == (any ? 1 : 0), "conflict: %d, enumeration %d (k %d)", got, any, k);
+        if (got == 1) {
+            TU_CHECK(iw < ir && ir < (UINT64_C(1) << k), "example order %llu %llu",
+                     (unsigned long long)iw, (unsigned long long)ir);
+            TU_CHECK_EQ(hd_affine_apply(&w, iw) & hd_mask(bits),
+                        hd_affine_apply(&r, ir) & hd_mask(bits), "example element");
+        }
+    }
+    /* A write that is not one-to-one is refused. */
+    hd_affine w = hd_affine_constant(3, 0), r = hd_affine_identity(3);
+    TU_CHECK_EQ(hd_affine_flow_conflict(&w, &r, 3, NULL, NULL), HD_EINVAL, "not 1-1");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +334,8 @@ int main(void)
         cmocka_unit_test(test_image_and_complement),
         cmocka_unit_test(test_system_solve),
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_solve_one),
+        cmocka_unit_test(test_flow_conflict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
