@@ -22,7 +22,7 @@
  * `#line` directives after every multi-line edit keep the compiler's
  * messages and debuggers on the input's lines.
  */
-#include "codegen.h"
+#include "codegen_internal.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,135 +35,7 @@
  * no iteration reads what another writes (2^22: 4 M entries). */
 #define CHECK_MAX_BITS 22
 
-/* ------------------------------------------------------------ text */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int lines;         /* newlines so far */
-    bool failed;
-} text;
-
-static void put_n(text *t, const char *s, size_t n)
-{
-    if (t->failed)
-        return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown) {
-            t->failed = true;
-            return;
-        }
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n);
-    for (size_t k = 0; k < n; k++)
-        t->lines += s[k] == '\n';
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
-static void put(text *t, const char *s)
-{
-    put_n(t, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void putf(text *t, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof buf) {
-        put_n(t, buf, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        t->failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put_n(t, big, (size_t)n);
-    free(big);
-}
-
-/* A file name inside a C string literal (#line, the program's table). */
-static void put_quoted(text *t, const char *name)
-{
-    put(t, "\"");
-    for (const char *c = name; *c; c++) {
-        char buf[8];
-        if (*c == '"' || *c == '\\')
-            snprintf(buf, sizeof buf, "\\%c", *c);
-        else if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            snprintf(buf, sizeof buf, "\\%03o", (unsigned char)*c);
-        else
-            snprintf(buf, sizeof buf, "%c", *c);
-        put(t, buf);
-    }
-    put(t, "\"");
-}
-
-/* A file name inside a comment: a star-slash would end it. */
-static void put_commented(text *t, const char *name)
-{
-    for (const char *c = name; *c; c++) {
-        char buf[2] = { *c, 0 };
-        put(t, buf);
-        if (c[0] == '*' && c[1] == '/')
-            put(t, " ");
-    }
-}
-
-static char *take(text *t)
-{
-    char *s = t->s;
-    t->s = NULL;
-    t->len = t->cap = 0;
-    return s;
-}
-
 /* ------------------------------------------------------ the generator */
-
-/* How a reference of a doall body reaches its element. */
-typedef enum {
-    REF_REPLICATED,   /* an array every processor has: the text stays */
-    REF_LOCAL,        /* always this processor's: hd_<a>[offset] */
-    REF_MESSAGE,      /* possibly another's: (*hd_r<k>), fetched first */
-    REF_REQUEST,      /* its index reads distributed arrays (a[q[i]]): the
-                       * iteration's processor asks the owner for it */
-} ref_way;
-
-typedef struct {
-    ref_way way;
-    int array;        /* in the runtime's table (distributed arrays) */
-    char *index;      /* the flattened element index, as C */
-} ref_plan;
-
-typedef struct {
-    const hd_program *prog;
-    const char *src;
-    size_t len;
-    const hd_codegen_options *opt;
-    text diag;
-    int errors;
-    int *array_id;    /* program array -> runtime array, or -1 */
-    int ndist;
-    hd_order order;
-    size_t *line_start; /* offset where each line of src starts */
-    int nlines;
-} gen;
 
 /* Where each line starts, once: every edit asks for a line number. */
 static bool index_lines(gen *g)
@@ -182,7 +54,7 @@ static bool index_lines(gen *g)
     return true;
 }
 
-static int line_of(const gen *g, size_t offset)
+int line_of(const gen *g, size_t offset)
 {
     int lo = 0, hi = g->nlines - 1;      /* the last line starting <= offset */
     while (lo < hi) {
@@ -195,8 +67,7 @@ static int line_of(const gen *g, size_t offset)
     return lo + 1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void error_at(gen *g, size_t offset, const char *fmt, ...)
+void error_at(gen *g, size_t offset, const char *fmt, ...)
 {
     size_t b = offset, e = offset;
     while (b > 0 && g->src[b - 1] != '\n')
@@ -218,14 +89,14 @@ static void error_at(gen *g, size_t offset, const char *fmt, ...)
     g->errors++;
 }
 
-static void put_source(text *t, const gen *g, size_t b, size_t e)
+void put_source(text *t, const gen *g, size_t b, size_t e)
 {
     if (b < e && e <= g->len)
         put_n(t, g->src + b, e - b);
 }
 
 /* `#line` back to the input: the text that follows comes from offset. */
-static void line_directive(text *t, const gen *g, size_t offset)
+void line_directive(text *t, const gen *g, size_t offset)
 {
     if (t->len && t->s[t->len - 1] != '\n')
         put(t, "\n");
@@ -249,74 +120,140 @@ static void own_line_directive(text *t, const gen *g)
 
 /* --------------------------------------------------------- checks */
 
-/* Iteration i must read no element that an earlier iteration wrote (a
+/* The iteration that writes each element of array `arr` in doall l (one
+ * at most: the front end checked), or ~0; NULL when out of memory. */
+static uint64_t *writers(const gen *g, const hd_loop *l, int arr)
+{
+    size_t size = (size_t)1 << g->prog->arrays[arr].log2_size;
+    uint64_t *writer = malloc(size * sizeof *writer);
+    if (!writer)
+        return NULL;
+    memset(writer, 0xff, size * sizeof *writer);
+    char why[64];
+    for (int v = 0; v < l->nrefs; v++) {
+        const hd_ref *x = &l->refs[v];
+        if (!x->is_write || x->array != arr)
+            continue;
+        for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+            uint64_t e;
+            if (hd_expr_eval(x->index, i, &e, why, sizeof why) && e < size)
+                writer[e] = i;
+        }
+    }
+    return writer;
+}
+
+/* By enumeration: the first iteration at which rd may read an element an
+ * earlier iteration writes; reports it and returns true. */
+static bool dependence_by_enumeration(gen *g, const hd_loop *l, const hd_ref *rd,
+                                      const uint64_t *writer)
+{
+    const hd_array *a = &g->prog->arrays[rd->array];
+    size_t size = (size_t)1 << a->log2_size;
+    char why[256];
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        hd_guard_truth t = hd_guard_at(l, rd->guard, i);
+        if (t == HD_GUARD_NO)
+            continue;
+        uint64_t e;
+        if (!hd_expr_eval(rd->index, i, &e, why, sizeof why)) {
+            error_at(g, rd->begin, "'%s' is written in this doall, so the element '%s' "
+                     "reads must be known when translating (%s)", a->name, rd->text, why);
+            return true;
+        }
+        if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
+            error_at(g, rd->begin, "iteration %s = %llu %s element %llu of '%s', which the "
+                     "earlier iteration %s = %llu writes: the loop carries a dependence "
+                     "and is not a doall", l->var, (unsigned long long)i,
+                     t == HD_GUARD_YES ? "reads" : "may read (where its guard holds)",
+                     (unsigned long long)e, a->name, l->var,
+                     (unsigned long long)writer[e]);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Iteration i must read no element that an earlier iteration wrote (a
  * flow dependence: the loop is not a doall).  Elements that later
  * iterations write are fine: every processor sends its elements before it
  * computes and runs its own iterations in order, so a read always sees the
- * old value, as the sequential loop does. */
+ * old value, as the sequential loop does.  Where the write and the read
+ * are GF(2)-affine the question is decided exactly whatever the loop's
+ * size (hd_affine_flow_conflict); otherwise the iterations are enumerated,
+ * up to 2^CHECK_MAX_BITS, and a larger loop is refused: what cannot be
+ * checked is not translated.  A guarded read counts where its guard may
+ * hold (docs/annotations.md).
+ */
 static void check_dependences(gen *g, const hd_loop *l)
 {
-    if (l->k > CHECK_MAX_BITS)
-        return;
-    uint64_t count = UINT64_C(1) << l->k;
-    for (int w = 0; w < l->nrefs; w++) {
-        const hd_ref *wr = &l->refs[w];
-        const hd_array *a = &g->prog->arrays[wr->array];
-        bool seen_array = false;
-        for (int v = 0; v < w; v++)
-            seen_array |= l->refs[v].is_write && l->refs[v].array == wr->array;
-        if (!wr->is_write || seen_array || a->log2_size > CHECK_MAX_BITS)
+    for (int r = 0; r < l->nrefs; r++) {
+        const hd_ref *rd = &l->refs[r];
+        const hd_array *a = &g->prog->arrays[rd->array];
+        if (rd->is_write || a->dist == HD_DIST_NONE || !uses_array(l, rd->array, true))
             continue;
-        /* Which iteration writes each element (one at most: the front end
-         * checked), or ~0. */
-        size_t size = (size_t)1 << a->log2_size;
-        uint64_t *writer = malloc(size * sizeof *writer);
-        if (!writer)
-            return;
-        memset(writer, 0xff, size * sizeof *writer);
-        char why[256];
-        for (int v = 0; v < l->nrefs; v++) {
-            const hd_ref *x = &l->refs[v];
-            if (!x->is_write || x->array != wr->array)
+        bool affine = rd->affine, conflict = false;
+        uint64_t iw = 0, ir = 0;
+        for (int w = 0; w < l->nrefs && affine; w++) {
+            const hd_ref *wr = &l->refs[w];
+            if (!wr->is_write || wr->array != rd->array)
                 continue;
-            for (uint64_t i = 0; i < count; i++) {
-                uint64_t e;
-                if (hd_expr_eval(x->index, i, &e, why, sizeof why) && e < size)
-                    writer[e] = i;
+            if (!wr->affine) {
+                affine = false;
+                break;
             }
+            int found = hd_affine_flow_conflict(&wr->map, &rd->map, a->log2_size, &iw, &ir);
+            if (found < 0)
+                affine = false;
+            else if (found)
+                conflict = true;
+            if (conflict)
+                break;
         }
-        for (int r = 0; r < l->nrefs; r++) {
-            const hd_ref *rd = &l->refs[r];
-            if (rd->is_write || rd->array != wr->array)
-                continue;
-            for (uint64_t i = 0; i < count; i++) {
-                uint64_t e;
-                if (!hd_expr_eval(rd->index, i, &e, why, sizeof why)) {
-                    error_at(g, rd->begin, "'%s' is written in this doall, so "
-                             "the element '%s' reads must be known when "
-                             "translating (%s)", a->name, rd->text, why);
-                    break;
-                }
-                if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
-                    error_at(g, rd->begin, "iteration %s = %llu reads element "
-                             "%llu of '%s', which the earlier iteration %s = %llu "
-                             "writes: the loop carries a dependence and is not "
-                             "a doall",
-                             l->var, (unsigned long long)i, (unsigned long long)e,
-                             a->name, l->var, (unsigned long long)writer[e]);
-                    break;
-                }
-            }
+        if (affine && !conflict)
+            continue;
+        if (affine && rd->guard < 0) {
+            error_at(g, rd->begin, "iteration %s = %llu reads element %llu of '%s', which "
+                     "the earlier iteration %s = %llu writes: the loop carries a "
+                     "dependence and is not a doall", l->var, (unsigned long long)ir,
+                     (unsigned long long)hd_affine_apply(&rd->map, ir), a->name, l->var,
+                     (unsigned long long)iw);
+            continue;
         }
+        if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS) {
+            error_at(g, rd->begin, "cannot check that '%s' reads no element of '%s' that an "
+                     "earlier iteration writes: %s, and this doall has 2^%d iterations "
+                     "(the translator enumerates up to 2^%d)", rd->text, a->name,
+                     affine ? "where its guard holds cannot be known when translating"
+                            : "its index is not a GF(2)-affine map of the loop variable",
+                     l->k, CHECK_MAX_BITS);
+            continue;
+        }
+        uint64_t *writer = writers(g, l, rd->array);
+        if (!writer) {
+            error_at(g, rd->begin, "out of memory checking the dependences of this read");
+            continue;
+        }
+        dependence_by_enumeration(g, l, rd, writer);
         free(writer);
     }
 }
 
 /* Does the doall write every element of program array `arr`?  Then the
- * host need not send the old elements before it. */
+ * host need not send the old elements before it.  One affine write of a
+ * 2^k-element array by 2^k iterations does (the front end checked it is
+ * one-to-one and in bounds); otherwise the writes are enumerated. */
 static bool writes_all(const gen *g, const hd_loop *l, int arr)
 {
     const hd_array *a = &g->prog->arrays[arr];
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_ref *ref = &l->refs[k];
+        if (ref->is_write && ref->array == arr && !ref->partial && ref->affine &&
+            a->log2_size == l->k && hd_affine_collision(&ref->map, a->log2_size) == 0 &&
+            (~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size)) == 0)
+            return true;
+    }
     if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS)
         return false;
     size_t size = (size_t)1 << a->log2_size;
@@ -346,13 +283,12 @@ static bool writes_all(const gen *g, const hd_loop *l, int arr)
 }
 
 /* Is reference `in` part of the index of `out`? */
-static bool inside(const hd_ref *in, const hd_ref *out)
+bool inside(const hd_ref *in, const hd_ref *out)
 {
     return in != out && in->begin >= out->begin && in->end <= out->end &&
            !(in->begin == out->begin && in->end == out->end);
 }
 
-static bool uses_array(const hd_loop *l, int arr, bool is_write);
 
 /* The things the node code cannot do, each reported where it is. */
 static void check_loop(gen *g, const hd_loop *l)
@@ -399,30 +335,6 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        /* a[q[i]] with q distributed: the iteration's processor asks for
-         * the element (REF_REQUEST); q[i] itself must be known there
-         * before the loop runs, so q must not be written by the loop, and
-         * its own index must not read distributed arrays in turn. */
-        for (int j = 0; j < l->nrefs; j++) {
-            const hd_ref *in = &l->refs[j];
-            if (j == k || !inside(in, ref) || p->arrays[in->array].dist == HD_DIST_NONE)
-                continue;
-            if (ref->is_write)
-                continue;     /* reported below: the element written */
-            if (uses_array(l, in->array, true))
-                error_at(g, in->begin, "the index of '%s' reads '%s', which "
-                         "this doall writes: the element to fetch must be "
-                         "known before the loop runs", ref->text, in->text);
-            for (int m = 0; m < l->nrefs; m++)
-                if (m != j && inside(&l->refs[m], in) &&
-                    p->arrays[l->refs[m].array].dist != HD_DIST_NONE) {
-                    error_at(g, in->begin, "the index of '%s' reads '%s', "
-                             "whose own index reads a distributed array: "
-                             "one level of indirection is supported",
-                             ref->text, in->text);
-                    break;
-                }
-        }
         if (ref->reason && strstr(ref->reason, "a variable of the loop body"))
             error_at(g, ref->begin, "the index of '%s' uses a variable of the "
                      "loop body; the processor that holds the element must "
@@ -438,493 +350,10 @@ static void check_loop(gen *g, const hd_loop *l)
     check_dependences(g, l);
 }
 
-/* -------------------------------------------------- the node functions */
-
-static const char *elem(const gen *g, int arr)
-{
-    return g->prog->arrays[arr].elem_type;
-}
-
-/* A replicated array's declaration inside the environment, or a pointer
- * to its rows inside the node function: double w[4][8] is shipped whole
- * and read through `const double (*const w)[8]`. */
-static void put_array_field(text *t, const hd_array *a)
-{
-    putf(t, "    %s %s", a->elem_type, a->name);
-    for (int d = 0; d < a->ndims; d++)
-        putf(t, "[%lld]", (long long)a->extent[d]);
-    put(t, ";\n");
-}
-
-static void put_array_view(text *t, const hd_array *a)
-{
-    if (a->ndims == 1) {
-        putf(t, "    const %s *const %s = hd_env->%s;\n", a->elem_type, a->name,
-             a->name);
-    } else {
-        putf(t, "    const %s (*const %s)", a->elem_type, a->name);
-        for (int d = 1; d < a->ndims; d++)
-            putf(t, "[%lld]", (long long)a->extent[d]);
-        putf(t, " = hd_env->%s;\n", a->name);
-    }
-    putf(t, "    (void)%s;\n", a->name);
-}
-
-/* The arrays the body uses, each once, in order of first use: the
- * distributed ones, or the replicated ones. */
-static int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out)
-{
-    int n = 0;
-    for (int k = 0; k < l->nrefs; k++) {
-        int a = l->refs[k].array;
-        if ((g->prog->arrays[a].dist != HD_DIST_NONE) != distributed)
-            continue;
-        bool seen = false;
-        for (int j = 0; j < n; j++)
-            seen |= out[j] == a;
-        if (!seen)
-            out[n++] = a;
-    }
-    return n;
-}
-
-static bool has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl)
-{
-    *nrepl = arrays_used(g, l, false, repl);
-    return l->nouters > 0 || *nrepl > 0;
-}
-
-static void put_owner(text *t, const gen *g, const char *index, int arr)
-{
-    putf(t, "hd_owner(%s, %d, %d)", index, g->prog->arrays[arr].shift, g->prog->n);
-}
-
-static void put_offset(text *t, const gen *g, const char *index, int arr)
-{
-    putf(t, "hd_local_offset(%s, %d, %d)", index, g->prog->arrays[arr].shift,
-         g->prog->n);
-}
-
-static void put_for(text *t, const hd_loop *l)
-{
-    putf(t, "    for (%s %s = 0; %s < %llu; %s++) {\n", l->var_type, l->var, l->var,
-         (unsigned long long)1 << l->k, l->var);
-}
-
-/* The body with every distributed reference rewritten (ref_plan). */
-/* Text [begin, end) of the loop with every distributed reference in it
- * rewritten (ref_plan): local ones to the processor's own element, the
- * others to where their value waits: *hd_r<k> for one iteration at a time,
- * or *hd_p<k>[hd_t] when every iteration's were fetched first (`stored`). */
-static void put_rewritten(text *t, const gen *g, const hd_loop *l,
-                          const ref_plan *plan, size_t begin, size_t end,
-                          bool stored)
-{
-    size_t at = begin;
-    /* References in the order of the text (the front end lists an
-     * assignment's right side before its target). */
-    int *by_place = malloc((size_t)l->nrefs * sizeof *by_place);
-    if (!by_place) {
-        t->failed = true;
-        return;
-    }
-    for (int k = 0; k < l->nrefs; k++) {
-        int j = k;
-        for (; j > 0 && l->refs[by_place[j - 1]].begin > l->refs[k].begin; j--)
-            by_place[j] = by_place[j - 1];
-        by_place[j] = k;
-    }
-    for (int kk = 0; kk < l->nrefs; kk++) {
-        int k = by_place[kk];
-        const hd_ref *ref = &l->refs[k];
-        if (plan[k].way == REF_REPLICATED || ref->begin < at || ref->end > end)
-            continue;
-        put_source(t, g, at, ref->begin);
-        const hd_array *a = &g->prog->arrays[ref->array];
-        if (plan[k].way == REF_LOCAL) {
-            putf(t, "hd_l_%s[", a->name);
-            put_offset(t, g, plan[k].index, ref->array);
-            put(t, "]");
-        } else if (stored) {
-            putf(t, "(*hd_p%d[hd_t])", k);
-        } else {
-            putf(t, "(*hd_r%d)", k);
-        }
-        at = ref->end;
-    }
-    free(by_place);
-    put_source(t, g, at, end);
-}
-
-static void put_body(text *t, const gen *g, const hd_loop *l, const ref_plan *plan,
-                     bool stored)
-{
-    line_directive(t, g, l->body_begin);
-    if (!l->body_is_block)
-        put(t, "        { ");
-    put_rewritten(t, g, l, plan, l->body_begin, l->body_end, stored);
-    if (!l->body_is_block)
-        put(t, "; }");
-    put(t, "\n");
-}
-
-/* The flattened element index of a reference, as C: the subscripts as
- * written, row-major ((s0 * E1 + s1) * E2 + s2 ...).  With a plan (a
- * REF_REQUEST's index), the references inside them are rewritten for the
- * stored form. */
-static char *index_text(const gen *g, const hd_ref *ref, const hd_loop *l,
-                        const ref_plan *plan)
-{
-    const hd_array *a = &g->prog->arrays[ref->array];
-    text t = { 0 };
-    for (int d = 1; d < ref->nsubs; d++)
-        put(&t, "(");
-    for (int d = 0; d < ref->nsubs; d++) {
-        if (d > 0)
-            putf(&t, " * %lld + ", (long long)a->extent[d]);
-        put(&t, "(hd_index)(");
-        if (plan)
-            put_rewritten(&t, g, l, plan, ref->sub_begin[d], ref->sub_end[d], true);
-        else
-            put_source(&t, g, ref->sub_begin[d], ref->sub_end[d]);
-        put(&t, ")");
-        if (d > 0)
-            put(&t, ")");
-    }
-    return take(&t);
-}
-
-/* Opens the block of node code for one reference, named in a comment. */
-static void put_ref_open(text *t, const hd_ref *ref)
-{
-    put(t, "        {   /* ");
-    put_commented(t, ref->text);
-    put(t, " */\n");
-}
-
-/* Where REF_MESSAGE k's element is for the current iteration: this
- * processor's own, or the next value from its owner's message; into
- * hd_r<k>, or hd_p<k>[hd_t] when every iteration's are fetched first. */
-static void put_fetch(text *t, const gen *g, const hd_loop *l, const ref_plan *plan,
-                      int k, bool stored)
-{
-    const hd_ref *ref = &l->refs[k];
-    const char *name = g->prog->arrays[ref->array].name;
-    char slot[48], value[48];
-    snprintf(slot, sizeof slot, stored ? "hd_p%d[hd_t]" : "hd_r%d", k);
-    snprintf(value, sizeof value, stored ? "hd_v%d[hd_t]" : "hd_v%d", k);
-    put_ref_open(t, ref);
-    putf(t, "            const hd_index hd_e = %s;\n"
-            "            const int hd_from = ", plan[k].index);
-    put_owner(t, g, "hd_e", ref->array);
-    putf(t, ";\n            %s = hd_from == hd_me ? &hd_l_%s[", slot, name);
-    put_offset(t, g, "hd_e", ref->array);
-    putf(t, "]\n                   : hd_take(hd_msgs, hd_from, &%s, sizeof %s);\n"
-            "        }\n", value, value);
-}
-
-/* A loop over the iterations, skipping those another processor runs. */
-static void put_mine_loop(text *t, const gen *g, const hd_loop *l, const char *home_index)
-{
-    put_for(t, l);
-    put(t, "        if (");
-    put_owner(t, g, home_index, l->refs[l->home].array);
-    put(t, " != hd_me)\n            continue;\n");
-}
-
-/*
- * The node code when some index reads a distributed array (a[q[i]]): only
- * the processor that runs the iteration can compute which element it
- * needs, so it asks the owner (inspector/executor).  Every iteration's
- * values are fetched before any runs: first the references whose element
- * anyone can compute (one exchange, as in put_node), then three more: how
- * many elements each processor asks of each other, the indices asked, and
- * the elements sent back in the order asked.
- */
-static void put_requests(text *t, const gen *g, const hd_loop *l, ref_plan *plan,
-                         const char *home_index)
-{
-    const hd_program *p = g->prog;
-    int P = 1 << p->n;
-    put(t, "    hd_index hd_mine = 0;\n");
-    put_for(t, l);
-    put(t, "        hd_mine += ");
-    put_owner(t, g, home_index, l->refs[l->home].array);
-    put(t, " == hd_me;\n    }\n");
-    put(t, "    /* For each of my iterations, where each reference's element is:\n"
-           "     * mine, or a copy that came in a message. */\n");
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_MESSAGE && plan[k].way != REF_REQUEST)
-            continue;
-        const char *e = elem(g, l->refs[k].array);
-        putf(t, "    %s *const hd_v%d = hd_alloc(hd_mine, sizeof *hd_v%d);\n"
-                "    const %s **const hd_p%d = hd_alloc(hd_mine, sizeof *hd_p%d);\n",
-             e, k, k, e, k, k);
-        if (plan[k].way == REF_REQUEST)
-            putf(t, "    int *const hd_from%d = hd_alloc(hd_mine, sizeof *hd_from%d);\n",
-                 k, k);
-    }
-    put(t, "    {\n        hd_index hd_t = 0;\n");
-    put_mine_loop(t, g, l, home_index);
-    for (int k = 0; k < l->nrefs; k++)
-        if (plan[k].way == REF_MESSAGE)
-            put_fetch(t, g, l, plan, k, true);
-    put(t, "        hd_t++;\n    }\n    }\n");
-
-    put(t, "    /* Ask the owners for the elements that indices through distributed\n"
-           "     * arrays select, in the order of my iterations. */\n"
-           "    hd_exchange *const hd_asks = hd_exchange_new();\n");
-    putf(t, "    hd_index hd_asked[%d] = { 0 };\n", P);
-    put(t, "    {\n        hd_index hd_t = 0;\n");
-    put_mine_loop(t, g, l, home_index);
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_REQUEST)
-            continue;
-        const hd_ref *ref = &l->refs[k];
-        char *index = index_text(g, ref, l, plan);
-        put_ref_open(t, ref);
-        putf(t, "            const hd_index hd_e = %s;\n"
-                "            const int hd_from = ", index ? index : "0");
-        free(index);
-        put_owner(t, g, "hd_e", ref->array);
-        putf(t, ";\n            hd_from%d[hd_t] = hd_from;\n"
-                "            hd_p%d[hd_t] = &hd_v%d[hd_t];\n"
-                "            if (hd_from == hd_me) {\n"
-                "                hd_p%d[hd_t] = &hd_l_%s[", k, k, k, k,
-             p->arrays[ref->array].name);
-        put_offset(t, g, "hd_e", ref->array);
-        putf(t, "];\n            } else {\n"
-                "                const int hd_which = %d;   /* which reference: the owner's array */\n"
-                "                hd_put(hd_asks, hd_from, &hd_which, sizeof hd_which);\n"
-                "                hd_put(hd_asks, hd_from, &hd_e, sizeof hd_e);\n"
-                "                hd_asked[hd_from]++;\n            }\n        }\n", k);
-    }
-    put(t, "        hd_t++;\n    }\n    }\n");
-    putf(t, "    hd_exchange *const hd_counts = hd_exchange_new();\n"
-            "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
-            "        if (hd_proc != hd_me) {\n"
-            "            hd_put(hd_counts, hd_proc, &hd_asked[hd_proc], sizeof hd_asked[hd_proc]);\n"
-            "            hd_expect(hd_counts, hd_proc, sizeof(hd_index));\n"
-            "        }\n"
-            "    hd_exchange_run(hd_counts);\n"
-            "    hd_index hd_asks_of[%d] = { 0 };\n"
-            "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
-            "        if (hd_proc != hd_me) {\n"
-            "            hd_take(hd_counts, hd_proc, &hd_asks_of[hd_proc], sizeof hd_asks_of[hd_proc]);\n"
-            "            hd_expect(hd_asks, hd_proc, (size_t)hd_asks_of[hd_proc] *\n"
-            "                                     (sizeof(int) + sizeof(hd_index)));\n"
-            "        }\n"
-            "    hd_exchange_free(hd_counts);\n"
-            "    hd_exchange_run(hd_asks);\n", P, P, P);
-    /* Replies: per asking processor, its indices in order.  The requests
-     * of one doall may name elements of several arrays: the index alone
-     * does not say which, so each request names its reference first. */
-    put(t, "    /* Answer: my elements, in the order they were asked. */\n"
-           "    hd_exchange *const hd_answers = hd_exchange_new();\n");
-    putf(t, "    for (int hd_proc = 0; hd_proc < %d; hd_proc++)\n"
-            "        for (hd_index hd_n = 0; hd_n < hd_asks_of[hd_proc]; hd_n++) {\n"
-            "            hd_index hd_e;\n"
-            "            int hd_ref;\n"
-            "            hd_take(hd_asks, hd_proc, &hd_ref, sizeof hd_ref);\n"
-            "            hd_take(hd_asks, hd_proc, &hd_e, sizeof hd_e);\n"
-            "            switch (hd_ref) {\n", P);
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_REQUEST)
-            continue;
-        const hd_ref *ref = &l->refs[k];
-        putf(t, "            case %d:\n                hd_put(hd_answers, hd_proc, &hd_l_%s[", k,
-             p->arrays[ref->array].name);
-        put_offset(t, g, "hd_e", ref->array);
-        putf(t, "], sizeof *hd_l_%s);\n                break;\n", p->arrays[ref->array].name);
-    }
-    put(t, "            }\n        }\n");
-    put(t, "    hd_exchange_free(hd_asks);\n");
-    /* What comes back: for each of my asks, in order. */
-    put(t, "    {\n        hd_index hd_t = 0;\n");
-    put_mine_loop(t, g, l, home_index);
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_REQUEST)
-            continue;
-        putf(t, "        if (hd_from%d[hd_t] != hd_me)\n"
-                "            hd_expect(hd_answers, hd_from%d[hd_t], sizeof hd_v%d[hd_t]);\n",
-             k, k, k);
-    }
-    put(t, "        hd_t++;\n    }\n    }\n    hd_exchange_run(hd_answers);\n");
-    put(t, "    {\n        hd_index hd_t = 0;\n");
-    put_mine_loop(t, g, l, home_index);
-    for (int k = 0; k < l->nrefs; k++) {
-        if (plan[k].way != REF_REQUEST)
-            continue;
-        putf(t, "        if (hd_from%d[hd_t] != hd_me)\n"
-                "            hd_take(hd_answers, hd_from%d[hd_t], &hd_v%d[hd_t], "
-                "sizeof hd_v%d[hd_t]);\n", k, k, k, k);
-    }
-    put(t, "        hd_t++;\n    }\n    }\n    hd_exchange_free(hd_answers);\n\n");
-}
-
-static void put_node(text *t, gen *g, int d)
-{
-    const hd_program *p = g->prog;
-    const hd_loop *l = &p->loops[d];
-    const hd_ref *home = &l->refs[l->home];
-    int nrefs = l->nrefs;
-    ref_plan *plan = calloc((size_t)nrefs, sizeof *plan);
-    int *repl = malloc((size_t)nrefs * sizeof *repl);
-    int *dist = malloc((size_t)nrefs * sizeof *dist);
-    if (!plan || !repl || !dist) {
-        free(plan); free(repl); free(dist);
-        t->failed = true;
-        return;
-    }
-    bool messages = false, requests = false;
-    for (int k = 0; k < nrefs; k++) {
-        const hd_ref *ref = &l->refs[k];
-        const hd_array *a = &p->arrays[ref->array];
-        plan[k].array = g->array_id[ref->array];
-        if (a->dist == HD_DIST_NONE) {
-            plan[k].way = REF_REPLICATED;
-            continue;
-        }
-        plan[k].index = index_text(g, ref, l, NULL);
-        plan[k].way = ref->is_write || ref->comm == HD_COMM_LOCAL ? REF_LOCAL
-                                                                  : REF_MESSAGE;
-        for (int j = 0; j < nrefs && !ref->is_write; j++)
-            if (inside(&l->refs[j], ref) &&
-                p->arrays[l->refs[j].array].dist != HD_DIST_NONE)
-                plan[k].way = REF_REQUEST;
-        messages |= plan[k].way == REF_MESSAGE;
-        requests |= plan[k].way == REF_REQUEST;
-    }
-    char *home_index = plan[l->home].index;
-    int nrepl, ndist = arrays_used(g, l, true, dist);
-    bool env = has_env(g, l, repl, &nrepl);
-
-    put(t, "/* hyperdo: the node program of the doall at ");
-    put_commented(t, p->path);
-    putf(t, ":%d (Fig. 1d).  Every\n * processor runs the iterations whose ",
-         l->line);
-    put_commented(t, home->text);
-    put(t, " it holds (owner computes). */\n");
-    if (env) {
-        putf(t, "struct hd_env_%d {\n", d);
-        for (int k = 0; k < l->nouters; k++)
-            putf(t, "    %s %s;\n", l->outers[k].type, l->outers[k].name);
-        for (int k = 0; k < nrepl; k++)
-            put_array_field(t, &p->arrays[repl[k]]);
-        put(t, "};\n\n");
-    }
-    putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
-    if (env) {
-        putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
-        for (int k = 0; k < l->nouters; k++)
-            putf(t, "    const %s %s = hd_env->%s;\n    (void)%s;\n",
-                 l->outers[k].type, l->outers[k].name, l->outers[k].name,
-                 l->outers[k].name);
-        for (int k = 0; k < nrepl; k++)
-            put_array_view(t, &p->arrays[repl[k]]);
-    } else {
-        put(t, "    (void)hd_arg;\n");
-    }
-    put(t, "    const int hd_me = v_get_pid();\n");
-    for (int k = 0; k < ndist; k++)
-        putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, dist[k]),
-             p->arrays[dist[k]].name, g->array_id[dist[k]]);
-
-    if (messages) {
-        put(t, "    hd_exchange *const hd_msgs = hd_exchange_new();\n\n");
-        put(t, "    /* Pack my elements that iterations of other processors "
-               "read: one\n     * batch per processor. */\n");
-        put_for(t, l);
-        put(t, "        const int hd_home = ");
-        put_owner(t, g, home_index, home->array);
-        put(t, ";\n        if (hd_home == hd_me)\n            continue;\n");
-        for (int k = 0; k < nrefs; k++) {
-            if (plan[k].way != REF_MESSAGE)
-                continue;
-            const hd_ref *ref = &l->refs[k];
-            put_ref_open(t, ref);
-            putf(t, "            const hd_index hd_e = %s;\n", plan[k].index);
-            put(t, "            if (");
-            put_owner(t, g, "hd_e", ref->array);
-            putf(t, " == hd_me)\n                hd_put(hd_msgs, hd_home, &hd_l_%s[",
-                 p->arrays[ref->array].name);
-            put_offset(t, g, "hd_e", ref->array);
-            putf(t, "], sizeof *hd_l_%s);\n        }\n", p->arrays[ref->array].name);
-        }
-        put(t, "    }\n");
-        put(t, "    /* Count what my iterations read from each other "
-               "processor. */\n");
-        put_mine_loop(t, g, l, home_index);
-        for (int k = 0; k < nrefs; k++) {
-            if (plan[k].way != REF_MESSAGE)
-                continue;
-            const hd_ref *ref = &l->refs[k];
-            put_ref_open(t, ref);
-            put(t, "            const int hd_from = ");
-            put_owner(t, g, plan[k].index, ref->array);
-            putf(t, ";\n            if (hd_from != hd_me)\n"
-                    "                hd_expect(hd_msgs, hd_from, sizeof *hd_l_%s);\n"
-                    "        }\n", p->arrays[ref->array].name);
-        }
-        put(t, "    }\n");
-        putf(t, "    /* One message to each processor whose iterations read my elements,\n"
-                "     * one from each that holds elements mine read (Fig. 1d). */\n"
-                "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
-                "        size_t hd_n;\n"
-                "        const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
-                "        if (hd_n)\n"
-                "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
-                "    }\n"
-                "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
-                "        size_t hd_n;\n"
-                "        void *hd_in = hd_inbox(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
-                "        if (hd_n)\n"
-                "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
-                "    }\n\n", 1 << p->n, 1 << p->n);
-    }
-
-    if (requests) {
-        /* Every iteration's values first (put_requests), then the body. */
-        put_requests(t, g, l, plan, home_index);
-        put(t, "    /* My iterations, in order. */\n    {\n        hd_index hd_t = 0;\n");
-        put_mine_loop(t, g, l, home_index);
-        put_body(t, g, l, plan, true);
-        put(t, "        hd_t++;\n    }\n    }\n");
-        for (int k = 0; k < nrefs; k++) {
-            if (plan[k].way != REF_MESSAGE && plan[k].way != REF_REQUEST)
-                continue;
-            putf(t, "    free(hd_v%d);\n    free((void *)hd_p%d);\n", k, k);
-            if (plan[k].way == REF_REQUEST)
-                putf(t, "    free(hd_from%d);\n", k);
-        }
-    } else {
-        /* Each iteration fetches its values as it runs. */
-        put(t, "    /* My iterations, in order. */\n");
-        put_mine_loop(t, g, l, home_index);
-        for (int k = 0; k < nrefs; k++)
-            if (plan[k].way == REF_MESSAGE)
-                putf(t, "        %s hd_v%d;\n        const %s *hd_r%d;\n",
-                     elem(g, l->refs[k].array), k, elem(g, l->refs[k].array), k);
-        for (int k = 0; k < nrefs; k++)
-            if (plan[k].way == REF_MESSAGE)
-                put_fetch(t, g, l, plan, k, false);
-        put_body(t, g, l, plan, false);
-        put(t, "    }\n");
-    }
-    if (messages)
-        put(t, "    hd_exchange_free(hd_msgs);\n");
-    put(t, "}\n\n");
-    for (int k = 0; k < nrefs; k++)
-        free(plan[k].index);
-    free(plan);
-    free(repl);
-    free(dist);
-}
-
 /* ------------------------------------------------------ the host side */
 
 /* Does the doall read (or write) array arr? */
-static bool uses_array(const hd_loop *l, int arr, bool is_write)
+bool uses_array(const hd_loop *l, int arr, bool is_write)
 {
     for (int k = 0; k < l->nrefs; k++)
         if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
@@ -982,7 +411,7 @@ static void put_host_doall(text *t, const gen *g, int d)
         return;
     }
     int nrepl, ndist = arrays_used(g, l, true, dist);
-    bool env = has_env(g, l, repl, &nrepl);
+    bool env = node_has_env(g, l, repl, &nrepl);
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
             "(hd_node_%d) */\n", l->line, d);
     if (env) {
@@ -1279,6 +708,18 @@ static int compute_order(gen *g)
     return rc == HD_OK ? 0 : -1;
 }
 
+static void release(gen *g)
+{
+    for (int d = 0; g->plans && d < g->prog->nloops; d++)
+        plan_free(&g->plans[d]);
+    free(g->plans);
+    free(g->array_id);
+    free(g->line_start);
+    g->plans = NULL;
+    g->array_id = NULL;
+    g->line_start = NULL;
+}
+
 int hd_codegen(const hd_program *prog, const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
                hd_codegen_summary *summary, char **diagnostics)
@@ -1325,26 +766,26 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     for (int d = 0; d < prog->nloops; d++)
         check_loop(&g, &prog->loops[d]);
     g.array_id = malloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
-    if (!g.array_id || g.errors || compute_order(&g) != 0) {
+    for (int a = 0; g.array_id && a < prog->narrays; a++)
+        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
+    bool planned = !g.errors && g.array_id && plan_all(&g);
+    if (!g.array_id || g.errors || !planned || compute_order(&g) != 0) {
         if (!g.errors) {
             putf(&g.diag, "hyperdo: error: out of memory\n");
             g.errors++;
         }
-        free(g.array_id);
-        free(g.line_start);
+        release(&g);
         *diagnostics = take(&g.diag);
         return g.errors;
     }
-    for (int a = 0; a < prog->narrays; a++)
-        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
 
     /* The edits, in file order. */
     int nedits = 0, cap = 4 + prog->nloops * 2 + prog->nuses * 2 + prog->narrays +
                           prog->npragmas;
     edit *edits = calloc((size_t)cap, sizeof *edits);
     if (!edits) {
-        free(g.array_id);
-        free(g.line_start);
+        release(&g);
+        *diagnostics = strdup("hyperdo: error: out of memory\n");
         return 1;
     }
     edits[nedits++] = (edit){ prog->first_function, prog->first_function,
@@ -1402,8 +843,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     own_line_directive(&t, &g);
     put_tables(&t, &g);
     free(edits);
-    free(g.array_id);
-    free(g.line_start);
+    release(&g);
     if (t.failed && !g.errors) {
         putf(&g.diag, "hyperdo: error: out of memory\n");
         g.errors++;

@@ -58,7 +58,7 @@ typedef int64_t hd_index;
  * does nothing unless defined before this header is included: a test can
  * count the iterations each processor visits (docs/codegen.md). */
 #ifndef HD_VISIT
-#define HD_VISIT(i) ((void)0)
+#define HD_VISIT(i) ((void)(i))
 #endif
 
 /* ------------------------------------------------------ Fig. 1d */
@@ -136,24 +136,45 @@ void *hd_local(int array);
 void *hd_alloc(hd_index count, size_t size);
 
 /* Where element e of an array with this shift lives, and at which offset. */
-static inline int hd_owner(hd_index e, int shift, int n)
+static inline int hd_owner(hd_index hd_e, int hd_shift, int hd_n)
 {
-    return (int)((e >> shift) & (((hd_index)1 << n) - 1));
+    return (int)((hd_e >> hd_shift) & (((hd_index)1 << hd_n) - 1));
 }
-static inline hd_index hd_local_offset(hd_index e, int shift, int n)
+static inline hd_index hd_local_offset(hd_index hd_e, int hd_shift, int hd_n)
 {
-    return ((e >> (shift + n)) << shift) | (e & (((hd_index)1 << shift) - 1));
+    return ((hd_e >> (hd_shift + hd_n)) << hd_shift) | (hd_e & (((hd_index)1 << hd_shift) - 1));
 }
 
 /* Stops the program with "hyperdo: error: WHERE: element E is outside
  * the array's SIZE elements": a subscript that the translator could not
  * check (it depends on data or on variables) went out of bounds. */
 HD_NORETURN_ void hd_index_error(const char *where, hd_index e, hd_index size);
-static inline hd_index hd_checked(hd_index e, hd_index size, const char *where)
+static inline hd_index hd_checked(hd_index hd_e, hd_index hd_size, const char *hd_where)
 {
-    if ((uint64_t)e >= (uint64_t)size)
-        hd_index_error(where, e, size);
-    return e;
+    if ((uint64_t)hd_e >= (uint64_t)hd_size)
+        hd_index_error(hd_where, hd_e, hd_size);
+    return hd_e;
+}
+
+/* The GF(2) systems of the node code (docs/codegen.md): whether
+ * parity(checks[c] & y) = 0 for every c < n (the system has a solution
+ * for the right-hand side y), and the sum of cols[r] over the set bits r
+ * of y (its first solution).  (Local names start with hd_, as every name
+ * of this header does: a program's own globals must not be shadowed.) */
+static inline int hd_solvable(const uint64_t *hd_checks, int hd_n, uint64_t hd_y)
+{
+    for (int hd_c = 0; hd_c < hd_n; hd_c++)
+        if (__builtin_parityll(hd_checks[hd_c] & hd_y))
+            return 0;
+    return 1;
+}
+static inline hd_index hd_combine(const hd_index *hd_cols, int hd_n, uint64_t hd_y)
+{
+    hd_index hd_x = 0;
+    for (int hd_r = 0; hd_r < hd_n; hd_r++)
+        if ((hd_y >> hd_r) & 1)
+            hd_x ^= hd_cols[hd_r];
+    return hd_x;
 }
 
 /* ---------------------------------------- batched exchanges */

@@ -1,4 +1,4 @@
-// expect: 12:18: error: the index of 'b[q[i]]' reads 'q[i]', which this doall writes
+// expect: 12:18: error: 'q[i]' decides whether or which element 'b[q[i]]' reads, and the iteration writes 'q' before it reads it
 // rejected: the element b[q[i]] is fetched before the loop runs, so q[i]
 // must not change in the loop (here the same iteration writes it first)
 double a[256], b[256];

@@ -1,0 +1,150 @@
+/*
+ * codegen_internal.h — what the code generator's files share, and each
+ * file's functions:
+ *
+ *   text.c      a growing output buffer;
+ *   codegen.c   the driver: checks, the edits of the input file, the
+ *               host's side of each doall, the tables, hd_codegen;
+ *   plan.c      how each doall's references reach their elements, and
+ *               which iterations each processor visits (the node plan);
+ *   node.c      the node function of a doall, written from its plan.
+ */
+#ifndef HYPERDO_CODEGEN_INTERNAL_H
+#define HYPERDO_CODEGEN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codegen.h"
+
+/* ------------------------------------------------------------ text.c */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int lines;         /* newlines so far */
+    bool failed;       /* out of memory: the text is incomplete */
+} text;
+
+void put_n(text *t, const char *s, size_t n);
+void put(text *t, const char *s);
+__attribute__((format(printf, 2, 3))) void putf(text *t, const char *fmt, ...);
+/* A file name inside a C string literal (#line, the program's table). */
+void put_quoted(text *t, const char *name);
+/* Any text inside a C string literal, quotes included. */
+void put_c_string(text *t, const char *s);
+/* Source text inside a comment: a star-slash, or a backslash at the end
+ * of a line, would break it. */
+void put_commented(text *t, const char *s);
+char *take(text *t);
+
+/* --------------------------------------------------------- plan.c */
+
+/* How a reference of a doall body reaches its element. */
+typedef enum {
+    WAY_REPLICATED,   /* an array every processor has: the text stays */
+    WAY_LOCAL,        /* always the iteration's processor's own element */
+    WAY_SLOTS,        /* an LCC: the owner sends it before the loop, at its
+                       * slot (hd_exchange_groups) */
+    WAY_REQUEST,      /* the iteration's processor asks the owner for it
+                       * (hd_requests), in round `level` */
+} ref_way;
+
+typedef struct {
+    ref_way way;
+    int group;        /* SLOTS or REQUEST: its group */
+    char *index;      /* the flattened element index, as C (the subscripts
+                       * as written; NULL for replicated arrays) */
+    bool fast;        /* LOCAL: its local offset is hd_b<base> + hd_t in the
+                       * loop over my iterations */
+    int base;         /* the first reference with the same offset map */
+} ref_plan;
+
+/* References of one array through one index map whose elements move as an
+ * LCC: from each processor p to each q, nothing or 2^log2_slots elements,
+ * element e at slot pext(e, leads) (coset.c: the elements q needs from p
+ * are a coset of one subspace W, and the leading bits of W's reduced
+ * basis number its elements). */
+typedef struct {
+    int array;
+    int ref;               /* one of its references */
+    hd_affine map;         /* the element index as a function of i */
+    uint64_t home_c, src_c;
+    hd_system pair;        /* [home owner; source owner] i = (q ^ home_c, p ^ src_c) */
+    hd_system src;         /* source owner i = p ^ src_c: what reads p's elements */
+    hd_space send;         /* one iteration per (reader, element) of those */
+    uint64_t leads;
+    int log2_slots;
+} slot_group;
+
+/* References that ask the owner: one array, one index text, one guard. */
+typedef struct {
+    int array;
+    int ref;
+    int guard;             /* innermost guard of its references, or -1 */
+    int level;             /* its round: 1 + the rounds it depends on */
+} request_group;
+
+typedef struct {
+    const hd_loop *loop;
+    ref_plan *refs;        /* per reference of the loop */
+    bool affine_home;      /* the home's owner is GF(2)-affine in i */
+    hd_system own;         /* home owner i = me ^ own_c: my iterations */
+    uint64_t own_c;
+    int nslots;
+    slot_group *slots;
+    int nreqs;
+    request_group *reqs;
+    int levels;            /* rounds of requests */
+} node_plan;
+
+typedef struct gen gen;
+
+/* Plans every doall of the program (g->plans), reporting what cannot be
+ * translated; returns false when out of memory. */
+bool plan_all(gen *g);
+void plan_free(node_plan *p);
+/* The owner of ref's element as a GF(2)-affine map of i (n bits). */
+hd_affine owner_map_of(const gen *g, const hd_ref *ref);
+/* Its local offset (hd_local_offset of the element) as one. */
+hd_affine offset_map_of(const gen *g, const hd_ref *ref);
+
+/* --------------------------------------------------------- node.c */
+
+void put_node(text *t, gen *g, int d);
+/* The arrays the body uses, each once, in order of first use: the
+ * distributed ones, or the replicated ones; returns how many. */
+int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out);
+/* Whether the doall has an environment (outer scalars or replicated
+ * arrays to ship); repl gets the replicated arrays it reads. */
+bool node_has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl);
+
+/* ------------------------------------------------------ codegen.c */
+
+struct gen {
+    const hd_program *prog;
+    const char *src;
+    size_t len;
+    const hd_codegen_options *opt;
+    text diag;
+    int errors;
+    int *array_id;         /* program array -> runtime array, or -1 */
+    int ndist;
+    hd_order order;
+    size_t *line_start;    /* offset where each line of src starts */
+    int nlines;
+    node_plan *plans;      /* per doall */
+};
+
+int line_of(const gen *g, size_t offset);
+__attribute__((format(printf, 3, 4))) void error_at(gen *g, size_t offset, const char *fmt, ...);
+void put_source(text *t, const gen *g, size_t b, size_t e);
+/* `#line` back to the input: the text that follows comes from offset. */
+void line_directive(text *t, const gen *g, size_t offset);
+/* Is reference `in` part of the index of `out`? */
+bool inside(const hd_ref *in, const hd_ref *out);
+/* Does the doall write (or read) program array arr? */
+bool uses_array(const hd_loop *l, int arr, bool is_write);
+
+#endif

@@ -1,0 +1,646 @@
+/*
+ * node.c — the node function of a doall, written from its plan (plan.c):
+ * the SPMD code of seed 000's Fig. 1d that every processor runs.
+ *
+ *   1. my iterations: the coset of i whose home element I own, as one or
+ *      two plain loops (no test of who owns an iteration), or a scan of
+ *      every iteration when the home's owner is not GF(2)-affine;
+ *   2. slot groups (LCCs): for each, the iterations of other processors
+ *      that read my elements (another coset), each element put at its
+ *      slot in the message to its reader; one v_send per processor that
+ *      reads from me, one v_receive per processor I read from;
+ *   3. request rounds: for my iterations, under their guards, the
+ *      elements only I can name, asked of their owners (hd_requests);
+ *   4. my iterations, in increasing order, running the body with every
+ *      distributed reference rewritten to where its element is: my own
+ *      slice, a slot of a received message, or an answer.
+ * docs/codegen.md follows the output of one example line by line.
+ */
+#include "codegen_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *elem(const gen *g, int arr)
+{
+    return g->prog->arrays[arr].elem_type;
+}
+
+static const char *name_of(const gen *g, int arr)
+{
+    return g->prog->arrays[arr].name;
+}
+
+static void put_owner(text *t, const gen *g, const char *index, int arr)
+{
+    putf(t, "hd_owner(%s, %d, %d)", index, g->prog->arrays[arr].shift, g->prog->n);
+}
+
+static void put_offset(text *t, const gen *g, const char *index, int arr)
+{
+    putf(t, "hd_local_offset(%s, %d, %d)", index, g->prog->arrays[arr].shift,
+         g->prog->n);
+}
+
+/* "file:line:col: 'text'", naming a reference in a run-time error. */
+static void put_where(text *t, const gen *g, const hd_ref *ref)
+{
+    text w = { 0 };
+    putf(&w, "%s:%d:%d: '%s'", g->prog->path, ref->line, ref->col, ref->text);
+    put_c_string(t, w.s ? w.s : "?");
+    free(w.s);
+}
+
+/* The element index of reference k, checked at run time when the front end
+ * could not check it. */
+static void put_index(text *t, const gen *g, const node_plan *np, int k)
+{
+    const hd_ref *ref = &np->loop->refs[k];
+    if (!ref->check_at_run_time) {
+        put(t, np->refs[k].index);
+        return;
+    }
+    putf(t, "hd_checked(%s, (hd_index)1 << %d, ", np->refs[k].index,
+         g->prog->arrays[ref->array].log2_size);
+    put_where(t, g, ref);
+    put(t, ")");
+}
+
+/* pext(e, leads): the bits of e at the leading bits, packed, as runs. */
+static void put_slot(text *t, uint64_t leads, const char *e)
+{
+    int at = 0, parts = 0;
+    if (!leads) {
+        put(t, "0");
+        return;
+    }
+    put(t, "(");
+    for (int b = 0; b < 64;) {
+        if (!((leads >> b) & 1)) {
+            b++;
+            continue;
+        }
+        int len = 0;
+        while (b + len < 64 && ((leads >> (b + len)) & 1))
+            len++;
+        putf(t, "%s(((uint64_t)%s >> %d) & 0x%llxu)", parts ? " | " : "", e, b,
+             (unsigned long long)hd_mask(len));
+        if (at)
+            putf(t, " << %d", at);
+        at += len;
+        b += len;
+        parts++;
+    }
+    put(t, ")");
+}
+
+/* hd_me as the right-hand side of a system whose owner map adds c. */
+static const char *me_plus(char *buf, size_t size, uint64_t c)
+{
+    if (c)
+        snprintf(buf, size, "(uint64_t)hd_me ^ %#llx", (unsigned long long)c);
+    else
+        snprintf(buf, size, "(uint64_t)hd_me");
+    return buf;
+}
+
+static void put_table(text *t, const char *type, const char *name, const uint64_t *v, int n)
+{
+    putf(t, "    static const %s %s[%d] = {", type, name, n > 0 ? n : 1);
+    for (int k = 0; k < n; k++)
+        putf(t, "%s%#llx", k ? ", " : " ", (unsigned long long)v[k]);
+    put(t, n > 0 ? " };\n" : " 0 };\n");
+}
+
+/* ----------------------------------------------------------- the body */
+
+static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
+                          size_t end);
+
+/* What replaces reference k in the body: an expression for its element. */
+static void put_ref_value(text *t, const gen *g, const node_plan *np, int k)
+{
+    const hd_loop *l = np->loop;
+    const hd_ref *ref = &l->refs[k];
+    const ref_plan *rp = &np->refs[k];
+    const char *a = name_of(g, ref->array);
+    switch (rp->way) {
+    case WAY_REPLICATED:
+        put_source(t, g, ref->begin, ref->end);
+        break;
+    case WAY_LOCAL:
+        putf(t, "hd_l_%s[", a);
+        if (rp->fast) {
+            putf(t, "hd_b%d + hd_t", rp->base);
+        } else {
+            text idx = { 0 };
+            put_index(&idx, g, np, k);
+            put_offset(t, g, idx.s ? idx.s : "0", ref->array);
+            free(idx.s);
+        }
+        put(t, "]");
+        break;
+    case WAY_SLOTS:
+        putf(t, "(*hd_at_%d_%d(hd_me, hd_l_%s, hd_in%d, %s))", (int)(l - g->prog->loops),
+             rp->group, a, rp->group, rp->index);
+        break;
+    case WAY_REQUEST:
+        putf(t, "(*(hd_k%d[hd_t] < 0 ? &hd_l_%s[~hd_k%d[hd_t]] : (const %s *)hd_v%d[hd_k%d[hd_t]]))",
+             rp->group, a, rp->group, elem(g, ref->array), np->reqs[rp->group].level,
+             rp->group);
+        break;
+    }
+}
+
+/* Text [begin, end) of the loop with every distributed reference in it
+ * rewritten (put_ref_value); a reference's own index is part of what
+ * replaces it. */
+static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
+                          size_t end)
+{
+    const hd_loop *l = np->loop;
+    size_t at = begin;
+    for (;;) {
+        int next = -1;
+        for (int k = 0; k < l->nrefs; k++) {
+            const hd_ref *ref = &l->refs[k];
+            if (np->refs[k].way == WAY_REPLICATED || ref->begin < at || ref->end > end)
+                continue;
+            if (next < 0 || ref->begin < l->refs[next].begin ||
+                (ref->begin == l->refs[next].begin && ref->end > l->refs[next].end))
+                next = k;
+        }
+        if (next < 0)
+            break;
+        put_source(t, g, at, l->refs[next].begin);
+        put_ref_value(t, g, np, next);
+        at = l->refs[next].end;
+    }
+    put_source(t, g, at, end);
+}
+
+/* The condition under which C evaluates what guard gi guards, outermost
+ * condition first so that C evaluates each only where the outer hold. */
+static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
+{
+    const hd_loop *l = np->loop;
+    const hd_guard *gd = &l->guards[gi];
+    if (gd->parent >= 0) {
+        put_guard(t, g, np, gd->parent);
+        put(t, " && ");
+    }
+    put(t, gd->when ? "(" : "!(");
+    put_rewritten(t, g, np, gd->begin, gd->end);
+    put(t, ")");
+}
+
+static void put_body(text *t, const gen *g, const node_plan *np, const char *indent)
+{
+    const hd_loop *l = np->loop;
+    line_directive(t, g, l->body_begin);
+    put(t, indent);
+    if (!l->body_is_block)
+        put(t, "{ ");
+    put_rewritten(t, g, np, l->body_begin, l->body_end);
+    if (!l->body_is_block)
+        put(t, "; }");
+    put(t, "\n");
+}
+
+/* ------------------------------------------------------------- the loops */
+
+/*
+ * A loop over the coset x0 + span(b_0 .. b_{d-1}) in increasing order
+ * (coset.c), binding the loop variable and hd_t (the element's number,
+ * whose bit t picks b_t).  The first `inner` basis vectors are the single
+ * bits lo, lo + 1, ...: that part is a plain counted loop, i = x + (u <<
+ * lo); the rest steps from one run to the next by XOR with a table.
+ * Returns the indentation of the loop's body.
+ */
+typedef struct {
+    int inner, lo, outer;
+} loop_shape;
+
+static loop_shape shape_of(const hd_space *b)
+{
+    loop_shape s = { 0, 0, b->dim };
+    if (b->dim == 0 || __builtin_popcountll(b->v[0]) != 1)
+        return s;
+    s.lo = __builtin_ctzll(b->v[0]);
+    while (s.inner < b->dim && b->v[s.inner] == UINT64_C(1) << (s.lo + s.inner))
+        s.inner++;
+    s.outer = b->dim - s.inner;
+    return s;
+}
+
+static void put_steps(text *t, const char *name, const hd_space *b, loop_shape s)
+{
+    uint64_t steps[65];
+    uint64_t acc = 0;
+    for (int c = 0; c < s.outer; c++) {
+        acc ^= b->v[s.inner + c];
+        steps[c] = acc;
+    }
+    steps[s.outer] = 0;
+    put_table(t, "hd_index", name, steps, s.outer + 1);
+}
+
+/* Opens the loop: x0 and count are C expressions (count is 2^dim, or 0). */
+static const char *open_coset_loop(text *t, const hd_loop *l, const hd_space *b,
+                                   const char *x0, const char *count, const char *steps)
+{
+    loop_shape s = shape_of(b);
+    if (s.outer == 0) {
+        putf(t, "    {\n        const hd_index hd_x = %s;\n", x0);
+        putf(t, "        const hd_index hd_count = %s;\n", count);
+        put(t, "        for (hd_index hd_t = 0; hd_t < hd_count; hd_t++) {\n");
+        if (s.lo)
+            putf(t, "            const %s %s = (%s)(hd_x + (hd_t << %d));\n", l->var_type,
+                 l->var, l->var_type, s.lo);
+        else
+            putf(t, "            const %s %s = (%s)(hd_x + hd_t);\n", l->var_type, l->var,
+                 l->var_type);
+        putf(t, "            HD_VISIT(%s);\n", l->var);
+        return "            ";
+    }
+    putf(t, "    {\n        hd_index hd_x = %s;\n", x0);
+    putf(t, "        const hd_index hd_count = %s;\n", count);
+    putf(t, "        for (hd_index hd_o = 0; hd_o < hd_count >> %d; hd_o++, "
+            "hd_x ^= %s[__builtin_ctzll((unsigned long long)hd_o)])\n",
+         s.inner, steps);
+    if (s.inner == 0) {
+        put(t, "        {\n            const hd_index hd_t = hd_o;\n");
+        putf(t, "            const %s %s = (%s)hd_x;\n", l->var_type, l->var, l->var_type);
+    } else {
+        putf(t, "        for (hd_index hd_u = 0; hd_u < %llu; hd_u++) {\n",
+             (unsigned long long)1 << s.inner);
+        putf(t, "            const hd_index hd_t = (hd_o << %d) + hd_u;\n", s.inner);
+        putf(t, "            const %s %s = (%s)(hd_x + (hd_u << %d));\n", l->var_type,
+             l->var, l->var_type, s.lo);
+    }
+    putf(t, "            HD_VISIT(%s);\n", l->var);
+    return "            ";
+}
+
+static void close_coset_loop(text *t)
+{
+    put(t, "        }\n    }\n");
+}
+
+/* My iterations.  Affine home: the coset of hd_me (set up by put_mine);
+ * otherwise a scan that skips the iterations of others. */
+static const char *open_my_loop(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    if (np->affine_home)
+        return open_coset_loop(t, l, &np->own.null, "hd_i0", "hd_mine", "hd_own_steps");
+    const hd_ref *home = &l->refs[l->home];
+    putf(t, "    {\n        hd_index hd_n = 0;\n"
+            "        for (%s %s = 0; %s < %llu; %s++) {\n"
+            "            HD_VISIT(%s);\n            if (",
+         l->var_type, l->var, l->var, (unsigned long long)1 << l->k, l->var, l->var);
+    put_owner(t, g, np->refs[l->home].index, home->array);
+    put(t, " != hd_me)\n                continue;\n"
+           "            const hd_index hd_t = hd_n++;\n");
+    return "            ";
+}
+
+static void put_unused_t(text *t, const char *indent)
+{
+    putf(t, "%s(void)hd_t;\n", indent);
+}
+
+/* ----------------------------------------------------- the node function */
+
+/* Where my iterations are: hd_i0 (the first) and hd_mine (how many). */
+static void put_mine(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    const hd_ref *home = &l->refs[l->home];
+    int n = g->prog->n;
+    if (!np->affine_home) {
+        putf(t, "    /* My iterations: those whose ");
+        put_commented(t, home->text);
+        put(t, " I hold; its owner is not a GF(2)-affine map of the\n"
+               "     * loop variable, so every iteration is looked at. */\n");
+        if (!np->nreqs)
+            return;
+        put(t, "    hd_index hd_mine = 0;\n");
+        const char *in = open_my_loop(t, g, np);
+        put_unused_t(t, in);
+        put(t, "            hd_mine++;\n");
+        close_coset_loop(t);
+        return;
+    }
+    const hd_system *own = &np->own;
+    loop_shape s = shape_of(&own->null);
+    char rhs[64];
+    put(t, "    /* My iterations: the i whose ");
+    put_commented(t, home->text);
+    putf(t, " I hold, i.e. owner(i) = hd_me,\n"
+            "     * the coset x0 + span(basis) of the GF(2) system owner(i) = hd_me "
+            "(2^%d of them). */\n", own->null.dim);
+    put_table(t, "hd_index", "hd_own_part", own->part, n);
+    if (own->nchecks) {
+        put_table(t, "uint64_t", "hd_own_checks", own->check, own->nchecks);
+        putf(t, "    const hd_index hd_mine = hd_solvable(hd_own_checks, %d, %s)\n"
+                "                             ? (hd_index)1 << %d : 0;\n",
+             own->nchecks, me_plus(rhs, sizeof rhs, np->own_c), own->null.dim);
+    } else {
+        putf(t, "    const hd_index hd_mine = (hd_index)1 << %d;\n", own->null.dim);
+    }
+    putf(t, "    const hd_index hd_i0 = hd_combine(hd_own_part, %d, %s);\n", n,
+         me_plus(rhs, sizeof rhs, np->own_c));
+    if (s.outer)
+        put_steps(t, "hd_own_steps", &own->null, s);
+    /* The local references whose offset is hd_b<k> + hd_t. */
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way != WAY_LOCAL || !np->refs[k].fast || np->refs[k].base != k)
+            continue;
+        putf(t, "    hd_index hd_b%d;   /* ", k);
+        put_commented(t, l->refs[k].text);
+        putf(t, " and every reference with its offsets: mine at hd_b%d + hd_t */\n"
+                "    {\n        const %s %s = (%s)hd_i0;\n        (void)%s;\n        hd_b%d = ",
+             k, l->var_type, l->var, l->var_type, l->var, k);
+        put_offset(t, g, np->refs[k].index, l->refs[k].array);
+        put(t, ";\n    }\n");
+    }
+}
+
+/* The fetch of a slot group's element: mine, or at its slot in the
+ * message from its owner. */
+static void put_slot_reader(text *t, const gen *g, const node_plan *np, int d, int s)
+{
+    const slot_group *sg = &np->slots[s];
+    const char *type = elem(g, sg->array);
+    putf(t, "static inline const %s *hd_at_%d_%d(int hd_me, const %s *hd_l,\n"
+            "                                      const void *const *hd_in, hd_index hd_e)\n{\n"
+            "    const int hd_from = ",
+         type, d, s, type);
+    put_owner(t, g, "hd_e", sg->array);
+    put(t, ";\n    if (hd_from == hd_me)\n        return &hd_l[");
+    put_offset(t, g, "hd_e", sg->array);
+    putf(t, "];\n    return (const %s *)hd_in[hd_from] + ", type);
+    put_slot(t, sg->leads, "hd_e");
+    put(t, ";\n}\n\n");
+}
+
+static void put_slot_groups(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    const hd_ref *home = &l->refs[l->home];
+    int n = g->prog->n, P = 1 << n;
+    put(t, "\n    /* Elements my iterations read by an LCC: each element q needs from p\n"
+           "     * travels once, at its slot; both sides know every size. */\n");
+    for (int s = 0; s < np->nslots; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "hd_pair%d", s);
+        put_table(t, "uint64_t", name, np->slots[s].pair.check, np->slots[s].pair.nchecks);
+    }
+    putf(t, "    const hd_lcc_group hd_groups[%d] = {\n", np->nslots);
+    for (int s = 0; s < np->nslots; s++) {
+        const slot_group *sg = &np->slots[s];
+        putf(t, "        { sizeof *hd_l_%s, %d, %#llx, %#llx, %d, hd_pair%d },   /* ",
+             name_of(g, sg->array), sg->log2_slots, (unsigned long long)sg->home_c,
+             (unsigned long long)sg->src_c, sg->pair.nchecks, s);
+        put_commented(t, l->refs[sg->ref].text);
+        put(t, " */\n");
+    }
+    put(t, "    };\n    hd_exchange *const hd_msgs = hd_exchange_groups(");
+    putf(t, "%d, hd_groups);\n", np->nslots);
+    for (int s = 0; s < np->nslots; s++) {
+        const slot_group *sg = &np->slots[s];
+        const hd_ref *ref = &l->refs[sg->ref];
+        const char *a = name_of(g, sg->array);
+        loop_shape sh = shape_of(&sg->send);
+        put(t, "    /* Pack ");
+        put_commented(t, ref->text);
+        put(t, ": the iterations i of others that read my elements (the\n"
+               "     * element's owner is hd_me), one per reader and element. */\n");
+        char checks[32], part[32], steps[32], out[32];
+        snprintf(checks, sizeof checks, "hd_src_checks%d", s);
+        snprintf(part, sizeof part, "hd_src_part%d", s);
+        snprintf(steps, sizeof steps, "hd_src_steps%d", s);
+        snprintf(out, sizeof out, "hd_out%d", s);
+        put_table(t, "hd_index", part, sg->src.part, n);
+        if (sg->src.nchecks)
+            put_table(t, "uint64_t", checks, sg->src.check, sg->src.nchecks);
+        if (sh.outer)
+            put_steps(t, steps, &sg->send, sh);
+        putf(t, "    void *const *const %s = hd_group_out(hd_msgs, %d);\n", out, s);
+        char x0[160], count[160];
+        char rhs[64];
+        me_plus(rhs, sizeof rhs, sg->src_c);
+        snprintf(x0, sizeof x0, "hd_combine(%s, %d, %s)", part, n, rhs);
+        if (sg->src.nchecks)
+            snprintf(count, sizeof count, "hd_solvable(%s, %d, %s) ? (hd_index)1 << %d : 0",
+                     checks, sg->src.nchecks, rhs, sg->send.dim);
+        else
+            snprintf(count, sizeof count, "(hd_index)1 << %d", sg->send.dim);
+        const char *in = open_coset_loop(t, l, &sg->send, x0, count, steps);
+        put_unused_t(t, in);
+        putf(t, "%sconst int hd_to = ", in);
+        put_owner(t, g, np->refs[l->home].index, home->array);
+        putf(t, ";\n%sif (hd_to != hd_me) {\n%s    const hd_index hd_e = %s;\n", in, in,
+             np->refs[sg->ref].index);
+        putf(t, "%s    ((%s *)%s[hd_to])[", in, elem(g, sg->array), out);
+        put_slot(t, sg->leads, "hd_e");
+        putf(t, "] = hd_l_%s[", a);
+        put_offset(t, g, "hd_e", sg->array);
+        putf(t, "];\n%s}\n", in);
+        close_coset_loop(t);
+    }
+    putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
+            "     * from each that holds elements mine read (Fig. 1d). */\n"
+            "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+            "        size_t hd_n;\n"
+            "        const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
+            "        if (hd_n)\n"
+            "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
+            "    }\n"
+            "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+            "        size_t hd_n;\n"
+            "        void *hd_in = hd_inbox(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
+            "        if (hd_n)\n"
+            "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
+            "    }\n", P, P);
+    for (int s = 0; s < np->nslots; s++)
+        putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n", s, s);
+}
+
+/* Round `level` of requests: for each of my iterations, where its guard
+ * holds, the element of each request group of the round, asked of its
+ * owner unless it is mine (~offset in the table: mine). */
+static void put_request_round(text *t, const gen *g, const node_plan *np, int level)
+{
+    const hd_loop *l = np->loop;
+    putf(t, "\n    /* Requests, round %d: the elements only my iterations can name, asked\n"
+            "     * of their owners where C reads them (each element once). */\n"
+            "    hd_requests *const hd_q%d = hd_requests_new();\n", level, level);
+    for (int q = 0; q < np->nreqs; q++)
+        if (np->reqs[q].level == level) {
+            putf(t, "    hd_index *const hd_k%d = hd_alloc(hd_mine, sizeof *hd_k%d);   /* ", q, q);
+            put_commented(t, l->refs[np->reqs[q].ref].text);
+            put(t, " */\n");
+        }
+    const char *in = open_my_loop(t, g, np);
+    for (int q = 0; q < np->nreqs; q++) {
+        const request_group *rq = &np->reqs[q];
+        if (rq->level != level)
+            continue;
+        const hd_ref *ref = &l->refs[rq->ref];
+        putf(t, "%s", in);
+        if (rq->guard >= 0) {
+            put(t, "if (");
+            put_guard(t, g, np, rq->guard);
+            put(t, ") ");
+        }
+        putf(t, "{   /* ");
+        put_commented(t, ref->text);
+        putf(t, " */\n%s    const hd_index hd_e = ", in);
+        /* The index with the references inside it rewritten. */
+        const hd_array *arr = &g->prog->arrays[rq->array];
+        text e = { 0 };
+        for (int dd = 1; dd < ref->nsubs; dd++)
+            put(&e, "(");
+        for (int dd = 0; dd < ref->nsubs; dd++) {
+            if (dd > 0)
+                putf(&e, " * %lld + ", (long long)arr->extent[dd]);
+            put(&e, "(hd_index)(");
+            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd]);
+            put(&e, ")");
+            if (dd > 0)
+                put(&e, ")");
+        }
+        putf(t, "hd_checked(%s, (hd_index)1 << %d, ", e.s ? e.s : "0", arr->log2_size);
+        free(e.s);
+        put_where(t, g, ref);
+        putf(t, ");\n%s    const int hd_from = ", in);
+        put_owner(t, g, "hd_e", rq->array);
+        putf(t, ";\n%s    hd_k%d[hd_t] = hd_from == hd_me ? ~", in, q);
+        put_offset(t, g, "hd_e", rq->array);
+        putf(t, "\n%s                : hd_request(hd_q%d, %d, hd_from, hd_e);\n%s}\n", in, level,
+             g->array_id[rq->array], in);
+    }
+    close_coset_loop(t);
+    putf(t, "    hd_requests_run(hd_q%d);\n"
+            "    const void *const *const hd_v%d = hd_requests_values(hd_q%d);\n",
+         level, level, level);
+}
+
+/* The arrays the body uses, each once, in order of first use: the
+ * distributed ones, or the replicated ones. */
+int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out)
+{
+    int n = 0;
+    for (int k = 0; k < l->nrefs; k++) {
+        int a = l->refs[k].array;
+        if ((g->prog->arrays[a].dist != HD_DIST_NONE) != distributed)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen |= out[j] == a;
+        if (!seen)
+            out[n++] = a;
+    }
+    return n;
+}
+
+/* A replicated array's declaration inside the environment, or a pointer
+ * to its rows inside the node function: double w[4][8] is shipped whole
+ * and read through `const double (*const w)[8]`. */
+static void put_array_field(text *t, const hd_array *a)
+{
+    putf(t, "    %s %s", a->elem_type, a->name);
+    for (int d = 0; d < a->ndims; d++)
+        putf(t, "[%lld]", (long long)a->extent[d]);
+    put(t, ";\n");
+}
+
+static void put_array_view(text *t, const hd_array *a)
+{
+    if (a->ndims == 1) {
+        putf(t, "    const %s *const %s = hd_env->%s;\n", a->elem_type, a->name, a->name);
+    } else {
+        putf(t, "    const %s (*const %s)", a->elem_type, a->name);
+        for (int d = 1; d < a->ndims; d++)
+            putf(t, "[%lld]", (long long)a->extent[d]);
+        putf(t, " = hd_env->%s;\n", a->name);
+    }
+    putf(t, "    (void)%s;\n", a->name);
+}
+
+bool node_has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl)
+{
+    *nrepl = arrays_used(g, l, false, repl);
+    return l->nouters > 0 || *nrepl > 0;
+}
+
+void put_node(text *t, gen *g, int d)
+{
+    const hd_program *p = g->prog;
+    const hd_loop *l = &p->loops[d];
+    const node_plan *np = &g->plans[d];
+    const hd_ref *home = &l->refs[l->home];
+    int *repl = malloc((size_t)l->nrefs * sizeof *repl);
+    int *dist = malloc((size_t)l->nrefs * sizeof *dist);
+    if (!repl || !dist) {
+        free(repl);
+        free(dist);
+        t->failed = true;
+        return;
+    }
+    int nrepl, ndist = arrays_used(g, l, true, dist);
+    bool env = node_has_env(g, l, repl, &nrepl);
+
+    put(t, "/* hyperdo: the node program of the doall at ");
+    put_commented(t, p->path);
+    putf(t, ":%d (Fig. 1d).  Every\n * processor runs the iterations whose ", l->line);
+    put_commented(t, home->text);
+    put(t, " it holds (owner computes). */\n");
+    if (env) {
+        putf(t, "struct hd_env_%d {\n", d);
+        for (int k = 0; k < l->nouters; k++)
+            putf(t, "    %s %s;\n", l->outers[k].type, l->outers[k].name);
+        for (int k = 0; k < nrepl; k++)
+            put_array_field(t, &p->arrays[repl[k]]);
+        put(t, "};\n\n");
+    }
+    for (int s = 0; s < np->nslots; s++)
+        put_slot_reader(t, g, np, d, s);
+    putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
+    if (env) {
+        putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
+        for (int k = 0; k < l->nouters; k++)
+            putf(t, "    const %s %s = hd_env->%s;\n    (void)%s;\n", l->outers[k].type,
+                 l->outers[k].name, l->outers[k].name, l->outers[k].name);
+        for (int k = 0; k < nrepl; k++)
+            put_array_view(t, &p->arrays[repl[k]]);
+    } else {
+        put(t, "    (void)hd_arg;\n");
+    }
+    put(t, "    const int hd_me = v_get_pid();\n");
+    for (int k = 0; k < ndist; k++)
+        putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, dist[k]),
+             p->arrays[dist[k]].name, g->array_id[dist[k]]);
+    put_mine(t, g, np);
+    if (np->nslots)
+        put_slot_groups(t, g, np);
+    for (int level = 1; level <= np->levels; level++)
+        put_request_round(t, g, np, level);
+
+    put(t, "\n    /* My iterations, in order. */\n");
+    const char *in = open_my_loop(t, g, np);
+    put_unused_t(t, in);
+    put_body(t, g, np, in);
+    close_coset_loop(t);
+    for (int q = 0; q < np->nreqs; q++)
+        putf(t, "    free(hd_k%d);\n", q);
+    for (int level = 1; level <= np->levels; level++)
+        putf(t, "    hd_requests_free(hd_q%d);\n", level);
+    if (np->nslots)
+        put(t, "    hd_exchange_free(hd_msgs);\n");
+    put(t, "}\n\n");
+    free(repl);
+    free(dist);
+}

@@ -1,0 +1,495 @@
+/*
+ * plan.c — the node plan of each doall: which iterations each processor
+ * visits, and how each reference of the body reaches its element
+ * (docs/codegen.md, "The node program in general").
+ *
+ * Iterations.  Under owner computes iteration i runs on the owner of the
+ * element its assignment writes.  When that element's index is GF(2)-
+ * affine in i (every canonical loop writing b[i], b[i ^ c], b[m][i] ...
+ * under block, cyclic and block-cyclic layouts), so is its owner: o(i) =
+ * M i + c over GF(2) (seed 000, Section 3).  Processor p's iterations are
+ * then the solutions of M i = p + c, a coset x0 + null(M), which the node
+ * code enumerates in increasing order without testing any iteration
+ * (analysis/coset.c).  Otherwise every processor scans all iterations.
+ *
+ * References.  A read of a distributed array is
+ *   LOCAL    when its element always lives with the iteration;
+ *   SLOTS    when its index is affine, the home's owner is affine, and C
+ *            evaluates it at every iteration: its owner computes which
+ *            iterations of others read its elements and sends each element
+ *            once, at a slot both sides compute;
+ *   REQUEST  otherwise (an index or a guard that only the iteration's
+ *            processor can evaluate, or an index that is not affine): the
+ *            iteration's processor asks the owner, only where C reads it.
+ * References of one array through one map are one slot group; through one
+ * index text under one guard, one request group; and every element a
+ * processor needs from another travels once per doall: groups of one
+ * array that may read the same element are all made requests, whose
+ * tickets are shared (hd_requests).
+ */
+#include "codegen_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------ maps of a reference */
+
+hd_affine owner_map_of(const gen *g, const hd_ref *ref)
+{
+    const hd_array *a = &g->prog->arrays[ref->array];
+    int n = g->prog->n;
+    hd_affine o = hd_affine_constant(ref->map.in, 0);
+    for (int t = 0; t < n; t++) {
+        o.row[t] = ref->map.row[a->shift + t];
+        o.c |= ((ref->map.c >> (a->shift + t)) & 1) << t;
+    }
+    return o;
+}
+
+/* hd_local_offset(e, shift, n) drops bits shift .. shift+n-1 of e. */
+hd_affine offset_map_of(const gen *g, const hd_ref *ref)
+{
+    const hd_array *a = &g->prog->arrays[ref->array];
+    int n = g->prog->n;
+    hd_affine o = hd_affine_constant(ref->map.in, 0);
+    for (int b = 0; b + n < a->log2_size; b++) {
+        int from = b < a->shift ? b : b + n;
+        o.row[b] = ref->map.row[from];
+        o.c |= ((ref->map.c >> from) & 1) << b;
+    }
+    return o;
+}
+
+static void owner_rows(const hd_affine *o, int n, uint64_t *rows)
+{
+    for (int t = 0; t < n; t++)
+        rows[t] = o->row[t] & hd_mask(o->in);
+}
+
+/* The flattened element index of a reference, as C: the subscripts as
+ * written, row-major ((s0 * E1 + s1) * E2 + s2 ...). */
+static char *index_text(const gen *g, const hd_ref *ref)
+{
+    const hd_array *a = &g->prog->arrays[ref->array];
+    text t = { 0 };
+    for (int d = 1; d < ref->nsubs; d++)
+        put(&t, "(");
+    for (int d = 0; d < ref->nsubs; d++) {
+        if (d > 0)
+            putf(&t, " * %lld + ", (long long)a->extent[d]);
+        put(&t, "(hd_index)(");
+        put_source(&t, g, ref->sub_begin[d], ref->sub_end[d]);
+        put(&t, ")");
+        if (d > 0)
+            put(&t, ")");
+    }
+    if (t.failed) {
+        free(t.s);
+        return NULL;
+    }
+    return take(&t);
+}
+
+/* The index's text without blanks, to tell equal indices apart. */
+static bool same_index_text(const gen *g, const hd_ref *x, const hd_ref *y)
+{
+    if (x->nsubs != y->nsubs)
+        return false;
+    for (int d = 0; d < x->nsubs; d++) {
+        size_t i = x->sub_begin[d], j = y->sub_begin[d];
+        for (;;) {
+            while (i < x->sub_end[d] && (g->src[i] == ' ' || g->src[i] == '\t' ||
+                                         g->src[i] == '\n' || g->src[i] == '\r'))
+                i++;
+            while (j < y->sub_end[d] && (g->src[j] == ' ' || g->src[j] == '\t' ||
+                                         g->src[j] == '\n' || g->src[j] == '\r'))
+                j++;
+            if (i >= x->sub_end[d] || j >= y->sub_end[d])
+                break;
+            if (g->src[i] != g->src[j])
+                return false;
+            i++;
+            j++;
+        }
+        if (i < x->sub_end[d] || j < y->sub_end[d])
+            return false;
+    }
+    return true;
+}
+
+static bool same_map(const hd_affine *x, const hd_affine *y)
+{
+    if (x->in != y->in || x->c != y->c)
+        return false;
+    for (int t = 0; t < 64; t++)
+        if ((x->row[t] ^ y->row[t]) & hd_mask(x->in))
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------ the groups */
+
+static bool is_distributed(const gen *g, const hd_ref *ref)
+{
+    return g->prog->arrays[ref->array].dist != HD_DIST_NONE;
+}
+
+/* Is reference r inside the text of guard gd's condition? */
+static bool in_guard(const hd_ref *r, const hd_guard *gd)
+{
+    return r->begin >= gd->begin && r->end <= gd->end;
+}
+
+static int add_slot_group(node_plan *np, int array, int ref, const hd_affine *map)
+{
+    for (int s = 0; s < np->nslots; s++)
+        if (np->slots[s].array == array && same_map(&np->slots[s].map, map))
+            return s;
+    slot_group *grown = realloc(np->slots, (size_t)(np->nslots + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    np->slots = grown;
+    slot_group *s = &np->slots[np->nslots];
+    memset(s, 0, sizeof *s);
+    s->array = array;
+    s->ref = ref;
+    s->map = *map;
+    return np->nslots++;
+}
+
+static int add_request_group(gen *g, node_plan *np, int k)
+{
+    const hd_ref *ref = &np->loop->refs[k];
+    for (int q = 0; q < np->nreqs; q++) {
+        const hd_ref *other = &np->loop->refs[np->reqs[q].ref];
+        if (np->reqs[q].array == ref->array && np->reqs[q].guard == ref->guard &&
+            same_index_text(g, other, ref))
+            return q;
+    }
+    request_group *grown = realloc(np->reqs, (size_t)(np->nreqs + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    np->reqs = grown;
+    np->reqs[np->nreqs] = (request_group){ ref->array, k, ref->guard, 0 };
+    return np->nreqs++;
+}
+
+/* Can two slot groups of one array read one element on one processor?
+ * Unknowns (i1, i2): M i1 = M i2 and F1 i1 + f1 = F2 i2 + f2 over GF(2);
+ * beyond 32 bits of i the question is not asked (answer: yes). */
+static bool may_share(const gen *g, const node_plan *np, const slot_group *x,
+                      const slot_group *y)
+{
+    int k = np->loop->k, m = g->prog->arrays[x->array].log2_size, n = g->prog->n;
+    if (2 * k > 64)
+        return true;
+    uint64_t *rows = malloc((size_t)(n + m) * sizeof *rows);
+    uint8_t *rhs = malloc((size_t)(n + m) * sizeof *rhs);
+    if (!rows || !rhs) {
+        free(rows);
+        free(rhs);
+        return true;
+    }
+    hd_affine home = owner_map_of(g, &np->loop->refs[np->loop->home]);
+    int r = 0;
+    for (int t = 0; t < n; t++, r++) {
+        uint64_t mrow = home.row[t] & hd_mask(k);
+        rows[r] = mrow | (mrow << k);
+        rhs[r] = 0;
+    }
+    for (int b = 0; b < m; b++, r++) {
+        rows[r] = (x->map.row[b] & hd_mask(k)) | ((y->map.row[b] & hd_mask(k)) << k);
+        rhs[r] = (uint8_t)(((x->map.c ^ y->map.c) >> b) & 1);
+    }
+    bool shared = hd_solve_one(rows, rhs, r, 2 * k, NULL);
+    free(rows);
+    free(rhs);
+    return shared;
+}
+
+/* The slot group's systems: what it sends, to whom, at which slot. */
+static bool complete_slot_group(const gen *g, node_plan *np, slot_group *s)
+{
+    const hd_loop *l = np->loop;
+    int n = g->prog->n, k = l->k, m = g->prog->arrays[s->array].log2_size;
+    const hd_ref *ref = &l->refs[s->ref];
+    hd_affine src = owner_map_of(g, ref);
+    hd_affine home = owner_map_of(g, &l->refs[l->home]);
+    uint64_t rows[128];
+    owner_rows(&home, n, rows);
+    owner_rows(&src, n, rows + n);
+    s->home_c = home.c & hd_mask(n);
+    s->src_c = src.c & hd_mask(n);
+    if (hd_system_solve(rows, 2 * n, k, &s->pair) != HD_OK ||
+        hd_system_solve(rows + n, n, k, &s->src) != HD_OK)
+        return false;
+    /* W = F(null [M; O F]): the elements q needs from p differ by W. */
+    hd_space w = hd_space_image(&s->pair.null, &s->map, m);
+    s->leads = hd_space_leads(&w);
+    s->log2_slots = w.dim;
+    /* D = null F and null M: iterations of one processor reading one
+     * element; p sends for one iteration of each such class. */
+    uint64_t *drows = malloc((size_t)(m + n) * sizeof *drows);
+    if (!drows)
+        return false;
+    for (int b = 0; b < m; b++)
+        drows[b] = s->map.row[b] & hd_mask(k);
+    owner_rows(&home, n, drows + m);
+    hd_space d = hd_null_space(drows, m + n, k);
+    free(drows);
+    s->send = hd_space_complement(&s->src.null, &d);
+    return true;
+}
+
+/* Round of a request group: after every round whose values its index or
+ * guards read. */
+static int level_of(gen *g, node_plan *np, int q, int depth)
+{
+    request_group *rq = &np->reqs[q];
+    if (rq->level > 0)
+        return rq->level;
+    if (depth > np->nreqs)
+        return 1;   /* cannot happen: a reference is not inside itself */
+    const hd_loop *l = np->loop;
+    int level = 1;
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_ref *ref = &l->refs[k];
+        if (ref->array != rq->array || np->refs[k].way != WAY_REQUEST ||
+            np->refs[k].group != q)
+            continue;
+        for (int j = 0; j < l->nrefs; j++) {
+            if (np->refs[j].way != WAY_REQUEST || np->refs[j].group == q)
+                continue;
+            bool feeds = inside(&l->refs[j], ref);
+            for (int gi = ref->guard; gi >= 0 && !feeds; gi = l->guards[gi].parent)
+                feeds = in_guard(&l->refs[j], &l->guards[gi]);
+            if (feeds) {
+                int below = level_of(g, np, np->refs[j].group, depth + 1);
+                if (below + 1 > level)
+                    level = below + 1;
+            }
+        }
+    }
+    rq->level = level;
+    return level;
+}
+
+/* A request is decided before the loop runs, by the iteration's processor:
+ * what its index and guards read must be what the body will read there,
+ * so not an element the same iteration writes earlier (the front end
+ * lists references in the order C evaluates them: an assignment's right
+ * side before its target), and not a variable of the body, which has a
+ * value only while the body runs. */
+static void check_request(gen *g, const node_plan *np, int k)
+{
+    const hd_loop *l = np->loop;
+    const hd_ref *ref = &l->refs[k];
+    for (int gi = ref->guard; gi >= 0; gi = l->guards[gi].parent)
+        if (l->guards[gi].uses_locals) {
+            error_at(g, ref->begin, "'%s' is read only where the condition at line %d "
+                     "holds, and that condition uses a variable of the loop body; the "
+                     "element comes from another processor, which is asked before the "
+                     "body runs: write the condition with the variable's expression",
+                     ref->text, l->guards[gi].line);
+            return;
+        }
+    for (int j = 0; j < l->nrefs; j++) {
+        const hd_ref *in = &l->refs[j];
+        bool written_before = false;
+        for (int w = 0; w < j; w++)
+            written_before |= l->refs[w].is_write && l->refs[w].array == in->array;
+        if (!is_distributed(g, in) || !written_before)
+            continue;
+        bool feeds = inside(in, ref);
+        for (int gi = ref->guard; gi >= 0 && !feeds; gi = l->guards[gi].parent)
+            feeds = in_guard(in, &l->guards[gi]);
+        if (feeds) {
+            error_at(g, in->begin, "'%s' decides whether or which element '%s' reads, "
+                     "and the iteration writes '%s' before it reads it: that must be "
+                     "known before the loop runs, since the element comes from another "
+                     "processor",
+                     in->text, ref->text, g->prog->arrays[in->array].name);
+            return;
+        }
+    }
+}
+
+/* --------------------------------------------------- fast local offsets */
+
+/* In the loop over my iterations, hd_t numbers them 0, 1, ... and i =
+ * x0 + sum of the basis vectors picked by hd_t's bits.  A local reference
+ * whose offset maps basis vector t to 2^t, with a base whose low bits are
+ * 0 for every processor, has offset base + hd_t: a plain induction
+ * variable the C compiler vectorizes. */
+static bool offset_is_base_plus_t(const gen *g, const node_plan *np, const hd_ref *ref)
+{
+    if (!ref->affine || !np->affine_home)
+        return false;
+    hd_affine off = offset_map_of(g, ref);
+    const hd_space *b = &np->own.null;
+    uint64_t low = hd_mask(b->dim), base0 = hd_affine_apply(&off, 0);
+    for (int t = 0; t < b->dim; t++)
+        if ((hd_affine_apply(&off, b->v[t]) ^ base0) != (UINT64_C(1) << t))
+            return false;
+    if (base0 & low)
+        return false;
+    for (int r = 0; r < np->own.m; r++)
+        if ((hd_affine_apply(&off, np->own.part[r]) ^ base0) & low)
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------- planning */
+
+static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
+{
+    const hd_program *p = g->prog;
+    int n = p->n;
+    memset(np, 0, sizeof *np);
+    np->loop = l;
+    np->refs = calloc((size_t)(l->nrefs ? l->nrefs : 1), sizeof *np->refs);
+    if (!np->refs)
+        return false;
+    const hd_ref *home = &l->refs[l->home];
+    np->affine_home = home->affine;
+    if (np->affine_home) {
+        hd_affine o = owner_map_of(g, home);
+        uint64_t rows[64];
+        owner_rows(&o, n, rows);
+        np->own_c = o.c & hd_mask(n);
+        if (hd_system_solve(rows, n, l->k, &np->own) != HD_OK)
+            return false;
+    }
+
+    /* First: every remote read a slot group where it can be one. */
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_ref *ref = &l->refs[k];
+        ref_plan *rp = &np->refs[k];
+        rp->group = -1;
+        if (!is_distributed(g, ref)) {
+            rp->way = WAY_REPLICATED;
+            continue;
+        }
+        rp->index = index_text(g, ref);
+        if (!rp->index)
+            return false;
+        if (ref->is_write || ref->comm == HD_COMM_LOCAL) {
+            rp->way = WAY_LOCAL;
+            rp->fast = !ref->check_at_run_time && offset_is_base_plus_t(g, np, ref);
+            rp->base = k;
+            if (rp->fast) {
+                hd_affine mine = offset_map_of(g, ref);
+                for (int j = 0; j < k; j++) {
+                    hd_affine other = offset_map_of(g, &l->refs[j]);
+                    if (np->refs[j].way == WAY_LOCAL && np->refs[j].fast &&
+                        np->refs[j].base == j && same_map(&mine, &other)) {
+                        rp->base = j;
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if (ref->affine && np->affine_home) {
+            rp->way = WAY_SLOTS;
+            if ((rp->group = add_slot_group(np, ref->array, k, &ref->map)) < 0)
+                return false;
+        } else {
+            rp->way = WAY_REQUEST;
+        }
+    }
+    /* A slot group is read at every iteration only if one of its
+     * references is unguarded; the others are asked for where read. */
+    for (int s = 0; s < np->nslots; s++) {
+        bool unguarded = false;
+        for (int k = 0; k < l->nrefs; k++)
+            if (np->refs[k].way == WAY_SLOTS && np->refs[k].group == s)
+                unguarded |= l->refs[k].guard < 0;
+        if (!unguarded)
+            for (int k = 0; k < l->nrefs; k++)
+                if (np->refs[k].way == WAY_SLOTS && np->refs[k].group == s)
+                    np->refs[k].way = WAY_REQUEST;
+    }
+    /* One element, one trip: an array read by requests, or by two slot
+     * groups that may meet on an element, is read by requests only. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < l->nrefs; k++) {
+            if (np->refs[k].way != WAY_SLOTS)
+                continue;
+            int s = np->refs[k].group;
+            bool demote = false;
+            for (int j = 0; j < l->nrefs && !demote; j++) {
+                if (l->refs[j].array != l->refs[k].array)
+                    continue;
+                if (np->refs[j].way == WAY_REQUEST)
+                    demote = true;
+                else if (np->refs[j].way == WAY_SLOTS && np->refs[j].group != s)
+                    demote = may_share(g, np, &np->slots[s], &np->slots[np->refs[j].group]);
+            }
+            if (demote) {
+                np->refs[k].way = WAY_REQUEST;
+                changed = true;
+            }
+        }
+    }
+    /* The slot groups still used, renumbered; the request groups. */
+    int *renumber = malloc((size_t)(np->nslots ? np->nslots : 1) * sizeof *renumber);
+    if (!renumber)
+        return false;
+    int kept = 0;
+    for (int s = 0; s < np->nslots; s++) {
+        bool used = false;
+        for (int k = 0; k < l->nrefs; k++)
+            used |= np->refs[k].way == WAY_SLOTS && np->refs[k].group == s;
+        renumber[s] = used ? kept : -1;
+        if (used)
+            np->slots[kept++] = np->slots[s];
+    }
+    np->nslots = kept;
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way == WAY_SLOTS) {
+            np->refs[k].group = renumber[np->refs[k].group];
+        } else if (np->refs[k].way == WAY_REQUEST) {
+            if ((np->refs[k].group = add_request_group(g, np, k)) < 0) {
+                free(renumber);
+                return false;
+            }
+            check_request(g, np, k);
+        }
+    }
+    free(renumber);
+    for (int s = 0; s < np->nslots; s++)
+        if (!complete_slot_group(g, np, &np->slots[s]))
+            return false;
+    for (int q = 0; q < np->nreqs; q++) {
+        int level = level_of(g, np, q, 0);
+        if (level > np->levels)
+            np->levels = level;
+    }
+    return true;
+}
+
+void plan_free(node_plan *np)
+{
+    if (!np->refs)
+        return;
+    for (int k = 0; k < np->loop->nrefs; k++)
+        free(np->refs[k].index);
+    free(np->refs);
+    free(np->slots);
+    free(np->reqs);
+    memset(np, 0, sizeof *np);
+}
+
+bool plan_all(gen *g)
+{
+    const hd_program *p = g->prog;
+    g->plans = calloc((size_t)(p->nloops ? p->nloops : 1), sizeof *g->plans);
+    if (!g->plans)
+        return false;
+    for (int d = 0; d < p->nloops; d++)
+        if (!plan_loop(g, &p->loops[d], &g->plans[d]))
+            return false;
+    return true;
+}

@@ -1,0 +1,109 @@
+/*
+ * text.c — the code generator's output buffer: appends, formats, and the
+ * quoting that source text needs inside a string literal or a comment.
+ * An allocation failure marks the text failed; the driver reports it.
+ */
+#include "codegen_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void put_n(text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(t->s, cap);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->s = grown;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n);
+    for (size_t k = 0; k < n; k++)
+        t->lines += s[k] == '\n';
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+void put(text *t, const char *s)
+{
+    put_n(t, s, strlen(s));
+}
+
+void putf(text *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof buf) {
+        put_n(t, buf, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        t->failed = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    put_n(t, big, (size_t)n);
+    free(big);
+}
+
+void put_c_string(text *t, const char *s)
+{
+    put(t, "\"");
+    for (const char *c = s; *c; c++) {
+        char buf[8];
+        if (*c == '"' || *c == '\\')
+            snprintf(buf, sizeof buf, "\\%c", *c);
+        else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            snprintf(buf, sizeof buf, "\\%03o", (unsigned char)*c);
+        else if (c[0] == '?' && c[1] == '?')
+            snprintf(buf, sizeof buf, "?\\");   /* no trigraph */
+        else
+            snprintf(buf, sizeof buf, "%c", *c);
+        put(t, buf);
+    }
+    put(t, "\"");
+}
+
+void put_quoted(text *t, const char *name)
+{
+    put_c_string(t, name);
+}
+
+void put_commented(text *t, const char *s)
+{
+    for (const char *c = s; *c; c++) {
+        if (*c == '\n' || *c == '\r') {
+            put(t, " ");
+            continue;
+        }
+        char buf[2] = { *c, 0 };
+        put(t, buf);
+        if ((c[0] == '*' && c[1] == '/') || (c[0] == '/' && c[1] == '*'))
+            put(t, " ");
+    }
+}
+
+char *take(text *t)
+{
+    char *s = t->s;
+    t->s = NULL;
+    t->len = t->cap = 0;
+    return s;
+}
