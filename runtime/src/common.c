@@ -137,6 +137,7 @@ void v_send(int vpid, const void *data, size_t size)
     check_vpid("v_send to", vpid);
     if (size > 0 && !data)
         hd__fatal("v_send to virtual processor %d: %zu bytes from a null pointer", vpid, size);
+    hd__stats_send(size);
     hd__tr_send(prog->to_physical[vpid], data, size);
 }
 
@@ -279,6 +280,7 @@ void hd_scatter(int array, const void *host)
             continue;
         }
         send_cmd(p, CMD_SCATTER, array, 0, 0);
+        hd__stats_host(0, bytes);
         run = contiguous_slice(a, v, host);
         if (!run) {
             if (!buf && !(buf = malloc(bytes)))
@@ -319,6 +321,7 @@ void hd_gather(int array, void *host)
             run = buf;
         }
         got = hd__tr_recv(p, run, bytes);
+        hd__stats_host(1, got);
         if (got != bytes)
             hd__fatal("hd_gather of array %s: processor %d answered %zu bytes, %zu expected "
                       "(a message of the program was not received)",
@@ -331,7 +334,9 @@ void hd_gather(int array, void *host)
 
 static void run_doall(int doall, const void *env)
 {
+    hd__stats_doall(doall, 1);
     prog->doalls[doall](env);
+    hd__stats_doall(doall, 0);
 }
 
 void hd_doall(int doall, const void *env, size_t env_size)
@@ -415,6 +420,7 @@ static int node_loop(void)
             break;
         }
         case CMD_EXIT:
+            hd__stats_node_exit();
             return c.status;
         default:
             hd__fatal("unknown command %d from the host", (int)c.op);
@@ -444,8 +450,10 @@ static void host_stop(int status)
     host_stopped = 1;
     for (int p = 1; p < nprocs; p++)
         send_cmd(p, CMD_EXIT, 0, status, 0);
+    hd__stats_collect();
     free_locals(0);
     hd__tr_finish();
+    hd__stats_write(prog->source);
     release();
 }
 
@@ -514,6 +522,7 @@ int hd_run(const hd_program_desc *program, int argc, char **argv)
     locals = calloc((size_t)nprocs, sizeof *locals);
     if (!locals)
         hd__fatal("hd_run: out of memory");
+    hd__stats_start(nprocs, program->ndoalls);
     running = 1;
     hd__tr_start(nprocs, &argc, &argv, node_main);
     if (hd__tr_self() != 0) {

@@ -28,6 +28,9 @@
 
 /* The back end's name, for messages ("threads", "MPI"). */
 extern const char hd__tr_name[];
+/* 1 when every processor is a thread of one process (what one writes in
+ * memory the others can read after hd__tr_finish), 0 for MPI. */
+extern const int hd__tr_shared;
 
 /* Starts nprocs processors.  Threads: the calling thread becomes physical
  * processor 0 and nprocs - 1 new threads run node_main() (each with its own
@@ -76,5 +79,15 @@ HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
 /* The running program's description of distributed array `array`, or NULL
  * when there is no such array. */
 const hd_array_desc *hd__array_desc(int array);
+
+/* ------------------------------------------- stats.c (HYPERDO_STATS) */
+
+void hd__stats_start(int nprocs, int ndoalls);
+void hd__stats_doall(int doall, int entering);  /* the caller enters / leaves */
+void hd__stats_send(size_t bytes);              /* a v_send of the caller */
+void hd__stats_host(int gather, size_t bytes);  /* hd_scatter (0), hd_gather (1) */
+void hd__stats_node_exit(void);                 /* MPI rank at EXIT */
+void hd__stats_collect(void);                   /* host, after EXIT (MPI) */
+void hd__stats_write(const char *source);       /* host, at the end */
 
 #endif

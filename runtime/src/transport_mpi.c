@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 const char hd__tr_name[] = "MPI";
+const int hd__tr_shared = 0;
 
 #define TAG 0x4844
 

@@ -65,6 +65,7 @@ void hd__thr_finish(void);
 HD_NORETURN void hd__thr_abort(void);
 
 #define hd__tr_name hd__thr_name
+#define hd__tr_shared hd__thr_shared
 #define hd__tr_start hd__thr_start
 #define hd__tr_self hd__thr_self
 #define hd__tr_send hd__thr_send
@@ -74,6 +75,7 @@ HD_NORETURN void hd__thr_abort(void);
 #define hd__tr_abort hd__thr_abort
 #include "transport_threads.c"
 #undef hd__tr_name
+#undef hd__tr_shared
 #undef hd__tr_start
 #undef hd__tr_self
 #undef hd__tr_send
@@ -83,6 +85,7 @@ HD_NORETURN void hd__thr_abort(void);
 #undef hd__tr_abort
 
 const char hd__tr_name[] = "sim";
+const int hd__tr_shared = 1;
 
 /* ------------------------------------------- the protocol's messages */
 

@@ -36,6 +36,7 @@
 #endif
 
 const char hd__tr_name[] = "threads";
+const int hd__tr_shared = 1;
 
 typedef struct msg {
     struct msg *next;
