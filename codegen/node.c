@@ -400,9 +400,10 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     putf(t, "    const hd_lcc_group hd_groups[%d] = {\n", np->nslots);
     for (int s = 0; s < np->nslots; s++) {
         const slot_group *sg = &np->slots[s];
-        putf(t, "        { sizeof *hd_l_%s, %d, %#llx, %#llx, %d, hd_pair%d },   /* ",
-             name_of(g, sg->array), sg->log2_slots, (unsigned long long)sg->home_c,
-             (unsigned long long)sg->src_c, sg->pair.nchecks, s);
+        putf(t, "        { sizeof *hd_l_%s, _Alignof(%s), %d, %#llx, %#llx, %d, hd_pair%d },   /* ",
+             name_of(g, sg->array), elem(g, sg->array), sg->log2_slots,
+             (unsigned long long)sg->home_c, (unsigned long long)sg->src_c,
+             sg->pair.nchecks, s);
         put_commented(t, l->refs[sg->ref].text);
         put(t, " */\n");
     }

@@ -221,6 +221,7 @@ void hd_exchange_free(hd_exchange *x);
  * (the translator solves the pair's linear system; docs/codegen.md). */
 typedef struct {
     size_t elem_size;
+    size_t align;            /* _Alignof the element type: a power of two */
     int log2_slots;
     uint64_t home_c, src_c;
     int nchecks;
@@ -229,7 +230,7 @@ typedef struct {
 
 /* An exchange whose message from each processor to each other is the
  * groups that pair carries, in group order, each starting at a multiple
- * of 16 bytes.  Both sides know every size: send and receive with
+ * of its alignment.  Both sides know every size: send and receive with
  * hd_batch / hd_inbox as above (nothing to hd_put or hd_expect). */
 hd_exchange *hd_exchange_groups(int ngroups, const hd_lcc_group *groups);
 /* Where group g's 2^log2_slots elements start in the message to each

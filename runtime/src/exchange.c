@@ -217,7 +217,7 @@ static size_t group_bytes(const hd_lcc_group *g)
 }
 
 /* Lays out the message of one ordered pair: the groups it carries, each at
- * a multiple of 16 bytes; returns its size. */
+ * a multiple of its alignment; returns its size. */
 static size_t layout(const hd_lcc_group *groups, int ngroups, int n, int sender,
                      int receiver, size_t *at, int P, int slot_of)
 {
@@ -227,7 +227,10 @@ static size_t layout(const hd_lcc_group *groups, int ngroups, int n, int sender,
             at[(size_t)g * (size_t)P + (size_t)slot_of] = NONE;
             continue;
         }
-        size = (size + 15) & ~(size_t)15;
+        size_t align = groups[g].align;
+        if (align == 0 || (align & (align - 1)) || align > 4096)
+            hd__fatal("hd_exchange_groups: group %d: alignment %zu", g, align);
+        size = (size + align - 1) & ~(align - 1);
         at[(size_t)g * (size_t)P + (size_t)slot_of] = size;
         size += group_bytes(&groups[g]);
     }
@@ -260,8 +263,8 @@ hd_exchange *hd_exchange_groups(int ngroups, const hd_lcc_group *groups)
         if (out == 0)
             continue;
         /* The slots are all written by the packing code; only the gaps
-         * before 16-byte boundaries are cleared here, so that no byte of
-         * the message is indeterminate. */
+         * before aligned starts are cleared here, so that no byte of the
+         * message is indeterminate. */
         bytes *b = &x->out[v];
         if (!(b->data = malloc(out)))
             hd__fatal("hd_exchange_groups: out of memory for %zu bytes", out);
