@@ -368,6 +368,22 @@ static bool sent_before(const gen *g, const hd_loop *l, int arr)
     return uses_array(l, arr, false) || !writes_all(g, l, arr);
 }
 
+/* Does the sequential code name array `arr` (use it, let its address
+ * escape, or initialise it)?  An array only doalls use lives only in the
+ * processors' slices: the host never scatters or gathers it, so its own
+ * copy (the program's declaration) is never touched. */
+static bool host_names(const gen *g, int arr)
+{
+    const hd_program *p = g->prog;
+    if (p->arrays[arr].host_escapes || p->arrays[arr].has_init)
+        return true;
+    for (int u = 0; u < p->nuses; u++)
+        for (int k = 0; k < p->uses[u].narrays; k++)
+            if (p->uses[u].arrays[k] == arr)
+                return true;
+    return false;
+}
+
 /* Which of the prologue's helpers the program calls: clang warns about
  * unused static functions, inline or not. */
 typedef struct {
@@ -497,9 +513,19 @@ static void put_prologue(text *t, const gen *g)
         return;
     put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2 };\n");
     putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
-    for (int k = 0; k < g->ndist; k++)
-        put(t, k ? ", HD_ON_HOST" : " HD_ON_HOST");
-    put(t, " };\n\n");
+    for (int a = 0, k = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0)
+            putf(t, "%s%s", k++ ? ", " : " ", host_names(g, a) ? "HD_ON_HOST" : "HD_ON_NODES");
+    put(t, " };\n");
+    for (int a = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0 && !host_names(g, a)) {
+            put(t, "/* The sequential code never names ");
+            put_commented(t, g->prog->arrays[a].name);
+            put(t, ": it lives only on the processors, which start\n"
+                   " * with it zeroed, and the host never touches its own copy. */\n");
+            break;
+        }
+    put(t, "\n");
     if (h.to_nodes)
         put(t, "/* Before a doall: the processors need the host's elements. */\n"
                "static void hd_to_nodes(int a, const void *host)\n{\n"
@@ -551,7 +577,8 @@ static void put_edit(text *t, gen *g, const edit *e)
         put(t, " }");
         break;
     case EDIT_RESET:
-        putf(t, " hd_where[%d] = HD_ON_HOST;", g->array_id[e->item]);
+        putf(t, " hd_where[%d] = %s;", g->array_id[e->item],
+             host_names(g, e->item) ? "HD_ON_HOST" : "HD_ON_NODES");
         break;
     case EDIT_MAIN:
         put(t, "hd_user_main");

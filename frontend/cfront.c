@@ -1356,6 +1356,9 @@ static int array_of(reader *r, CXCursor decl)
         a.elem_size = clang_Type_getSizeOf(elem);
         a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                       CXCursor_TranslationUnit;
+        CXCursor def = clang_getCursorDefinition(decl);
+        a.has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(
+            clang_Cursor_isNull(def) ? decl : def));
         if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
             bool in_main = true;
             a.decl_end = (unsigned)declaration_end(r, cend(r, decl, &in_main));

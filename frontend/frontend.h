@@ -183,6 +183,7 @@ typedef struct {
     unsigned decl_end;      /* local arrays: just after the declaration */
     bool host_escapes;      /* sequential code uses it other than as x[...]
                              * or next to a call that may run a doall */
+    bool has_init;          /* its declaration has an initializer */
 } hd_array;
 
 /* A condition under which part of a doall body is evaluated: C evaluates
