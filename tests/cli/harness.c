@@ -293,7 +293,10 @@ int list_c_files(const char *dir, char ***out)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0)
+        /* X.spmd.c is what `hyperdo translate` writes (samples/Makefile's
+         * older builds left them beside the sources): not an input. */
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0 ||
+            (len > 7 && strcmp(e->d_name + len - 7, ".spmd.c") == 0))
             continue;
         names = realloc(names, (size_t)(n + 1) * sizeof *names);
         if (!names)
