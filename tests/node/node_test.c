@@ -1,0 +1,293 @@
+/*
+ * node_test.c — properties of the node code that the programs' output
+ * cannot show (docs/codegen.md):
+ *
+ *   counts   tests/node/counts.c under the simulation back end: the
+ *            messages and bytes of each doall, from the report, must be
+ *            what this file works out from the index maps alone, with its
+ *            own copy of the block layout: for an LCC, one message per
+ *            ordered pair of processors that exchange elements and each
+ *            element a processor needs from another exactly once; for
+ *            requests, the documented protocol (a count to every other
+ *            processor, one request and one answer per pair that asks);
+ *   visits   tests/node/visits.c on the threads back end, compiled with
+ *            tests/node/visits.h: the iterations each processor's node
+ *            loops visit (hyperdo.h's HD_VISIT), which must be its own
+ *            iterations only (N / P per doall without communication), not
+ *            every iteration with a test of who runs it.
+ *
+ *     node_test MODE HYPERDO INCLUDE_DIR LIBRARY WORK_DIR SOURCE_DIR
+ *
+ * Environment: CC (cc), HYPERDO_TEST_CFLAGS (flags a sanitizer build's
+ * library needs).  Exit status 0 when everything matched; on a mismatch
+ * the doall, the processor count and both figures are printed.
+ */
+#define _GNU_SOURCE   /* asprintf */
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define N 1024        /* counts.c */
+#define LOGN 10
+#define NV 4096       /* visits.c */
+
+static const char *hyperdo, *include, *library, *work, *source;
+static int failures;
+
+static int shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shell(const char *fmt, ...)
+{
+    char *cmd;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&cmd, fmt, ap) < 0)
+        exit(2);
+    va_end(ap);
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
+    free(cmd);
+    return rc;
+}
+
+static const char *cc(void)
+{
+    const char *c = getenv("CC");
+    return c && *c ? c : "cc";
+}
+
+static const char *test_cflags(void)
+{
+    const char *c = getenv("HYPERDO_TEST_CFLAGS");
+    return c ? c : "";
+}
+
+/* Translates SOURCE/tests/node/NAME.c for the n-cube and builds it with
+ * the library (and EXTRA flags), and the sequential program; runs both
+ * (ENV before the translated one) and compares their output. */
+static int build_and_run(const char *name, int n, const char *extra, const char *env)
+{
+    char *dir;
+    if (asprintf(&dir, "%s/%s.%d", work, name, n) < 0)
+        exit(2);
+    int rc = shell("mkdir -p '%s'", dir);
+    rc = rc ? rc : shell("'%s' translate --dim %d --mapping identity '%s/tests/node/%s.c' "
+                         "-o '%s/%s.spmd.c' -- -I'%s'", hyperdo, n, source, name, dir, name,
+                         include);
+    rc = rc ? rc : shell("%s -std=c11 -O1 -Wall -Wextra -Werror -I'%s' %s '%s/%s.spmd.c' '%s' "
+                         "-pthread -lm %s -o '%s/%s'", cc(), include, extra, dir, name, library,
+                         test_cflags(), dir, name);
+    rc = rc ? rc : shell("%s -std=c11 -O1 -Wno-unknown-pragmas -I'%s' '%s/tests/node/%s.c' "
+                         "-lm -o '%s/%s.seq'", cc(), include, source, name, dir, name);
+    rc = rc ? rc : shell("'%s/%s.seq' > '%s/seq.out'", dir, name, dir);
+    rc = rc ? rc : shell("cd '%s' && %s './%s' > spmd.out", dir, env, name);
+    rc = rc ? rc : shell("cmp -s '%s/seq.out' '%s/spmd.out'", dir, dir);
+    free(dir);
+    return rc;
+}
+
+/* ------------------------------------------------------------ counts */
+
+/* The block layout of a 2^LOGN-element array on the n-cube. */
+static int owner(int e, int n)
+{
+    return e >> (LOGN - n);
+}
+
+static unsigned reverse10(unsigned i)
+{
+    unsigned r = 0;
+    for (int b = 0; b < LOGN; b++)
+        r |= ((i >> b) & 1) << (LOGN - 1 - b);
+    return r;
+}
+
+/* Element read by doall d at iteration i, or -1 where it reads none. */
+static int element(int d, int i)
+{
+    switch (d) {
+    case 0: return (int)reverse10((unsigned)i);
+    case 1: return (i >> 5) | ((i & 31) << 5);
+    case 2: return i ^ 512;
+    case 3: return i >> 3;
+    case 4: return N - 1 - i;
+    case 5: return 5;
+    case 6: return (i * 37 + 11) % N;
+    default: return i >= 3 ? i - 3 : -1;
+    }
+}
+
+typedef struct {
+    uint64_t messages, bytes;
+} figures;
+
+/* What the doall's messages must add up to, from the index maps. */
+static figures expected(int d, int n, size_t elem_size)
+{
+    int P = 1 << n;
+    /* needed[p][q][e]: processor q needs element e from processor p. */
+    uint8_t *needed = calloc((size_t)P * (size_t)P * N, 1);
+    if (!needed)
+        exit(2);
+    for (int i = 0; i < N; i++) {
+        int e = element(d, i), q = owner(i, n);
+        if (e >= 0 && owner(e, n) != q)
+            needed[((size_t)owner(e, n) * (size_t)P + (size_t)q) * N + (size_t)e] = 1;
+    }
+    figures f = { 0, 0 };
+    bool requests = d >= 6;
+    if (requests) {
+        f.messages = (uint64_t)P * (uint64_t)(P - 1);   /* the counts */
+        f.bytes = 8 * f.messages;
+    }
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < P; q++) {
+            uint64_t k = 0;
+            for (int e = 0; e < N; e++)
+                k += needed[((size_t)p * (size_t)P + (size_t)q) * N + (size_t)e];
+            if (!k)
+                continue;
+            if (requests) {
+                f.messages += 2;                /* the request and the answer */
+                f.bytes += 16 + 8 * k + k * elem_size;
+            } else {
+                f.messages += 1;
+                f.bytes += k * elem_size;
+            }
+        }
+    free(needed);
+    return f;
+}
+
+static void counts(int n)
+{
+    int P = 1 << n;
+    if (build_and_run("counts", n, "", "HYPERDO_SIM_REPORT=report")) {
+        failures++;
+        return;
+    }
+    char *path;
+    if (asprintf(&path, "%s/counts.%d/report", work, n) < 0)
+        exit(2);
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f) {
+        fprintf(stderr, "counts, n = %d: no report\n", n);
+        failures++;
+        return;
+    }
+    figures got[8];
+    bool seen[8] = { false };
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned phase;
+        int doall;
+        unsigned long long msgs, bytes;
+        if (line[0] == '#' || sscanf(line, "%u %d %llu %llu", &phase, &doall, &msgs, &bytes) != 4)
+            continue;
+        if (doall < 0 || doall >= 8 || seen[doall])
+            continue;
+        seen[doall] = true;
+        got[doall] = (figures){ msgs, bytes };
+    }
+    fclose(f);
+    /* sizeof(point) in counts.c: three doubles, a long and an int. */
+    struct { double x, v[2]; long id; int pad; } point_like;
+    for (int d = 0; d < 8; d++) {
+        size_t size = d == 4 ? sizeof point_like : sizeof(double);
+        figures want = expected(d, n, size);
+        if (!seen[d]) {
+            fprintf(stderr, "counts, P = %d: doall %d has no phase in the report\n", P, d);
+            failures++;
+            continue;
+        }
+        if (got[d].messages != want.messages || got[d].bytes != want.bytes) {
+            fprintf(stderr, "counts, P = %d, doall %d: %llu messages, %llu bytes; the index "
+                    "maps give %llu messages, %llu bytes\n", P, d,
+                    (unsigned long long)got[d].messages, (unsigned long long)got[d].bytes,
+                    (unsigned long long)want.messages, (unsigned long long)want.bytes);
+            failures++;
+        } else {
+            printf("counts, P = %d, doall %d: %llu messages, %llu bytes, as the maps give\n", P,
+                   d, (unsigned long long)want.messages, (unsigned long long)want.bytes);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ visits */
+
+static void visits(int n)
+{
+    int P = 1 << n;
+    char *flags;
+    if (asprintf(&flags, "-include '%s/tests/node/visits.h'", source) < 0)
+        exit(2);
+    int rc = build_and_run("visits", n, flags, "HYPERDO_VISITS=visits.txt");
+    free(flags);
+    if (rc) {
+        failures++;
+        return;
+    }
+    char *path;
+    if (asprintf(&path, "%s/visits.%d/visits.txt", work, n) < 0)
+        exit(2);
+    FILE *f = fopen(path, "r");
+    free(path);
+    long *count = calloc((size_t)P, sizeof *count);
+    int p;
+    long c;
+    while (f && fscanf(f, "%d %ld", &p, &c) == 2)
+        if (p >= 0 && p < P)
+            count[p] = c;
+    if (f)
+        fclose(f);
+    /* Four doalls without communication: their own N / P iterations; the
+     * bit reversal: its own, and one per element it sends (N / P). */
+    long want = 4L * NV / P + 2L * NV / P;
+    int bad = 0;
+    for (p = 0; p < P; p++)
+        if (count[p] != want) {
+            if (bad++ < 4)
+                fprintf(stderr, "visits, P = %d: processor %d visited %ld iterations, %ld "
+                        "expected (its own)\n", P, p, count[p], want);
+        }
+    failures += bad;
+    if (!bad)
+        printf("visits, P = %d: every processor visited %ld iterations (N = %d per doall)\n",
+               P, want, NV);
+    free(count);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        fprintf(stderr, "usage: node_test counts|visits HYPERDO INCLUDE LIBRARY WORK SOURCE\n");
+        return 2;
+    }
+    hyperdo = argv[2];
+    include = argv[3];
+    library = argv[4];
+    work = argv[5];
+    source = argv[6];
+    bool do_counts = strcmp(argv[1], "counts") == 0;
+    if (!do_counts && strcmp(argv[1], "visits") != 0) {
+        fprintf(stderr, "node_test: unknown mode %s\n", argv[1]);
+        return 2;
+    }
+    if (shell("mkdir -p '%s'", work))
+        return 2;
+    for (int n = 1; n <= (do_counts ? 4 : 6); n++) {
+        if (do_counts)
+            counts(n);
+        else
+            visits(n);
+    }
+    if (failures)
+        fprintf(stderr, "node_test %s: %d failures\n", argv[1], failures);
+    return failures ? 1 : 0;
+}
