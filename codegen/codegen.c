@@ -539,6 +539,7 @@ static void put_prologue(text *t, const gen *g)
         put(t, "/* Before sequential code that uses the array (and may change it). */\n"
                "static void hd_to_host(int a, void *host)\n{\n"
                "    if (!(hd_where[a] & HD_ON_HOST))\n        hd_gather(a, host);\n"
+               "    else\n        hd_host_access(a);   /* the processors may still read it */\n"
                "    hd_where[a] = HD_ON_HOST;\n}\n\n");
 }
 
@@ -681,11 +682,15 @@ static void put_tables(text *t, const gen *g)
         if (g->array_id[a] < 0)
             continue;
         const hd_array *x = &p->arrays[a];
-        putf(t, "    { \"%s\", %lld, %d, %d },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, x->shift, x->elem_type);
+        /* A file-scope array whose address does not escape is the same
+         * object all run long, touched only where hd_to_host says. */
+        bool host_static = x->is_global && !x->host_escapes;
+        putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
+             x->elem_size, x->log2_size, x->shift, host_static ? "HD_ARRAY_HOST_STATIC" : "0",
+             x->elem_type);
     }
     if (!g->ndist)
-        put(t, "    { 0, 0, 0, 0 },\n");
+        put(t, "    { 0, 0, 0, 0, 0 },\n");
     put(t, "};\n\n");
     putf(t, "static const hd_node_fn hd_doalls[%d] = {", p->nloops ? p->nloops : 1);
     for (int d = 0; d < p->nloops; d++)

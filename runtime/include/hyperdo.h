@@ -93,7 +93,17 @@ typedef struct {
     size_t elem_size;
     int log2_size;
     int shift;
+    int flags;          /* HD_ARRAY_* below; 0 is always safe */
 } hd_array_desc;
+
+/* The host's copy (the address given to hd_scatter and hd_gather) is the
+ * same object for the whole run, and the host touches it only after
+ * hd_host_access(array), hd_gather or hd_scatter for it.  Then, where all
+ * processors share one address space (the threads and sim back ends) and
+ * the layout gives each processor one contiguous run (block), the
+ * processors' elements ARE the host's copy: hd_scatter and hd_gather copy
+ * nothing (docs/runtime.md). */
+#define HD_ARRAY_HOST_STATIC 1
 
 /* A doall's node function: run by every processor with the environment
  * the host passed to hd_doall. */
@@ -122,6 +132,11 @@ int hd_run(const hd_program_desc *program, int argc, char **argv);
 void hd_scatter(int array, const void *host);
 /* Host only.  Collects every processor's elements into `host`. */
 void hd_gather(int array, void *host);
+/* Host only.  Before sequential code touches `array`'s copy on the host
+ * when hd_gather is not needed (the host's elements are the newest): waits
+ * for every processor to finish the doalls started so far if they may
+ * still use that copy (HD_ARRAY_HOST_STATIC); otherwise does nothing. */
+void hd_host_access(int array);
 /* Host only.  Runs doall `doall` on all processors (the host included)
  * with a copy of the env_size bytes at env; returns when the host's own
  * part is done (the others finish theirs before serving the next

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT };
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC };
 
 /* "HDcm": lets a node tell a command from a stray program message. */
 #define CMD_MAGIC 0x6d634448u
@@ -46,6 +46,14 @@ static volatile int running;
 static int host_stopped;  /* the host has sent EXIT */
 static int host_in_doall; /* the host is inside hd_doall's node function */
 static void ***locals;    /* locals[p][array]: physical p's slices */
+/* Host's view: aliased[a] when the slices of array a are runs of the
+ * host's own copy, alias_base[a] (block layout, shared memory,
+ * HD_ARRAY_HOST_STATIC); pending when some processor other than the host
+ * may still be serving a command (a doall, or storing a scattered
+ * slice). */
+static unsigned char *aliased;
+static const void **alias_base;
+static int pending;
 
 static char no_env; /* the environment of a doall without one */
 
@@ -261,6 +269,56 @@ static void send_cmd(int p, int op, int id, int status, size_t env_size)
     hd__tr_send(p, &c, sizeof c);
 }
 
+/* Waits until every processor has finished the doalls started so far:
+ * each answers a SYNC command once it has (commands are served in
+ * order), with an empty message. */
+static void quiesce(void)
+{
+    if (!pending)
+        return;
+    for (int p = 1; p < nprocs; p++)
+        send_cmd(p, CMD_SYNC, 0, 0, 0);
+    for (int p = 1; p < nprocs; p++) {
+        char none;
+        if (hd__tr_recv(p, &none, 0) != 0)
+            hd__fatal("processor %d answered a synchronisation with a message of the program "
+                      "(a message sent in a doall was not received)", p);
+    }
+    pending = 0;
+}
+
+/* Can array a's slices be runs of the host's copy? */
+static int aliasable(const hd_array_desc *a)
+{
+    return hd__tr_shared && nprocs > 1 && (a->flags & HD_ARRAY_HOST_STATIC) &&
+           a->log2_size - dim - a->shift == 0;
+}
+
+/* Makes every processor's slice of array a the run of `host` it owns;
+ * the processors are idle (quiesce), so their slices may change. */
+static void alias(int array, const hd_array_desc *a, const void *host)
+{
+    quiesce();
+    for (int v = 0; v < nprocs; v++) {
+        int p = prog->to_physical[v];
+        if (!locals[p] && !(locals[p] = calloc((size_t)prog->narrays, sizeof(void *))))
+            hd__fatal("out of memory");
+        if (!aliased[array])
+            free(locals[p][array]);
+        locals[p][array] = (char *)host + ((size_t)v << a->shift) * a->elem_size;
+    }
+    aliased[array] = 1;
+    alias_base[array] = host;
+}
+
+void hd_host_access(int array)
+{
+    host_only("hd_host_access");
+    array_desc("hd_host_access", array);
+    if (aliased[array])
+        quiesce();
+}
+
 void hd_scatter(int array, const void *host)
 {
     const hd_array_desc *a;
@@ -271,6 +329,12 @@ void hd_scatter(int array, const void *host)
     a = array_desc("hd_scatter", array);
     if (!host)
         hd__fatal("hd_scatter of array %s from a null pointer", a->name ? a->name : "?");
+    if (aliasable(a)) {
+        /* The slices are the host's copy: nothing moves. */
+        if (!aliased[array] || alias_base[array] != host)
+            alias(array, a, host);
+        return;
+    }
     bytes = local_bytes(a);
     for (int v = 0; v < nprocs; v++) {
         int p = prog->to_physical[v];
@@ -280,6 +344,7 @@ void hd_scatter(int array, const void *host)
             continue;
         }
         send_cmd(p, CMD_SCATTER, array, 0, 0);
+        pending = 1;   /* p may still be storing its slice */
         hd__stats_host(0, bytes);
         run = contiguous_slice(a, v, host);
         if (!run) {
@@ -303,6 +368,11 @@ void hd_gather(int array, void *host)
     a = array_desc("hd_gather", array);
     if (!host)
         hd__fatal("hd_gather of array %s into a null pointer", a->name ? a->name : "?");
+    if (aliased[array] && alias_base[array] == host) {
+        quiesce();   /* the elements are already here once the writers are done */
+        return;
+    }
+    pending = 0;     /* every processor answers after its doalls */
     bytes = local_bytes(a);
     for (int p = 1; p < nprocs; p++)
         send_cmd(p, CMD_GATHER, array, 0, 0);
@@ -348,6 +418,7 @@ void hd_doall(int doall, const void *env, size_t env_size)
         hd__fatal("hd_doall: doall %d out of range 0 .. %d", doall, prog->ndoalls - 1);
     if (env_size > 0 && !env)
         hd__fatal("hd_doall %d: %zu bytes of environment from a null pointer", doall, env_size);
+    pending = nprocs > 1;
     for (int p = 1; p < nprocs; p++) {
         send_cmd(p, CMD_DOALL, doall, 0, env_size);
         if (env_size > 0)
@@ -373,7 +444,8 @@ static void free_locals(int p)
     if (!locals || !locals[p])
         return;
     for (int a = 0; a < prog->narrays; a++)
-        free(locals[p][a]);
+        if (!aliased || !aliased[a])
+            free(locals[p][a]);
     free(locals[p]);
     locals[p] = NULL;
 }
@@ -419,6 +491,9 @@ static int node_loop(void)
             hd__tr_send(0, local_of(hd__tr_self(), c.id, a), local_bytes(a));
             break;
         }
+        case CMD_SYNC:
+            hd__tr_send(0, NULL, 0);
+            break;
         case CMD_EXIT:
             hd__stats_node_exit();
             return c.status;
@@ -438,6 +513,10 @@ static void release(void)
 {
     free(locals);
     locals = NULL;
+    free(aliased);
+    free((void *)alias_base);
+    aliased = NULL;
+    alias_base = NULL;
     running = 0;
     prog = NULL;
 }
@@ -520,7 +599,10 @@ int hd_run(const hd_program_desc *program, int argc, char **argv)
     host_stopped = 0;
     host_in_doall = 0;
     locals = calloc((size_t)nprocs, sizeof *locals);
-    if (!locals)
+    aliased = calloc((size_t)(program->narrays ? program->narrays : 1), 1);
+    alias_base = calloc((size_t)(program->narrays ? program->narrays : 1), sizeof *alias_base);
+    pending = 0;
+    if (!locals || !aliased || !alias_base)
         hd__fatal("hd_run: out of memory");
     hd__stats_start(nprocs, program->ndoalls);
     running = 1;

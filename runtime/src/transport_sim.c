@@ -90,7 +90,7 @@ const int hd__tr_shared = 1;
 /* ------------------------------------------- the protocol's messages */
 
 /* common.c's command message; the layout must stay the same as there. */
-enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT };
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC };
 #define CMD_MAGIC 0x6d634448u
 typedef struct {
     uint32_t magic;
@@ -107,7 +107,7 @@ static int as_cmd(const void *data, size_t size, sim_cmd *c)
     if (size != sizeof *c)
         return 0;
     memcpy(c, data, sizeof *c);
-    return c->magic == CMD_MAGIC && c->op >= CMD_DOALL && c->op <= CMD_EXIT;
+    return c->magic == CMD_MAGIC && c->op >= CMD_DOALL && c->op <= CMD_SYNC;
 }
 
 /* ------------------------------------------------- the recording */
@@ -271,8 +271,8 @@ size_t hd__tr_recv(int p, void *data, size_t size)
     if (p == 0 && hd__thr_self() != 0 && got == size && as_cmd(data, got, &c)) {
         if (c.op == CMD_DOALL)
             tl_phase++;
-        else if (c.op == CMD_GATHER)
-            tl_gather_pending = 1;
+        else if (c.op == CMD_GATHER || c.op == CMD_SYNC)
+            tl_gather_pending = 1;   /* its answer is the protocol's */
     }
     return got;
 }

@@ -28,7 +28,7 @@
 enum { A_X, NARRAYS };
 
 static int to_virtual[8], to_physical[8];
-static hd_array_desc arrays[NARRAYS] = {{"x", sizeof(double), 3, 0}};
+static hd_array_desc arrays[NARRAYS] = {{"x", sizeof(double), 3, 0, 0}};
 static const char *scenario;
 
 /* doall 0: processor 0 sends 100 bytes to its neighbour 1 (D = 1). */

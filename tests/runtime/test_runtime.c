@@ -189,6 +189,7 @@ static void test_exchange(void **state)
     for (int n = 0; n <= top(4); n++) {
         expect_ok("groups", n, n & 1, NULL);
         expect_ok("requests", n, n & 1, NULL);
+        expect_ok("alias", n, n & 1, NULL);
     }
 }
 
