@@ -115,10 +115,12 @@ static void put_table(text *t, const char *type, const char *name, const uint64_
 /* ----------------------------------------------------------- the body */
 
 static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
-                          size_t end);
+                          size_t end, bool stepped);
 
-/* What replaces reference k in the body: an expression for its element. */
-static void put_ref_value(text *t, const gen *g, const node_plan *np, int k)
+/* What replaces reference k in the body: an expression for its element.
+ * `stepped`: in the loop over my iterations, where each slot group's
+ * owner, offset and slot are kept up to date step by step (put_steps_of). */
+static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, bool stepped)
 {
     const hd_loop *l = np->loop;
     const hd_ref *ref = &l->refs[k];
@@ -141,8 +143,13 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k)
         put(t, "]");
         break;
     case WAY_SLOTS:
-        putf(t, "(*hd_at_%d_%d(hd_me, hd_l_%s, hd_in%d, %s))", (int)(l - g->prog->loops),
-             rp->group, a, rp->group, rp->index);
+        if (stepped)
+            putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[hd_off%d] : (const %s *)hd_in%d[hd_from%d] + "
+                    "hd_slot%d))", rp->group, a, rp->group, elem(g, ref->array), rp->group,
+                 rp->group, rp->group);
+        else
+            putf(t, "(*hd_at_%d_%d(hd_me, hd_l_%s, hd_in%d, %s))", (int)(l - g->prog->loops),
+                 rp->group, a, rp->group, rp->index);
         break;
     case WAY_REQUEST:
         putf(t, "(*(hd_k%d[hd_t] < 0 ? &hd_l_%s[~hd_k%d[hd_t]] : (const %s *)hd_v%d[hd_k%d[hd_t]]))",
@@ -156,7 +163,7 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k)
  * rewritten (put_ref_value); a reference's own index is part of what
  * replaces it. */
 static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
-                          size_t end)
+                          size_t end, bool stepped)
 {
     const hd_loop *l = np->loop;
     size_t at = begin;
@@ -173,7 +180,7 @@ static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t beg
         if (next < 0)
             break;
         put_source(t, g, at, l->refs[next].begin);
-        put_ref_value(t, g, np, next);
+        put_ref_value(t, g, np, next, stepped);
         at = l->refs[next].end;
     }
     put_source(t, g, at, end);
@@ -190,7 +197,7 @@ static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
         put(t, " && ");
     }
     put(t, gd->when ? "(" : "!(");
-    put_rewritten(t, g, np, gd->begin, gd->end);
+    put_rewritten(t, g, np, gd->begin, gd->end, false);
     put(t, ")");
 }
 
@@ -201,7 +208,7 @@ static void put_body(text *t, const gen *g, const node_plan *np, const char *ind
     put(t, indent);
     if (!l->body_is_block)
         put(t, "{ ");
-    put_rewritten(t, g, np, l->body_begin, l->body_end);
+    put_rewritten(t, g, np, l->body_begin, l->body_end, true);
     if (!l->body_is_block)
         put(t, "; }");
     put(t, "\n");
@@ -367,6 +374,124 @@ static void put_mine(text *t, const gen *g, const node_plan *np)
     }
 }
 
+/* Does the body read slot group s other than inside a request's index
+ * (which the request rounds read instead)? */
+static bool slot_read_in_body(const node_plan *np, int s)
+{
+    const hd_loop *l = np->loop;
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way != WAY_SLOTS || np->refs[k].group != s)
+            continue;
+        bool in_request = false;
+        for (int j = 0; j < l->nrefs && !in_request; j++)
+            in_request = np->refs[j].way == WAY_REQUEST && inside(&l->refs[k], &l->refs[j]);
+        if (!in_request)
+            return true;
+    }
+    return false;
+}
+
+/* Does a request's index or guard read slot group s?  (Then the request
+ * rounds fetch its elements by their index: hd_at_<d>_<s>.) */
+static bool slot_read_in_requests(const node_plan *np, int s)
+{
+    const hd_loop *l = np->loop;
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way != WAY_SLOTS || np->refs[k].group != s)
+            continue;
+        for (int j = 0; j < l->nrefs; j++) {
+            if (np->refs[j].way != WAY_REQUEST)
+                continue;
+            if (inside(&l->refs[k], &l->refs[j]))
+                return true;
+            for (int gi = l->refs[j].guard; gi >= 0; gi = l->guards[gi].parent)
+                if (l->refs[k].begin >= l->guards[gi].begin && l->refs[k].end <= l->guards[gi].end)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------ affine quantities by steps */
+
+/* Along a coset enumeration x0 + sum of the basis vectors picked by t's
+ * bits, going from t - 1 to t flips bits 0 .. ctz(t) of t, so a GF(2)-
+ * affine quantity q of the iteration changes by the sum of q's linear part
+ * over those basis vectors: q += step[ctz(t)], step[c] = sum_{u <= c}
+ * (q(b_u) + q(0)).  One XOR per quantity and iteration, whatever C
+ * expression computes q (reverse(i, 20) is a loop of 20). */
+static void put_q_steps(text *t, const char *name, const hd_affine *q, const hd_space *b)
+{
+    uint64_t steps[65], acc = 0, q0 = hd_affine_apply(q, 0);
+    for (int c = 0; c < b->dim; c++) {
+        acc ^= hd_affine_apply(q, b->v[c]) ^ q0;
+        steps[c] = acc;
+    }
+    steps[b->dim] = 0;
+    put_table(t, "hd_index", name, steps, b->dim + 1);
+}
+
+/* The slot pext(e, leads) of a group's element as a map of i. */
+static hd_affine slot_map_of(const slot_group *sg)
+{
+    hd_affine m = hd_affine_constant(sg->map.in, 0);
+    int j = 0;
+    for (int b = 0; b < 64; b++)
+        if ((sg->leads >> b) & 1) {
+            m.row[j] = sg->map.row[b];
+            m.c |= ((sg->map.c >> b) & 1) << j;
+            j++;
+        }
+    return m;
+}
+
+/* Declares hd_from<s>, hd_off<s> and hd_slot<s> (where my iteration's
+ * element of slot group s is) at the first iteration hd_i0, and their
+ * steps along my coset. */
+static void put_slot_state(text *t, const gen *g, const node_plan *np, int s)
+{
+    const slot_group *sg = &np->slots[s];
+    const hd_loop *l = np->loop;
+    const hd_ref *ref = &l->refs[sg->ref];
+    char name[40];
+    hd_affine from = owner_map_of(g, ref), off = offset_map_of(g, ref), slot = slot_map_of(sg);
+    snprintf(name, sizeof name, "hd_step_from%d", s);
+    put_q_steps(t, name, &from, &np->own.null);
+    snprintf(name, sizeof name, "hd_step_off%d", s);
+    put_q_steps(t, name, &off, &np->own.null);
+    snprintf(name, sizeof name, "hd_step_slot%d", s);
+    put_q_steps(t, name, &slot, &np->own.null);
+    putf(t, "    hd_index hd_from%d = 0, hd_off%d = 0, hd_slot%d = 0;   /* ", s, s, s);
+    put_commented(t, ref->text);
+    putf(t, " of my iteration */\n    if (hd_mine) {\n        const %s %s = (%s)hd_i0;\n"
+            "        const hd_index hd_e = %s;\n        (void)%s;\n        hd_from%d = ",
+         l->var_type, l->var, l->var_type, np->refs[sg->ref].index, l->var, s);
+    put_owner(t, g, "hd_e", sg->array);
+    putf(t, ";\n        hd_off%d = ", s);
+    put_offset(t, g, "hd_e", sg->array);
+    putf(t, ";\n        hd_slot%d = ", s);
+    put_slot(t, sg->leads, "hd_e");
+    put(t, ";\n    }\n");
+}
+
+/* In the loop over my iterations, before the body: the next iteration's. */
+static void put_slot_steps(text *t, const node_plan *np, const char *indent)
+{
+    bool any = false;
+    for (int s = 0; s < np->nslots; s++)
+        any |= slot_read_in_body(np, s);
+    if (!any)
+        return;
+    putf(t, "%sif (hd_t) {\n%s    const int hd_c = __builtin_ctzll((unsigned long long)hd_t);\n",
+         indent, indent);
+    for (int s = 0; s < np->nslots; s++)
+        if (slot_read_in_body(np, s))
+            putf(t, "%s    hd_from%d ^= hd_step_from%d[hd_c];\n%s    hd_off%d ^= hd_step_off%d[hd_c];\n"
+                "%s    hd_slot%d ^= hd_step_slot%d[hd_c];\n",
+             indent, s, s, indent, s, s, indent, s, s);
+    putf(t, "%s}\n", indent);
+}
+
 /* The fetch of a slot group's element: mine, or at its slot in the
  * message from its owner. */
 static void put_slot_reader(text *t, const gen *g, const node_plan *np, int d, int s)
@@ -385,10 +510,72 @@ static void put_slot_reader(text *t, const gen *g, const node_plan *np, int d, i
     put(t, ";\n}\n\n");
 }
 
-static void put_slot_groups(text *t, const gen *g, const node_plan *np)
+/* Packing slot group s: the iterations of others that read my elements
+ * (one per reader and element: the send space), each element copied to
+ * its slot in the message to its reader.  The reader, the slot and my
+ * element's offset step along the enumeration (put_q_steps). */
+static void put_pack(text *t, const gen *g, const node_plan *np, int s)
 {
     const hd_loop *l = np->loop;
     const hd_ref *home = &l->refs[l->home];
+    const slot_group *sg = &np->slots[s];
+    const hd_ref *ref = &l->refs[sg->ref];
+    int n = g->prog->n;
+    char name[40], rhs[64];
+    put(t, "    /* Pack ");
+    put_commented(t, ref->text);
+    put(t, ": the iterations i of others that read my elements (the\n"
+           "     * element's owner is hd_me), one per reader and element. */\n");
+    snprintf(name, sizeof name, "hd_src_part%d", s);
+    put_table(t, "hd_index", name, sg->src.part, n);
+    if (sg->src.nchecks) {
+        snprintf(name, sizeof name, "hd_src_checks%d", s);
+        put_table(t, "uint64_t", name, sg->src.check, sg->src.nchecks);
+    }
+    hd_affine ident = hd_affine_identity(l->k), to = owner_map_of(g, home);
+    hd_affine off = offset_map_of(g, ref), slot = slot_map_of(sg);
+    snprintf(name, sizeof name, "hd_step_i%d", s);
+    put_q_steps(t, name, &ident, &sg->send);
+    snprintf(name, sizeof name, "hd_step_to%d", s);
+    put_q_steps(t, name, &to, &sg->send);
+    snprintf(name, sizeof name, "hd_step_put%d", s);
+    put_q_steps(t, name, &slot, &sg->send);
+    snprintf(name, sizeof name, "hd_step_get%d", s);
+    put_q_steps(t, name, &off, &sg->send);
+    me_plus(rhs, sizeof rhs, sg->src_c);
+    putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n", s);
+    if (sg->src.nchecks)
+        putf(t, "        const hd_index hd_count = hd_solvable(hd_src_checks%d, %d, %s) ? "
+                "(hd_index)1 << %d : 0;\n", s, sg->src.nchecks, rhs, sg->send.dim);
+    else
+        putf(t, "        const hd_index hd_count = (hd_index)1 << %d;\n", sg->send.dim);
+    putf(t, "        hd_index hd_x = hd_combine(hd_src_part%d, %d, %s), hd_to = 0, hd_put = 0, "
+            "hd_get = 0;\n", s, n, rhs);
+    putf(t, "        if (hd_count) {\n            const %s %s = (%s)hd_x;\n"
+            "            const hd_index hd_e = %s;\n            (void)%s;\n            hd_to = ",
+         l->var_type, l->var, l->var_type, np->refs[sg->ref].index, l->var);
+    put_owner(t, g, np->refs[l->home].index, home->array);
+    put(t, ";\n            hd_put = ");
+    put_slot(t, sg->leads, "hd_e");
+    put(t, ";\n            hd_get = ");
+    put_offset(t, g, "hd_e", sg->array);
+    putf(t, ";\n        }\n"
+            "        for (hd_index hd_t = 1; hd_t <= hd_count; hd_t++) {\n"
+            "            HD_VISIT(hd_x);\n"
+            "            if (hd_to != hd_me)\n"
+            "                ((%s *)hd_out[hd_to])[hd_put] = hd_l_%s[hd_get];\n"
+            "            const int hd_c = __builtin_ctzll((unsigned long long)hd_t);\n"
+            "            hd_x ^= hd_step_i%d[hd_c];\n"
+            "            hd_to ^= hd_step_to%d[hd_c];\n"
+            "            hd_put ^= hd_step_put%d[hd_c];\n"
+            "            hd_get ^= hd_step_get%d[hd_c];\n"
+            "        }\n    }\n",
+         elem(g, sg->array), name_of(g, sg->array), s, s, s, s);
+}
+
+static void put_slot_groups(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
     int n = g->prog->n, P = 1 << n;
     put(t, "\n    /* Elements my iterations read by an LCC: each element q needs from p\n"
            "     * travels once, at its slot; both sides know every size. */\n");
@@ -409,48 +596,8 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     }
     put(t, "    };\n    hd_exchange *const hd_msgs = hd_exchange_groups(");
     putf(t, "%d, hd_groups);\n", np->nslots);
-    for (int s = 0; s < np->nslots; s++) {
-        const slot_group *sg = &np->slots[s];
-        const hd_ref *ref = &l->refs[sg->ref];
-        const char *a = name_of(g, sg->array);
-        loop_shape sh = shape_of(&sg->send);
-        put(t, "    /* Pack ");
-        put_commented(t, ref->text);
-        put(t, ": the iterations i of others that read my elements (the\n"
-               "     * element's owner is hd_me), one per reader and element. */\n");
-        char checks[32], part[32], steps[32], out[32];
-        snprintf(checks, sizeof checks, "hd_src_checks%d", s);
-        snprintf(part, sizeof part, "hd_src_part%d", s);
-        snprintf(steps, sizeof steps, "hd_src_steps%d", s);
-        snprintf(out, sizeof out, "hd_out%d", s);
-        put_table(t, "hd_index", part, sg->src.part, n);
-        if (sg->src.nchecks)
-            put_table(t, "uint64_t", checks, sg->src.check, sg->src.nchecks);
-        if (sh.outer)
-            put_steps(t, steps, &sg->send, sh);
-        putf(t, "    void *const *const %s = hd_group_out(hd_msgs, %d);\n", out, s);
-        char x0[160], count[160];
-        char rhs[64];
-        me_plus(rhs, sizeof rhs, sg->src_c);
-        snprintf(x0, sizeof x0, "hd_combine(%s, %d, %s)", part, n, rhs);
-        if (sg->src.nchecks)
-            snprintf(count, sizeof count, "hd_solvable(%s, %d, %s) ? (hd_index)1 << %d : 0",
-                     checks, sg->src.nchecks, rhs, sg->send.dim);
-        else
-            snprintf(count, sizeof count, "(hd_index)1 << %d", sg->send.dim);
-        const char *in = open_coset_loop(t, l, &sg->send, x0, count, steps);
-        put_unused_t(t, in);
-        putf(t, "%sconst int hd_to = ", in);
-        put_owner(t, g, np->refs[l->home].index, home->array);
-        putf(t, ";\n%sif (hd_to != hd_me) {\n%s    const hd_index hd_e = %s;\n", in, in,
-             np->refs[sg->ref].index);
-        putf(t, "%s    ((%s *)%s[hd_to])[", in, elem(g, sg->array), out);
-        put_slot(t, sg->leads, "hd_e");
-        putf(t, "] = hd_l_%s[", a);
-        put_offset(t, g, "hd_e", sg->array);
-        putf(t, "];\n%s}\n", in);
-        close_coset_loop(t);
-    }
+    for (int s = 0; s < np->nslots; s++)
+        put_pack(t, g, np, s);
     putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
             "     * from each that holds elements mine read (Fig. 1d). */\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
@@ -508,7 +655,7 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
             if (dd > 0)
                 putf(&e, " * %lld + ", (long long)arr->extent[dd]);
             put(&e, "(hd_index)(");
-            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd]);
+            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd], false);
             put(&e, ")");
             if (dd > 0)
                 put(&e, ")");
@@ -608,7 +755,8 @@ void put_node(text *t, gen *g, int d)
         put(t, "};\n\n");
     }
     for (int s = 0; s < np->nslots; s++)
-        put_slot_reader(t, g, np, d, s);
+        if (slot_read_in_requests(np, s))
+            put_slot_reader(t, g, np, d, s);
     putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
     if (env) {
         putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
@@ -630,9 +778,13 @@ void put_node(text *t, gen *g, int d)
     for (int level = 1; level <= np->levels; level++)
         put_request_round(t, g, np, level);
 
+    for (int s = 0; s < np->nslots; s++)
+        if (slot_read_in_body(np, s))
+            put_slot_state(t, g, np, s);
     put(t, "\n    /* My iterations, in order. */\n");
     const char *in = open_my_loop(t, g, np);
     put_unused_t(t, in);
+    put_slot_steps(t, np, in);
     put_body(t, g, np, in);
     close_coset_loop(t);
     for (int q = 0; q < np->nreqs; q++)
