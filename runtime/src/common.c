@@ -551,6 +551,7 @@ static void node_main(void)
 {
     node_loop();
     free_locals(hd__tr_self());
+    hd__buf_flush();
 }
 
 static void release(void)
@@ -575,7 +576,9 @@ static void host_stop(int status)
         send_cmd(p, CMD_EXIT, 0, status, 0);
     hd__stats_collect();
     free_locals(0);
+    hd__buf_flush();
     hd__tr_finish();
+    hd__buf_flush();   /* what the transport gave back while finishing */
     hd__stats_write(prog->source);
     release();
 }

@@ -22,14 +22,35 @@
 typedef struct {
     unsigned char *data;
     size_t len, cap;
+    int pooled;       /* from hd__buf_get (buffers.c), not hd_put's realloc */
 } bytes;
+
+static void drop(bytes *b)
+{
+    if (b->pooled)
+        hd__buf_put(b->data, b->cap);
+    else
+        free(b->data);
+    b->data = NULL;
+    b->pooled = 0;
+}
+
+/* A buffer for what comes from one source: from the cache (buffers.c). */
+static unsigned char *inbox_of(size_t size, const char *fn)
+{
+    unsigned char *p = hd__buf_get(size);
+    if (!p)
+        hd__fatal("%s: out of memory for %zu bytes", fn, size);
+    return p;
+}
 
 struct hd_exchange {
     int P;
     int ran;          /* hd_exchange_run was called */
     bytes *out;       /* per destination vpid */
     size_t *expect;   /* per source vpid: bytes expected */
-    unsigned char **in; /* per source: what arrived */
+    unsigned char **in; /* per source: what arrived (from the cache, but
+                         * in[me], which is out[me]'s data) */
     size_t *taken;    /* per source: bytes taken so far */
     /* hd_exchange_groups only: */
     int ngroups;
@@ -113,15 +134,13 @@ void hd_exchange_run(hd_exchange *x)
         bytes *b = &x->out[me ^ k];
         if (b->len > 0)
             v_send(me ^ k, b->data, b->len);
-        free(b->data);
-        b->data = NULL;
+        drop(b);
     }
     for (int k = 1; k < x->P; k++) {
         int u = me ^ k;
         if (x->expect[u] == 0)
             continue;
-        if (!(x->in[u] = malloc(x->expect[u])))
-            hd__fatal("hd_exchange_run: out of memory for %zu bytes", x->expect[u]);
+        x->in[u] = inbox_of(x->expect[u], "hd_exchange_run");
         v_receive(u, x->in[u], x->expect[u]);
     }
 }
@@ -144,18 +163,15 @@ void *hd_inbox(hd_exchange *x, int vpid, size_t *size)
                       x->out[me].len, x->expect[me]);
         x->in[me] = x->out[me].data;
         x->out[me].data = NULL;
-        for (int v = 0; v < x->P; v++) {
-            free(x->out[v].data);
-            x->out[v].data = NULL;
-        }
+        for (int v = 0; v < x->P; v++)
+            drop(&x->out[v]);
         x->ran = 1;
     }
     check(x, "hd_inbox", vpid, 1);
     *size = x->expect[vpid];
     if (!x->expect[vpid] || x->in[vpid])
         return x->in[vpid];
-    if (!(x->in[vpid] = malloc(x->expect[vpid])))
-        hd__fatal("hd_inbox: out of memory for %zu bytes", x->expect[vpid]);
+    x->in[vpid] = inbox_of(x->expect[vpid], "hd_inbox");
     return x->in[vpid];
 }
 
@@ -180,9 +196,13 @@ void hd_exchange_free(hd_exchange *x)
 {
     if (!x)
         return;
+    int me = v_get_pid();
     for (int v = 0; v < x->P; v++) {
-        free(x->out[v].data);
-        free(x->in[v]);
+        drop(&x->out[v]);
+        if (v == me)
+            free(x->in[v]);   /* hd_put's buffer to this processor itself */
+        else
+            hd__buf_put(x->in[v], x->expect[v]);
     }
     free(x->out);
     free(x->expect);
@@ -266,9 +286,10 @@ hd_exchange *hd_exchange_groups(int ngroups, const hd_lcc_group *groups)
          * before aligned starts are cleared here, so that no byte of the
          * message is indeterminate. */
         bytes *b = &x->out[v];
-        if (!(b->data = malloc(out)))
+        if (!(b->data = hd__buf_get(out)))
             hd__fatal("hd_exchange_groups: out of memory for %zu bytes", out);
         b->len = b->cap = out;
+        b->pooled = 1;
         size_t end = 0;
         for (int g = 0; g < ngroups; g++) {
             size_t at = x->out_at[(size_t)g * (size_t)P + (size_t)v];

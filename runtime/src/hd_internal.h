@@ -80,6 +80,16 @@ HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
  * when there is no such array. */
 const hd_array_desc *hd__array_desc(int array);
 
+/* ----------------------------------- buffers.c: reused message buffers */
+
+/* Like malloc (NULL when out of memory) and free, but large blocks are
+ * kept for the next request of their size class by the calling thread;
+ * hd__buf_put takes the size the block was asked with.  hd__buf_flush
+ * frees the calling thread's kept blocks (at its end). */
+void *hd__buf_get(size_t size);
+void hd__buf_put(void *p, size_t size);
+void hd__buf_flush(void);
+
 /* ------------------------------------------- stats.c (HYPERDO_STATS) */
 
 void hd__stats_start(int nprocs, int ndoalls);

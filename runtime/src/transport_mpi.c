@@ -32,6 +32,7 @@ static int we_initialised;
 /* Pending sends: requests and the copies they send. */
 static MPI_Request *reqs;
 static void **bufs;
+static size_t *sizes;
 static int *done_idx;
 /* Statuses, though unused: MPI_STATUSES_IGNORE trips GCC's access checks
  * on MPICH's annotated prototypes. */
@@ -93,13 +94,14 @@ static void progress(void)
     if (outcount == 0 || outcount == MPI_UNDEFINED)
         return;
     for (int i = 0; i < outcount; i++) {
-        free(bufs[done_idx[i]]);
+        hd__buf_put(bufs[done_idx[i]], sizes[done_idx[i]]);
         bufs[done_idx[i]] = NULL;
     }
     for (int i = 0; i < npending; i++) {
         if (reqs[i] != MPI_REQUEST_NULL) {
             reqs[k] = reqs[i];
             bufs[k] = bufs[i];
+            sizes[k] = sizes[i];
             k++;
         }
     }
@@ -114,12 +116,15 @@ void hd__tr_send(int p, const void *data, size_t size)
         int ncap = cap ? 2 * cap : 64;
         MPI_Request *r = realloc(reqs, sizeof *r * (size_t)ncap);
         void **b = r ? realloc(bufs, sizeof *b * (size_t)ncap) : NULL;
-        int *d = b ? realloc(done_idx, sizeof *d * (size_t)ncap) : NULL;
+        size_t *z = b ? realloc(sizes, sizeof *z * (size_t)ncap) : NULL;
+        int *d = z ? realloc(done_idx, sizeof *d * (size_t)ncap) : NULL;
         MPI_Status *s = d ? realloc(stats, sizeof *s * (size_t)ncap) : NULL;
         if (r)
             reqs = r;
         if (b)
             bufs = b;
+        if (z)
+            sizes = z;
         if (d)
             done_idx = d;
         if (!s)
@@ -128,10 +133,11 @@ void hd__tr_send(int p, const void *data, size_t size)
         cap = ncap;
     }
     if (size > 0) {
-        if (!(copy = malloc(size)))
+        if (!(copy = hd__buf_get(size)))
             hd__fatal("v_send: out of memory for a message of %zu bytes", size);
         memcpy(copy, data, size);
     }
+    sizes[npending] = size;
 #if MPI_VERSION >= 4
     check(MPI_Isend_c(copy, (MPI_Count)size, MPI_BYTE, p, TAG, comm, &reqs[npending]),
           "MPI_Isend");
@@ -183,10 +189,13 @@ void hd__tr_finish(void)
     if (npending > 0)
         check(MPI_Waitall(npending, reqs, stats), "MPI_Waitall");
     for (int i = 0; i < npending; i++)
-        free(bufs[i]);
+        hd__buf_put(bufs[i], sizes[i]);
     npending = 0;
+    hd__buf_flush();
     free(reqs);
     free(bufs);
+    free(sizes);
+    sizes = NULL;
     free(done_idx);
     free(stats);
     stats = NULL;

@@ -211,7 +211,7 @@ void hd__tr_send(int p, const void *data, size_t size)
             return;
     }
     /* Queue a copy, made outside the lock. */
-    if (!(m = malloc(sizeof(msg) + size)))
+    if (!(m = hd__buf_get(sizeof(msg) + size)))
         hd__fatal("v_send: out of memory for a message of %zu bytes", size);
     m->next = NULL;
     m->num = k;
@@ -221,7 +221,7 @@ void hd__tr_send(int p, const void *data, size_t size)
     pthread_mutex_lock(&b->mu);
     if (size > SLOT_BYTES && deliver(b, k, m->data, size)) {
         pthread_mutex_unlock(&b->mu);
-        free(m);
+        hd__buf_put(m, sizeof(msg) + size);
         return;
     }
     if (b->tail)
@@ -261,7 +261,7 @@ static int try_take(mailbox *b, unsigned long k, void *data, size_t size, size_t
         *got = m->size;
         if (*got == size && size > 0)
             memcpy(data, m->data, size);
-        free(m);
+        hd__buf_put(m, sizeof(msg) + m->size);
     } else {
         return 0;
     }
@@ -333,7 +333,7 @@ void hd__tr_finish(void)
         msg *m = boxes[i].head;
         while (m) {
             msg *next = m->next;
-            free(m);
+            hd__buf_put(m, sizeof(msg) + m->size);
             m = next;
         }
         pthread_mutex_destroy(&boxes[i].mu);
