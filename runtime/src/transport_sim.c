@@ -41,6 +41,9 @@
  *   HYPERDO_SIM_REPORT   file for the report (default: stderr); never
  *                        stdout, which is the program's own.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* transport_threads.c, included below: sysconf, MAP_ANONYMOUS */
+#endif
 #include "hd_internal.h"
 #include "sim.h"
 

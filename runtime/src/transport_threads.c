@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -85,6 +86,18 @@ typedef struct {
 
 static int P;
 static mailbox *boxes; /* boxes[dst * P + src] */
+static size_t boxes_bytes;
+static unsigned char *used; /* used[dst * P + src]: a message went that way */
+static int lazy;            /* the zeroed mapping is initialised already */
+
+/* Are an all-zero mutex and condition variable the initialised ones? */
+static int zero_is_initialised(void)
+{
+    static const pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static const pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    static const unsigned char zero[sizeof mu > sizeof cv ? sizeof mu : sizeof cv];
+    return memcmp(&mu, zero, sizeof mu) == 0 && memcmp(&cv, zero, sizeof cv) == 0;
+}
 static pthread_t *threads;
 static barrier_t bar;
 static long spin_limit;
@@ -124,12 +137,18 @@ void hd__tr_start(int nprocs, int *argc, char ***argv, void (*node_main)(void))
     P = nprocs;
     node_entry = node_main;
     spin_limit = choose_spin(nprocs);
-    boxes = aligned_alloc(64, sizeof(mailbox) * (size_t)P * (size_t)P);
+    /* P^2 mailboxes (16 MiB at P = 256): mapped zeroed, so that only the
+     * pages of the pairs that talk are ever touched.  Where zero bytes are
+     * an initialised mutex and condition variable (glibc, musl), nothing
+     * more is needed; elsewhere every mailbox is initialised. */
+    boxes_bytes = sizeof(mailbox) * (size_t)P * (size_t)P;
+    boxes = mmap(NULL, boxes_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     threads = calloc((size_t)P, sizeof *threads);
-    if (!boxes || !threads)
+    used = calloc((size_t)P * (size_t)P, 1);
+    if (boxes == MAP_FAILED || !threads || !used)
         hd__fatal("hd_run: out of memory for %d processors", P);
-    memset(boxes, 0, sizeof(mailbox) * (size_t)P * (size_t)P);
-    for (size_t i = 0; i < (size_t)P * (size_t)P; i++) {
+    lazy = zero_is_initialised();
+    for (size_t i = 0; !lazy && i < (size_t)P * (size_t)P; i++) {
         pthread_mutex_init(&boxes[i].mu, NULL);
         pthread_cond_init(&boxes[i].cv, NULL);
         atomic_init(&boxes[i].slot_num, 0);
@@ -186,6 +205,7 @@ static int deliver(mailbox *b, unsigned long k, const void *data, size_t size)
 void hd__tr_send(int p, const void *data, size_t size)
 {
     mailbox *b = box(p, tl_self);
+    used[(size_t)p * (size_t)P + (size_t)tl_self] = 1;   /* this sender's byte only */
     unsigned long k = ++b->sent;
     msg *m;
 
@@ -330,6 +350,8 @@ void hd__tr_finish(void)
     for (int p = 1; p < P; p++)
         pthread_join(threads[p], NULL);
     for (size_t i = 0; i < (size_t)P * (size_t)P; i++) {
+        if (lazy && !used[i])
+            continue;   /* never touched: still all zero */
         msg *m = boxes[i].head;
         while (m) {
             msg *next = m->next;
@@ -341,7 +363,9 @@ void hd__tr_finish(void)
     }
     pthread_mutex_destroy(&bar.mu);
     pthread_cond_destroy(&bar.cv);
-    free(boxes);
+    munmap(boxes, boxes_bytes);
+    free(used);
+    used = NULL;
     free(threads);
     boxes = NULL;
     threads = NULL;
