@@ -114,13 +114,26 @@ static void put_table(text *t, const char *type, const char *name, const uint64_
 
 /* ----------------------------------------------------------- the body */
 
+/* How the loop over my iterations reaches slot group s's element
+ * (put_compute_loop): hd_from<s>, hd_off<s> and hd_slot<s> are its owner,
+ * offset and slot at the start of the current block of 2^inner
+ * iterations (or at the current iteration, when inner is 0), and within a
+ * block the offset and slot move by hd_u << c_off and hd_u << c_slot. */
+typedef struct {
+    int inner;
+    struct {
+        int c_off, c_slot;
+        bool plus_off, plus_slot;   /* the block's bits are 0: + (else ^) */
+    } s[64];
+} body_ctx;
+
 static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
-                          size_t end, bool stepped);
+                          size_t end, const body_ctx *body);
 
 /* What replaces reference k in the body: an expression for its element.
- * `stepped`: in the loop over my iterations, where each slot group's
- * owner, offset and slot are kept up to date step by step (put_steps_of). */
-static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, bool stepped)
+ * `body`: in the loop over my iterations, where each slot group's owner,
+ * offset and slot are kept up to date step by step; NULL elsewhere. */
+static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, const body_ctx *body)
 {
     const hd_loop *l = np->loop;
     const hd_ref *ref = &l->refs[k];
@@ -143,11 +156,26 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, boo
         put(t, "]");
         break;
     case WAY_SLOTS:
-        if (stepped)
+        if (body && body->inner) {
+            int q = rp->group;
+            char off[64], slot[64];
+            if (body->s[q].c_off < 0)
+                snprintf(off, sizeof off, "hd_off%d", q);
+            else
+                snprintf(off, sizeof off, "(hd_off%d %s (hd_u << %d))", q,
+                         body->s[q].plus_off ? "+" : "^", body->s[q].c_off);
+            if (body->s[q].c_slot < 0)
+                snprintf(slot, sizeof slot, "hd_slot%d", q);
+            else
+                snprintf(slot, sizeof slot, "(hd_slot%d %s (hd_u << %d))", q,
+                         body->s[q].plus_slot ? "+" : "^", body->s[q].c_slot);
+            putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[%s] : (const %s *)hd_in%d[hd_from%d] + %s))",
+                 q, a, off, elem(g, ref->array), q, q, slot);
+        } else if (body) {
             putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[hd_off%d] : (const %s *)hd_in%d[hd_from%d] + "
                     "hd_slot%d))", rp->group, a, rp->group, elem(g, ref->array), rp->group,
                  rp->group, rp->group);
-        else
+        } else
             putf(t, "(*hd_at_%d_%d(hd_me, hd_l_%s, hd_in%d, %s))", (int)(l - g->prog->loops),
                  rp->group, a, rp->group, rp->index);
         break;
@@ -163,7 +191,7 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, boo
  * rewritten (put_ref_value); a reference's own index is part of what
  * replaces it. */
 static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
-                          size_t end, bool stepped)
+                          size_t end, const body_ctx *body)
 {
     const hd_loop *l = np->loop;
     size_t at = begin;
@@ -180,7 +208,7 @@ static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t beg
         if (next < 0)
             break;
         put_source(t, g, at, l->refs[next].begin);
-        put_ref_value(t, g, np, next, stepped);
+        put_ref_value(t, g, np, next, body);
         at = l->refs[next].end;
     }
     put_source(t, g, at, end);
@@ -197,18 +225,19 @@ static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
         put(t, " && ");
     }
     put(t, gd->when ? "(" : "!(");
-    put_rewritten(t, g, np, gd->begin, gd->end, false);
+    put_rewritten(t, g, np, gd->begin, gd->end, NULL);
     put(t, ")");
 }
 
-static void put_body(text *t, const gen *g, const node_plan *np, const char *indent)
+static void put_body(text *t, const gen *g, const node_plan *np, const char *indent,
+                     const body_ctx *body)
 {
     const hd_loop *l = np->loop;
     line_directive(t, g, l->body_begin);
     put(t, indent);
     if (!l->body_is_block)
         put(t, "{ ");
-    put_rewritten(t, g, np, l->body_begin, l->body_end, true);
+    put_rewritten(t, g, np, l->body_begin, l->body_end, body);
     if (!l->body_is_block)
         put(t, "; }");
     put(t, "\n");
@@ -447,20 +476,24 @@ static hd_affine slot_map_of(const slot_group *sg)
 
 /* Declares hd_from<s>, hd_off<s> and hd_slot<s> (where my iteration's
  * element of slot group s is) at the first iteration hd_i0, and their
- * steps along my coset. */
-static void put_slot_state(text *t, const gen *g, const node_plan *np, int s)
+ * steps along my coset (or along `steps`, the basis vectors beyond a
+ * block, put_compute_loop). */
+static void put_slot_state(text *t, const gen *g, const node_plan *np, int s,
+                           const hd_space *steps)
 {
     const slot_group *sg = &np->slots[s];
     const hd_loop *l = np->loop;
     const hd_ref *ref = &l->refs[sg->ref];
     char name[40];
     hd_affine from = owner_map_of(g, ref), off = offset_map_of(g, ref), slot = slot_map_of(sg);
+    if (!steps)
+        steps = &np->own.null;
     snprintf(name, sizeof name, "hd_step_from%d", s);
-    put_q_steps(t, name, &from, &np->own.null);
+    put_q_steps(t, name, &from, steps);
     snprintf(name, sizeof name, "hd_step_off%d", s);
-    put_q_steps(t, name, &off, &np->own.null);
+    put_q_steps(t, name, &off, steps);
     snprintf(name, sizeof name, "hd_step_slot%d", s);
-    put_q_steps(t, name, &slot, &np->own.null);
+    put_q_steps(t, name, &slot, steps);
     putf(t, "    hd_index hd_from%d = 0, hd_off%d = 0, hd_slot%d = 0;   /* ", s, s, s);
     put_commented(t, ref->text);
     putf(t, " of my iteration */\n    if (hd_mine) {\n        const %s %s = (%s)hd_i0;\n"
@@ -514,6 +547,10 @@ static void put_slot_reader(text *t, const gen *g, const node_plan *np, int d, i
  * (one per reader and element: the send space), each element copied to
  * its slot in the message to its reader.  The reader, the slot and my
  * element's offset step along the enumeration (put_q_steps). */
+static int run_of(const hd_affine *q, const hd_space *b, int most, int *c);
+static bool block_bits_free(const hd_affine *q, const hd_system *sys, const hd_space *basis,
+                            int run, int c);
+
 static void put_pack(text *t, const gen *g, const node_plan *np, int s)
 {
     const hd_loop *l = np->loop;
@@ -534,14 +571,30 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     }
     hd_affine ident = hd_affine_identity(l->k), to = owner_map_of(g, home);
     hd_affine off = offset_map_of(g, ref), slot = slot_map_of(sg);
+    /* Blocks of 2^inner iterations over which the reader stays put and the
+     * slot and my element's offset move by fixed strides (as in
+     * put_compute_loop); the block's start steps by XOR. */
+    loop_shape sh = shape_of(&sg->send);
+    int inner = sh.inner, c_to, c_put, c_get;
+    int run = run_of(&to, &sg->send, inner, &c_to);
+    inner = c_to < 0 ? run : 0;
+    inner = run_of(&slot, &sg->send, inner, &c_put);
+    inner = run_of(&off, &sg->send, inner, &c_get);
+    if (inner < 3)
+        inner = 0;
+    run_of(&slot, &sg->send, inner, &c_put);
+    run_of(&off, &sg->send, inner, &c_get);
+    hd_space outer = hd_space_zero(sg->send.k);
+    for (int v = inner; v < sg->send.dim; v++)
+        outer.v[outer.dim++] = sg->send.v[v];
     snprintf(name, sizeof name, "hd_step_i%d", s);
-    put_q_steps(t, name, &ident, &sg->send);
+    put_q_steps(t, name, &ident, &outer);
     snprintf(name, sizeof name, "hd_step_to%d", s);
-    put_q_steps(t, name, &to, &sg->send);
+    put_q_steps(t, name, &to, &outer);
     snprintf(name, sizeof name, "hd_step_put%d", s);
-    put_q_steps(t, name, &slot, &sg->send);
+    put_q_steps(t, name, &slot, &outer);
     snprintf(name, sizeof name, "hd_step_get%d", s);
-    put_q_steps(t, name, &off, &sg->send);
+    put_q_steps(t, name, &off, &outer);
     me_plus(rhs, sizeof rhs, sg->src_c);
     putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n", s);
     if (sg->src.nchecks)
@@ -559,18 +612,42 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     put_slot(t, sg->leads, "hd_e");
     put(t, ";\n            hd_get = ");
     put_offset(t, g, "hd_e", sg->array);
-    putf(t, ";\n        }\n"
-            "        for (hd_index hd_t = 1; hd_t <= hd_count; hd_t++) {\n"
-            "            HD_VISIT(hd_x);\n"
-            "            if (hd_to != hd_me)\n"
-            "                ((%s *)hd_out[hd_to])[hd_put] = hd_l_%s[hd_get];\n"
-            "            const int hd_c = __builtin_ctzll((unsigned long long)hd_t);\n"
+    put(t, ";\n        }\n");
+    if (inner) {
+        char putx[48], getx[48];
+        if (c_put < 0)
+            snprintf(putx, sizeof putx, "hd_put");
+        else
+            snprintf(putx, sizeof putx, "(hd_put %s (hd_u << %d))",
+                     block_bits_free(&slot, &sg->src, &sg->send, inner, c_put) ? "+" : "^", c_put);
+        if (c_get < 0)
+            snprintf(getx, sizeof getx, "hd_get");
+        else
+            snprintf(getx, sizeof getx, "(hd_get %s (hd_u << %d))",
+                     block_bits_free(&off, &sg->src, &sg->send, inner, c_get) ? "+" : "^", c_get);
+        putf(t, "        for (hd_index hd_o = 1; hd_o <= hd_count >> %d; hd_o++) {\n"
+                "            for (hd_index hd_u = 0; hd_u < %llu; hd_u++)\n"
+                "                HD_VISIT(hd_x + (hd_u << %d));\n"
+                "            if (hd_to != hd_me) {\n"
+                "                %s *const hd_dst = (%s *)hd_out[hd_to];\n"
+                "                for (hd_index hd_u = 0; hd_u < %llu; hd_u++)\n"
+                "                    hd_dst[%s] = hd_l_%s[%s];\n"
+                "            }\n",
+             inner, (unsigned long long)1 << inner, sh.lo, elem(g, sg->array), elem(g, sg->array),
+             (unsigned long long)1 << inner, putx, name_of(g, sg->array), getx);
+    } else {
+        put(t, "        for (hd_index hd_o = 1; hd_o <= hd_count; hd_o++) {\n"
+               "            HD_VISIT(hd_x);\n"
+               "            if (hd_to != hd_me)\n");
+        putf(t, "                ((%s *)hd_out[hd_to])[hd_put] = hd_l_%s[hd_get];\n",
+             elem(g, sg->array), name_of(g, sg->array));
+    }
+    putf(t, "            const int hd_c = __builtin_ctzll((unsigned long long)hd_o);\n"
             "            hd_x ^= hd_step_i%d[hd_c];\n"
             "            hd_to ^= hd_step_to%d[hd_c];\n"
             "            hd_put ^= hd_step_put%d[hd_c];\n"
             "            hd_get ^= hd_step_get%d[hd_c];\n"
-            "        }\n    }\n",
-         elem(g, sg->array), name_of(g, sg->array), s, s, s, s);
+            "        }\n    }\n", s, s, s, s);
 }
 
 static void put_slot_groups(text *t, const gen *g, const node_plan *np)
@@ -616,6 +693,142 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
         putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n", s, s);
 }
 
+/* The longest run of the first basis vectors of my coset over which
+ * linear map q's image of basis vector t is 2^(c + t) (c found from the
+ * first), or 0 everywhere (c = -1: q stays put); at most `most`. */
+static int run_of(const hd_affine *q, const hd_space *b, int most, int *c)
+{
+    uint64_t q0 = hd_affine_apply(q, 0);
+    uint64_t first = most > 0 ? hd_affine_apply(q, b->v[0]) ^ q0 : 0;
+    *c = first ? __builtin_ctzll(first) : -1;
+    int run = 0;
+    while (run < most) {
+        uint64_t img = hd_affine_apply(q, b->v[run]) ^ q0;
+        if (first ? (*c + run >= 64 || img != UINT64_C(1) << (*c + run)) : img != 0)
+            break;
+        run++;
+    }
+    return run;
+}
+
+/* Are bits c .. c+run-1 of q zero at the first iteration of every block
+ * of the coset sys's solutions + span(basis), for every processor (q(0),
+ * q of each particular column, q of each basis vector beyond the run)?
+ * Then + may add the position in the block, which compilers read as a
+ * stride. */
+static bool block_bits_free(const hd_affine *q, const hd_system *sys, const hd_space *basis,
+                            int run, int c)
+{
+    uint64_t mask = hd_mask(run) << c, q0 = hd_affine_apply(q, 0);
+    if (q0 & mask)
+        return false;
+    for (int r = 0; r < sys->m; r++)
+        if ((hd_affine_apply(q, sys->part[r]) ^ q0) & mask)
+            return false;
+    for (int t = run; t < basis->dim; t++)
+        if ((hd_affine_apply(q, basis->v[t]) ^ q0) & mask)
+            return false;
+    return true;
+}
+
+/*
+ * The loop over my iterations when the body reads slot groups: in blocks
+ * of 2^inner consecutive iterations over which every such group's owner
+ * stays put and its offset and slot move by a fixed stride (a transpose's
+ * column, a butterfly's half), so that within a block the body reads
+ * base + (hd_u << c) with a branch that goes the same way every time; the
+ * owners, offsets and slots step by XOR from one block to the next.
+ * Blocks of fewer than 8 iterations are not worth it: then every
+ * iteration steps (put_slot_steps).
+ */
+static void put_compute_loop(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    body_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    bool any = false;
+    int inner = 0;
+    if (np->affine_home && np->nslots <= 64) {
+        loop_shape sh = shape_of(&np->own.null);
+        inner = sh.inner;
+        for (int q = 0; q < np->nslots; q++) {
+            if (!slot_read_in_body(np, q))
+                continue;
+            any = true;
+            const slot_group *sg = &np->slots[q];
+            const hd_ref *ref = &l->refs[sg->ref];
+            hd_affine from = owner_map_of(g, ref), off = offset_map_of(g, ref);
+            hd_affine slot = slot_map_of(sg);
+            int c;
+            int run = run_of(&from, &np->own.null, inner, &c);
+            inner = c < 0 ? run : 0;   /* the owner must stay put */
+            inner = run_of(&off, &np->own.null, inner, &ctx.s[q].c_off);
+            inner = run_of(&slot, &np->own.null, inner, &ctx.s[q].c_slot);
+        }
+        if (inner < 3)
+            inner = 0;
+        for (int q = 0; inner && q < np->nslots; q++) {
+            if (!slot_read_in_body(np, q))
+                continue;
+            const slot_group *sg = &np->slots[q];
+            const hd_ref *ref = &l->refs[sg->ref];
+            hd_affine off = offset_map_of(g, ref), slot = slot_map_of(sg);
+            int c;
+            run_of(&off, &np->own.null, inner, &ctx.s[q].c_off);
+            run_of(&slot, &np->own.null, inner, &c);
+            ctx.s[q].c_slot = c;
+            ctx.s[q].plus_off = ctx.s[q].c_off >= 0 &&
+                                block_bits_free(&off, &np->own, &np->own.null, inner, ctx.s[q].c_off);
+            ctx.s[q].plus_slot = ctx.s[q].c_slot >= 0 &&
+                                 block_bits_free(&slot, &np->own, &np->own.null, inner, ctx.s[q].c_slot);
+        }
+    }
+    if (!any || !inner) {
+        for (int q = 0; q < np->nslots; q++)
+            if (slot_read_in_body(np, q))
+                put_slot_state(t, g, np, q, NULL);
+        put(t, "\n    /* My iterations, in order. */\n");
+        const char *in = open_my_loop(t, g, np);
+        put_unused_t(t, in);
+        put_slot_steps(t, np, in);
+        put_body(t, g, np, in, any ? &ctx : NULL);
+        close_coset_loop(t);
+        return;
+    }
+    ctx.inner = inner;
+    /* Steps from one block to the next: over the basis vectors after the
+     * block's. */
+    hd_space outer = hd_space_zero(np->own.null.k);
+    for (int v = inner; v < np->own.null.dim; v++)
+        outer.v[outer.dim++] = np->own.null.v[v];
+    hd_affine ident = hd_affine_identity(l->k);
+    put_q_steps(t, "hd_block_steps", &ident, &outer);
+    for (int q = 0; q < np->nslots; q++)
+        if (slot_read_in_body(np, q))
+            put_slot_state(t, g, np, q, &outer);
+    putf(t, "\n    /* My iterations, in order: blocks of 2^%d over which every element read\n"
+            "     * by an LCC stays with one owner and moves by a fixed stride. */\n"
+            "    {\n        hd_index hd_x = hd_i0;\n"
+            "        for (hd_index hd_o = 0; hd_o < hd_mine >> %d; hd_o++) {\n"
+            "            if (hd_o) {\n"
+            "                const int hd_c = __builtin_ctzll((unsigned long long)hd_o);\n"
+            "                hd_x ^= hd_block_steps[hd_c];\n", inner, inner);
+    for (int q = 0; q < np->nslots; q++)
+        if (slot_read_in_body(np, q))
+            putf(t, "                hd_from%d ^= hd_step_from%d[hd_c];\n"
+                    "                hd_off%d ^= hd_step_off%d[hd_c];\n"
+                    "                hd_slot%d ^= hd_step_slot%d[hd_c];\n", q, q, q, q, q, q);
+    loop_shape sh = shape_of(&np->own.null);
+    putf(t, "            }\n"
+            "            for (hd_index hd_u = 0; hd_u < %llu; hd_u++) {\n"
+            "                const hd_index hd_t = (hd_o << %d) + hd_u;\n"
+            "                const %s %s = (%s)(hd_x + (hd_u << %d));\n"
+            "                HD_VISIT(%s);\n                (void)hd_t;\n",
+         (unsigned long long)1 << inner, inner, l->var_type, l->var, l->var_type, sh.lo, l->var);
+    put_body(t, g, np, "                ", &ctx);
+    put(t, "            }\n        }\n    }\n");
+}
+
 /* Round `level` of requests: for each of my iterations, where its guard
  * holds, the element of each request group of the round, asked of its
  * owner unless it is mine (~offset in the table: mine). */
@@ -655,7 +868,7 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
             if (dd > 0)
                 putf(&e, " * %lld + ", (long long)arr->extent[dd]);
             put(&e, "(hd_index)(");
-            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd], false);
+            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd], NULL);
             put(&e, ")");
             if (dd > 0)
                 put(&e, ")");
@@ -778,15 +991,7 @@ void put_node(text *t, gen *g, int d)
     for (int level = 1; level <= np->levels; level++)
         put_request_round(t, g, np, level);
 
-    for (int s = 0; s < np->nslots; s++)
-        if (slot_read_in_body(np, s))
-            put_slot_state(t, g, np, s);
-    put(t, "\n    /* My iterations, in order. */\n");
-    const char *in = open_my_loop(t, g, np);
-    put_unused_t(t, in);
-    put_slot_steps(t, np, in);
-    put_body(t, g, np, in);
-    close_coset_loop(t);
+    put_compute_loop(t, g, np);
     for (int q = 0; q < np->nreqs; q++)
         putf(t, "    free(hd_k%d);\n", q);
     for (int level = 1; level <= np->levels; level++)
