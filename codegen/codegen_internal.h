@@ -72,9 +72,8 @@ typedef struct {
     hd_affine map;         /* the element index as a function of i */
     uint64_t home_c, src_c;
     hd_system pair;        /* [home owner; source owner] i = (q ^ home_c, p ^ src_c) */
-    hd_system src;         /* source owner i = p ^ src_c: what reads p's elements */
-    hd_space send;         /* one iteration per (reader, element) of those */
-    uint64_t leads;
+    hd_space w;            /* the elements q needs from p: e0 + w, e0 reduced */
+    uint64_t leads;        /* w's leading bits: the slot of e is pext(e, leads) */
     int log2_slots;
 } slot_group;
 

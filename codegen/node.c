@@ -548,106 +548,89 @@ static void put_slot_reader(text *t, const gen *g, const node_plan *np, int d, i
  * its slot in the message to its reader.  The reader, the slot and my
  * element's offset step along the enumeration (put_q_steps). */
 static int run_of(const hd_affine *q, const hd_space *b, int most, int *c);
-static bool block_bits_free(const hd_affine *q, const hd_system *sys, const hd_space *basis,
-                            int run, int c);
+static bool block_bits_free_e(const hd_affine *q, const hd_space *w, int run, int c);
 
+/* The local offset of an element as a map of the element's index. */
+static hd_affine element_offset_map(const gen *g, int arr)
+{
+    const hd_array *a = &g->prog->arrays[arr];
+    int n = g->prog->n;
+    hd_affine o = hd_affine_constant(a->log2_size, 0);
+    for (int b = 0; b + n < a->log2_size; b++)
+        o.row[b] = UINT64_C(1) << (b < a->shift ? b : b + n);
+    return o;
+}
+
+/*
+ * Packing slot group s: to each processor q that reads my elements (the
+ * runtime knows which: hd_group_out gives NULL elsewhere), those elements
+ * in increasing order, the j-th at slot j.  They are e0 + W (plan.c): e0
+ * comes from one iteration of q reading one of my elements (a solution of
+ * the pair's system), reduced modulo W, and the rest by XOR steps along
+ * W's basis, in blocks over which my element's offset moves by a stride:
+ * the writes are sequential and the reads in memory order, as a sender
+ * written by hand packs them.
+ */
 static void put_pack(text *t, const gen *g, const node_plan *np, int s)
 {
     const hd_loop *l = np->loop;
-    const hd_ref *home = &l->refs[l->home];
     const slot_group *sg = &np->slots[s];
     const hd_ref *ref = &l->refs[sg->ref];
     int n = g->prog->n;
-    char name[40], rhs[64];
+    char name[40];
     put(t, "    /* Pack ");
     put_commented(t, ref->text);
-    put(t, ": the iterations i of others that read my elements (the\n"
-           "     * element's owner is hd_me), one per reader and element. */\n");
-    snprintf(name, sizeof name, "hd_src_part%d", s);
-    put_table(t, "hd_index", name, sg->src.part, n);
-    if (sg->src.nchecks) {
-        snprintf(name, sizeof name, "hd_src_checks%d", s);
-        put_table(t, "uint64_t", name, sg->src.check, sg->src.nchecks);
-    }
-    hd_affine ident = hd_affine_identity(l->k), to = owner_map_of(g, home);
-    hd_affine off = offset_map_of(g, ref), slot = slot_map_of(sg);
-    /* Blocks of 2^inner iterations over which the reader stays put and the
-     * slot and my element's offset move by fixed strides (as in
-     * put_compute_loop); the block's start steps by XOR. */
-    loop_shape sh = shape_of(&sg->send);
-    int inner = sh.inner, c_to, c_put, c_get;
-    int run = run_of(&to, &sg->send, inner, &c_to);
-    inner = c_to < 0 ? run : 0;
-    inner = run_of(&slot, &sg->send, inner, &c_put);
-    inner = run_of(&off, &sg->send, inner, &c_get);
+    putf(t, ": to each processor q whose iterations read my elements, those\n"
+            "     * elements in increasing order, the j-th at slot j (2^%d of them). */\n",
+         sg->log2_slots);
+    snprintf(name, sizeof name, "hd_pair_part%d", s);
+    put_table(t, "hd_index", name, sg->pair.part, 2 * n);
+    snprintf(name, sizeof name, "hd_slots%d", s);
+    put_table(t, "hd_index", name, sg->w.v, sg->w.dim);
+    hd_affine off = element_offset_map(g, sg->array);
+    loop_shape sh = shape_of(&sg->w);
+    int c_get, inner = run_of(&off, &sg->w, sh.inner, &c_get);
     if (inner < 3)
         inner = 0;
-    run_of(&slot, &sg->send, inner, &c_put);
-    run_of(&off, &sg->send, inner, &c_get);
-    hd_space outer = hd_space_zero(sg->send.k);
-    for (int v = inner; v < sg->send.dim; v++)
-        outer.v[outer.dim++] = sg->send.v[v];
-    snprintf(name, sizeof name, "hd_step_i%d", s);
-    put_q_steps(t, name, &ident, &outer);
-    snprintf(name, sizeof name, "hd_step_to%d", s);
-    put_q_steps(t, name, &to, &outer);
-    snprintf(name, sizeof name, "hd_step_put%d", s);
-    put_q_steps(t, name, &slot, &outer);
+    run_of(&off, &sg->w, inner, &c_get);
+    hd_space outer = hd_space_zero(sg->w.k);
+    for (int v = inner; v < sg->w.dim; v++)
+        outer.v[outer.dim++] = sg->w.v[v];
     snprintf(name, sizeof name, "hd_step_get%d", s);
     put_q_steps(t, name, &off, &outer);
-    me_plus(rhs, sizeof rhs, sg->src_c);
-    putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n", s);
-    if (sg->src.nchecks)
-        putf(t, "        const hd_index hd_count = hd_solvable(hd_src_checks%d, %d, %s) ? "
-                "(hd_index)1 << %d : 0;\n", s, sg->src.nchecks, rhs, sg->send.dim);
-    else
-        putf(t, "        const hd_index hd_count = (hd_index)1 << %d;\n", sg->send.dim);
-    putf(t, "        hd_index hd_x = hd_combine(hd_src_part%d, %d, %s), hd_to = 0, hd_put = 0, "
-            "hd_get = 0;\n", s, n, rhs);
-    putf(t, "        if (hd_count) {\n            const %s %s = (%s)hd_x;\n"
-            "            const hd_index hd_e = %s;\n            (void)%s;\n            hd_to = ",
-         l->var_type, l->var, l->var_type, np->refs[sg->ref].index, l->var);
-    put_owner(t, g, np->refs[l->home].index, home->array);
-    put(t, ";\n            hd_put = ");
-    put_slot(t, sg->leads, "hd_e");
-    put(t, ";\n            hd_get = ");
-    put_offset(t, g, "hd_e", sg->array);
-    put(t, ";\n        }\n");
+    putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
+            "        for (int hd_q = 0; hd_q < %d; hd_q++) {\n"
+            "            if (!hd_out[hd_q])\n                continue;\n",
+         s, 1 << n);
+    putf(t, "            const uint64_t hd_y = ((uint64_t)hd_q ^ %#llx) | "
+            "(((uint64_t)hd_me ^ %#llx) << %d);\n"
+            "            const %s %s = (%s)hd_combine(hd_pair_part%d, %d, hd_y);\n"
+            "            (void)%s;\n"
+            "            hd_index hd_get = ",
+         (unsigned long long)sg->home_c, (unsigned long long)sg->src_c, n, l->var_type, l->var,
+         l->var_type, s, 2 * n, l->var);
+    text first = { 0 };
+    putf(&first, "hd_reduce(hd_slots%d, %d, %s)", s, sg->w.dim, np->refs[sg->ref].index);
+    put_offset(t, g, first.s ? first.s : "0", sg->array);
+    free(first.s);
+    putf(t, ";\n            %s *const hd_dst = hd_out[hd_q];\n", elem(g, sg->array));
     if (inner) {
-        char putx[48], getx[48];
-        if (c_put < 0)
-            snprintf(putx, sizeof putx, "hd_put");
-        else
-            snprintf(putx, sizeof putx, "(hd_put %s (hd_u << %d))",
-                     block_bits_free(&slot, &sg->src, &sg->send, inner, c_put) ? "+" : "^", c_put);
-        if (c_get < 0)
-            snprintf(getx, sizeof getx, "hd_get");
-        else
-            snprintf(getx, sizeof getx, "(hd_get %s (hd_u << %d))",
-                     block_bits_free(&off, &sg->src, &sg->send, inner, c_get) ? "+" : "^", c_get);
-        putf(t, "        for (hd_index hd_o = 1; hd_o <= hd_count >> %d; hd_o++) {\n"
-                "            for (hd_index hd_u = 0; hd_u < %llu; hd_u++)\n"
-                "                HD_VISIT(hd_x + (hd_u << %d));\n"
-                "            if (hd_to != hd_me) {\n"
-                "                %s *const hd_dst = (%s *)hd_out[hd_to];\n"
-                "                for (hd_index hd_u = 0; hd_u < %llu; hd_u++)\n"
-                "                    hd_dst[%s] = hd_l_%s[%s];\n"
-                "            }\n",
-             inner, (unsigned long long)1 << inner, sh.lo, elem(g, sg->array), elem(g, sg->array),
-             (unsigned long long)1 << inner, putx, name_of(g, sg->array), getx);
+        bool plus = block_bits_free_e(&off, &sg->w, inner, c_get);
+        putf(t, "            for (hd_index hd_o = 1; hd_o <= ((hd_index)1 << %d); hd_o++) {\n"
+                "                for (hd_index hd_u = 0; hd_u < %llu; hd_u++) {\n"
+                "                    HD_VISIT(hd_u);\n"
+                "                    hd_dst[((hd_o - 1) << %d) + hd_u] = hd_l_%s[hd_get %s (hd_u << %d)];\n"
+                "                }\n",
+             sg->w.dim - inner, (unsigned long long)1 << inner, inner, name_of(g, sg->array),
+             plus ? "+" : "^", c_get);
     } else {
-        put(t, "        for (hd_index hd_o = 1; hd_o <= hd_count; hd_o++) {\n"
-               "            HD_VISIT(hd_x);\n"
-               "            if (hd_to != hd_me)\n");
-        putf(t, "                ((%s *)hd_out[hd_to])[hd_put] = hd_l_%s[hd_get];\n",
-             elem(g, sg->array), name_of(g, sg->array));
+        putf(t, "            for (hd_index hd_o = 1; hd_o <= ((hd_index)1 << %d); hd_o++) {\n"
+                "                HD_VISIT(hd_o);\n"
+                "                hd_dst[hd_o - 1] = hd_l_%s[hd_get];\n",
+             sg->w.dim, name_of(g, sg->array));
     }
-    putf(t, "            const int hd_c = __builtin_ctzll((unsigned long long)hd_o);\n"
-            "            hd_x ^= hd_step_i%d[hd_c];\n"
-            "            hd_to ^= hd_step_to%d[hd_c];\n"
-            "            hd_put ^= hd_step_put%d[hd_c];\n"
-            "            hd_get ^= hd_step_get%d[hd_c];\n"
-            "        }\n    }\n", s, s, s, s);
+    putf(t, "                hd_get ^= hd_step_get%d[__builtin_ctzll((unsigned long long)hd_o)];\n"
+            "            }\n        }\n    }\n", s);
 }
 
 static void put_slot_groups(text *t, const gen *g, const node_plan *np)
@@ -727,6 +710,26 @@ static bool block_bits_free(const hd_affine *q, const hd_system *sys, const hd_s
             return false;
     for (int t = run; t < basis->dim; t++)
         if ((hd_affine_apply(q, basis->v[t]) ^ q0) & mask)
+            return false;
+    return true;
+}
+
+/* The same for the element coset e0 + W that a pack walks, e0 reduced
+ * modulo W: is bit c .. c+run-1 of q zero at every block's first element
+ * for every e0?  Only when no element can set them: q's constant and the
+ * images of W's vectors beyond the run, and of every bit outside W's
+ * leads (e0's bits), leave them 0. */
+static bool block_bits_free_e(const hd_affine *q, const hd_space *w, int run, int c)
+{
+    uint64_t mask = hd_mask(run) << c, q0 = hd_affine_apply(q, 0);
+    if (q0 & mask)
+        return false;
+    for (int t = run; t < w->dim; t++)
+        if ((hd_affine_apply(q, w->v[t]) ^ q0) & mask)
+            return false;
+    uint64_t leads = hd_space_leads(w);
+    for (int b = 0; b < q->in; b++)
+        if (!((leads >> b) & 1) && ((hd_affine_apply(q, UINT64_C(1) << b) ^ q0) & mask))
             return false;
     return true;
 }

@@ -16,8 +16,8 @@
  *   LOCAL    when its element always lives with the iteration;
  *   SLOTS    when its index is affine, the home's owner is affine, and C
  *            evaluates it at every iteration: its owner computes which
- *            iterations of others read its elements and sends each element
- *            once, at a slot both sides compute;
+ *            of its elements each processor reads and sends each once, at
+ *            a slot both sides compute;
  *   REQUEST  otherwise (an index or a guard that only the iteration's
  *            processor can evaluate, or an index that is not affine): the
  *            iteration's processor asks the owner, only where C reads it.
@@ -207,7 +207,13 @@ static bool may_share(const gen *g, const node_plan *np, const slot_group *x,
     return shared;
 }
 
-/* The slot group's systems: what it sends, to whom, at which slot. */
+/* The slot group's systems: which pairs of processors it joins, and the
+ * elements one sends the other.  For sender p and reader q they are the
+ * elements of the iterations i with home owner q and source owner p, the
+ * solutions of [M; O F] i = (q + home_c, p + src_c): the image of that
+ * coset under the index map, a coset e0 + W of W = F(null [M; O F])
+ * (coset.c).  Its elements numbered in increasing order are its slots:
+ * pext(e, leads) with the leads of W's reduced basis, for both sides. */
 static bool complete_slot_group(const gen *g, node_plan *np, slot_group *s)
 {
     const hd_loop *l = np->loop;
@@ -220,24 +226,11 @@ static bool complete_slot_group(const gen *g, node_plan *np, slot_group *s)
     owner_rows(&src, n, rows + n);
     s->home_c = home.c & hd_mask(n);
     s->src_c = src.c & hd_mask(n);
-    if (hd_system_solve(rows, 2 * n, k, &s->pair) != HD_OK ||
-        hd_system_solve(rows + n, n, k, &s->src) != HD_OK)
+    if (hd_system_solve(rows, 2 * n, k, &s->pair) != HD_OK)
         return false;
-    /* W = F(null [M; O F]): the elements q needs from p differ by W. */
-    hd_space w = hd_space_image(&s->pair.null, &s->map, m);
-    s->leads = hd_space_leads(&w);
-    s->log2_slots = w.dim;
-    /* D = null F and null M: iterations of one processor reading one
-     * element; p sends for one iteration of each such class. */
-    uint64_t *drows = malloc((size_t)(m + n) * sizeof *drows);
-    if (!drows)
-        return false;
-    for (int b = 0; b < m; b++)
-        drows[b] = s->map.row[b] & hd_mask(k);
-    owner_rows(&home, n, drows + m);
-    hd_space d = hd_null_space(drows, m + n, k);
-    free(drows);
-    s->send = hd_space_complement(&s->src.null, &d);
+    s->w = hd_space_image(&s->pair.null, &s->map, m);
+    s->leads = hd_space_leads(&s->w);
+    s->log2_slots = s->w.dim;
     return true;
 }
 

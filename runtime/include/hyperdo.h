@@ -54,9 +54,10 @@ typedef int64_t hd_index;
 #endif
 
 /* Every loop of the node code that walks iterations calls HD_VISIT(i)
- * once per iteration it looks at, before any test of who runs it.  It
- * does nothing unless defined before this header is included: a test can
- * count the iterations each processor visits (docs/codegen.md). */
+ * once per iteration it looks at, before any test of who runs it, and a
+ * packing loop once per element it sends.  It does nothing unless
+ * defined before this header is included: a test can count what each
+ * processor visits (docs/codegen.md). */
 #ifndef HD_VISIT
 #define HD_VISIT(i) ((void)(i))
 #endif
@@ -182,6 +183,16 @@ static inline int hd_solvable(const uint64_t *hd_checks, int hd_n, uint64_t hd_y
         if (__builtin_parityll(hd_checks[hd_c] & hd_y))
             return 0;
     return 1;
+}
+/* e without its components on the leading bits of the subspace whose
+ * reduced basis (coset.c) is basis[0 .. dim): the first element, in
+ * increasing order, of e's coset. */
+static inline hd_index hd_reduce(const hd_index *hd_basis, int hd_dim, hd_index hd_e)
+{
+    for (int hd_t = hd_dim - 1; hd_t >= 0; hd_t--)
+        if ((hd_e >> (63 - __builtin_clzll((unsigned long long)hd_basis[hd_t]))) & 1)
+            hd_e ^= hd_basis[hd_t];
+    return hd_e;
 }
 static inline hd_index hd_combine(const hd_index *hd_cols, int hd_n, uint64_t hd_y)
 {

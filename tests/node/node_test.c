@@ -11,10 +11,11 @@
  *            requests, the documented protocol (a count to every other
  *            processor, one request and one answer per pair that asks);
  *   visits   tests/node/visits.c on the threads back end, compiled with
- *            tests/node/visits.h: the iterations each processor's node
- *            loops visit (hyperdo.h's HD_VISIT), which must be its own
- *            iterations only (N / P per doall without communication), not
- *            every iteration with a test of who runs it.
+ *            tests/node/visits.h: the iterations (and elements to send)
+ *            each processor's node loops visit (hyperdo.h's HD_VISIT),
+ *            which must be its own iterations only (N / P per doall),
+ *            plus one per element it sends, not every iteration with a
+ *            test of who runs it.
  *
  *     node_test MODE HYPERDO INCLUDE_DIR LIBRARY WORK_DIR SOURCE_DIR
  *
@@ -246,20 +247,27 @@ static void visits(int n)
             count[p] = c;
     if (f)
         fclose(f);
-    /* Four doalls without communication: their own N / P iterations; the
-     * bit reversal: its own, and one per element it sends (N / P). */
-    long want = 4L * NV / P + 2L * NV / P;
-    int bad = 0;
-    for (p = 0; p < P; p++)
-        if (count[p] != want) {
-            if (bad++ < 4)
-                fprintf(stderr, "visits, P = %d: processor %d visited %ld iterations, %ld "
-                        "expected (its own)\n", P, p, count[p], want);
+    /* Five doalls: each processor's own N / P iterations of each, and for
+     * the bit reversal (block layout) one visit per element it sends: its
+     * elements that an iteration of another processor reads. */
+    int bad = 0, shift = 12 - n;
+    for (p = 0; p < P; p++) {
+        long want = 5L * NV / P;
+        for (long e = (long)p << shift; e < (long)(p + 1) << shift; e++) {
+            long i = 0;   /* the iteration that reads b[e]: reverse(e, 12) */
+            for (int b = 0; b < 12; b++)
+                i |= ((e >> b) & 1) << (11 - b);
+            want += (i >> shift) != p;
         }
+        if (count[p] != want && bad++ < 4)
+            fprintf(stderr, "visits, P = %d: processor %d visited %ld iterations and elements, "
+                    "%ld expected (its own iterations and the elements it sends)\n", P, p,
+                    count[p], want);
+    }
     failures += bad;
     if (!bad)
-        printf("visits, P = %d: every processor visited %ld iterations (N = %d per doall)\n",
-               P, want, NV);
+        printf("visits, P = %d: every processor visited its own iterations and the elements "
+               "it sends, no more (N = %d per doall)\n", P, NV);
     free(count);
 }
 

@@ -2,8 +2,8 @@
  * visits.c — doalls whose node loops tests/node/node_test.c counts,
  * iteration by iteration (HD_VISIT), on each processor: a doall without
  * communication must visit exactly its own iterations on every processor,
- * whatever the layout; one with an LCC its own and, to pack, one
- * iteration per element it sends.  2^12 elements, cubes of 1 to 6
+ * whatever the layout; one with an LCC its own and, to pack, each element
+ * it sends once.  2^12 elements, cubes of 1 to 6
  * dimensions.
  *
  * Doall  writes         layout                   visits per processor
@@ -11,7 +11,7 @@
  *   1    c[i]           cyclic                   N / P
  *   2    w[i]           block_cyclic(8)          N / P
  *   3    m[i >> 6][i & 63]  block (2-D)          N / P
- *   4    a[i] from b[reverse(i, 12)]  block      2 N / P (own + pack)
+ *   4    a[i] from b[reverse(i, 12)]  block      N / P + the elements it sends
  */
 #include <math.h>
 #include <stdio.h>
