@@ -49,11 +49,13 @@ typedef enum {
                        * slot (hd_exchange_groups) */
     WAY_REQUEST,      /* the iteration's processor asks the owner for it
                        * (hd_requests), in round `level` */
+    WAY_STREAM,       /* index i + c, c fixed during the loop: the owner
+                       * sends it, in increasing order (hd_put / hd_take) */
 } ref_way;
 
 typedef struct {
     ref_way way;
-    int group;        /* SLOTS or REQUEST: its group */
+    int group;        /* SLOTS, REQUEST or STREAM: its group */
     char *index;      /* the flattened element index, as C (the subscripts
                        * as written; NULL for replicated arrays) */
     bool fast;        /* LOCAL: its local offset is hd_b<base> + hd_t in the
@@ -85,6 +87,17 @@ typedef struct {
     int level;             /* its round: 1 + the rounds it depends on */
 } request_group;
 
+/* References i + c of one array under one guard (c fixed during the
+ * loop, every guard computable by every processor): each owner walks its
+ * elements e, and sends e to the processor of iteration e - c if that
+ * iteration reads it; a processor takes them in the order of its
+ * iterations, which is the order they were sent. */
+typedef struct {
+    int array;
+    int ref;
+    int guard;
+} stream_group;
+
 typedef struct {
     const hd_loop *loop;
     ref_plan *refs;        /* per reference of the loop */
@@ -96,6 +109,8 @@ typedef struct {
     int nreqs;
     request_group *reqs;
     int levels;            /* rounds of requests */
+    int nstreams;
+    stream_group *streams;
 } node_plan;
 
 typedef struct gen gen;

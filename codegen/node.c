@@ -179,6 +179,9 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, con
             putf(t, "(*hd_at_%d_%d(hd_me, hd_l_%s, hd_in%d, %s))", (int)(l - g->prog->loops),
                  rp->group, a, rp->group, rp->index);
         break;
+    case WAY_STREAM:
+        putf(t, "(*hd_s%d)", rp->group);
+        break;
     case WAY_REQUEST:
         putf(t, "(*(hd_k%d[hd_t] < 0 ? &hd_l_%s[~hd_k%d[hd_t]] : (const %s *)hd_v%d[hd_k%d[hd_t]]))",
              rp->group, a, rp->group, elem(g, ref->array), np->reqs[rp->group].level,
@@ -676,6 +679,133 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
         putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n", s, s);
 }
 
+/* ----------------------------------------------------------- streams */
+
+/* The guard of stream group q as a condition, or NULL without one. */
+static bool put_stream_guard(text *t, const gen *g, const node_plan *np, int q)
+{
+    if (np->streams[q].guard < 0)
+        return false;
+    put(t, "if (");
+    put_guard(t, g, np, np->streams[q].guard);
+    put(t, ") ");
+    return true;
+}
+
+/*
+ * Streams (plan.c): every processor walks its elements of each stream
+ * group's array in increasing order and sends element e to the processor
+ * of iteration e - c where that iteration exists and its guard holds;
+ * every processor counts, over its own iterations, what it will receive
+ * from each other, so that sizes are known on both sides without asking.
+ */
+static void put_streams(text *t, const gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    const hd_ref *home = &l->refs[l->home];
+    int n = g->prog->n, P = 1 << n;
+    put(t, "\n    /* Streams: elements read at i + c, c fixed during the loop; each owner\n"
+           "     * sends the elements others' iterations read, in increasing order. */\n"
+           "    hd_exchange *const hd_stream = hd_exchange_new();\n");
+    for (int q = 0; q < np->nstreams; q++) {
+        const stream_group *sg = &np->streams[q];
+        const hd_ref *ref = &l->refs[sg->ref];
+        const hd_array *a = &g->prog->arrays[sg->array];
+        putf(t, "    hd_index hd_c%d;   /* ", q);
+        put_commented(t, ref->text);
+        putf(t, ": element i + hd_c%d */\n    {\n        const %s %s = 0;\n        (void)%s;\n"
+                "        hd_c%d = %s;\n    }\n",
+             q, l->var_type, l->var, l->var, q, np->refs[sg->ref].index);
+        putf(t, "    for (hd_index hd_j = 0; hd_j < %lld; hd_j++) {\n"
+                "        const hd_index hd_n = hd_global_index(hd_j, hd_me, %d, %d) - hd_c%d;\n"
+                "        HD_VISIT(hd_n);\n"
+                "        if (hd_n < 0 || hd_n >= %lld)\n            continue;\n"
+                "        const %s %s = (%s)hd_n;\n        (void)%s;\n        ",
+             (long long)1 << (a->log2_size - n), a->shift, n, q, (long long)1 << l->k,
+             l->var_type, l->var, l->var_type, l->var);
+        if (sg->guard >= 0) {
+            put(t, "if (!(");
+            put_guard(t, g, np, sg->guard);
+            put(t, "))\n            continue;\n        ");
+        }
+        put(t, "const int hd_to = ");
+        put_owner(t, g, np->refs[l->home].index, home->array);
+        putf(t, ";\n        if (hd_to != hd_me)\n"
+                "            hd_put(hd_stream, hd_to, &hd_l_%s[hd_j], sizeof *hd_l_%s);\n    }\n",
+             a->name, a->name);
+    }
+    put(t, "    /* What my iterations will receive, from each processor. */\n");
+    for (int q = 0; q < np->nstreams; q++) {
+        putf(t, "    hd_index *const hd_cnt%d = hd_alloc(%d, sizeof *hd_cnt%d);\n", q, P, q);
+        putf(t, "    memset(hd_cnt%d, 0, %d * sizeof *hd_cnt%d);\n", q, P, q);
+    }
+    const char *in = open_my_loop(t, g, np);
+    put_unused_t(t, in);
+    for (int q = 0; q < np->nstreams; q++) {
+        const stream_group *sg = &np->streams[q];
+        const hd_ref *ref = &l->refs[sg->ref];
+        put(t, in);
+        put_stream_guard(t, g, np, q);
+        putf(t, "{\n%s    const hd_index hd_e = hd_checked((hd_index)%s + hd_c%d, (hd_index)1 << %d, ",
+             in, l->var, q, g->prog->arrays[sg->array].log2_size);
+        put_where(t, g, ref);
+        putf(t, ");\n%s    const int hd_f = ", in);
+        put_owner(t, g, "hd_e", sg->array);
+        putf(t, ";\n%s    if (hd_f != hd_me)\n%s        hd_cnt%d[hd_f]++;\n%s}\n", in, in, q, in);
+    }
+    close_coset_loop(t);
+    putf(t, "    for (int hd_p = 0; hd_p < %d; hd_p++) {\n        size_t hd_bytes = 0;\n", P);
+    for (int q = 0; q < np->nstreams; q++)
+        putf(t, "        hd_bytes += (size_t)hd_cnt%d[hd_p] * sizeof *hd_l_%s;\n", q,
+             name_of(g, np->streams[q].array));
+    putf(t, "        if (hd_p != hd_me)\n            hd_expect(hd_stream, hd_p, hd_bytes);\n    }\n"
+            "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+            "        size_t hd_n;\n"
+            "        const void *hd_out = hd_batch(hd_stream, hd_me ^ hd_k, &hd_n);\n"
+            "        if (hd_n)\n"
+            "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
+            "    }\n"
+            "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
+            "        size_t hd_n;\n"
+            "        void *hd_in = hd_inbox(hd_stream, hd_me ^ hd_k, &hd_n);\n"
+            "        if (hd_n)\n"
+            "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
+            "    }\n"
+            "    const unsigned char *const *const hd_sin = hd_inboxes(hd_stream);\n", P, P);
+    /* Each group's values from p start after the earlier groups'. */
+    putf(t, "    for (int hd_p = 0; hd_p < %d; hd_p++) {\n        hd_index hd_at = 0;\n", P);
+    for (int q = 0; q < np->nstreams; q++)
+        putf(t, "        const hd_index hd_n%d = hd_cnt%d[hd_p];\n"
+                "        hd_cnt%d[hd_p] = hd_at;   /* now: where the next value from hd_p is */\n"
+                "        hd_at += hd_n%d * (hd_index)sizeof *hd_l_%s;\n",
+             q, q, q, q, name_of(g, np->streams[q].array));
+    put(t, "    }\n");
+}
+
+/* In the loop over my iterations, before the body: where each stream
+ * group's element of this iteration is (mine, or the next value from its
+ * owner), when its guard holds. */
+static void put_stream_fetch(text *t, const gen *g, const node_plan *np, const char *in)
+{
+    const hd_loop *l = np->loop;
+    for (int q = 0; q < np->nstreams; q++) {
+        const stream_group *sg = &np->streams[q];
+        const char *a = name_of(g, sg->array), *type = elem(g, sg->array);
+        putf(t, "%s%s hd_sv%d;\n%sconst %s *hd_s%d = &hd_sv%d;\n%s", in, type, q, in, type, q, q,
+             in);
+        put_stream_guard(t, g, np, q);
+        putf(t, "{\n%s    const hd_index hd_e = (hd_index)%s + hd_c%d;\n%s    const int hd_f = ",
+             in, l->var, q, in);
+        put_owner(t, g, "hd_e", sg->array);
+        putf(t, ";\n%s    if (hd_f == hd_me) {\n%s        hd_s%d = &hd_l_%s[", in, in, q, a);
+        put_offset(t, g, "hd_e", sg->array);
+        putf(t, "];\n%s    } else {\n"
+                "%s        memcpy(&hd_sv%d, hd_sin[hd_f] + hd_cnt%d[hd_f], sizeof hd_sv%d);\n"
+                "%s        hd_cnt%d[hd_f] += (hd_index)sizeof hd_sv%d;\n%s    }\n%s}\n",
+             in, in, q, q, q, in, q, q, in, in);
+    }
+}
+
 /* The longest run of the first basis vectors of my coset over which
  * linear map q's image of basis vector t is 2^(c + t) (c found from the
  * first), or 0 everywhere (c = -1: q stays put); at most `most`. */
@@ -794,6 +924,7 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
         const char *in = open_my_loop(t, g, np);
         put_unused_t(t, in);
         put_slot_steps(t, np, in);
+        put_stream_fetch(t, g, np, in);
         put_body(t, g, np, in, any ? &ctx : NULL);
         close_coset_loop(t);
         return;
@@ -828,6 +959,7 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
             "                const %s %s = (%s)(hd_x + (hd_u << %d));\n"
             "                HD_VISIT(%s);\n                (void)hd_t;\n",
          (unsigned long long)1 << inner, inner, l->var_type, l->var, l->var_type, sh.lo, l->var);
+    put_stream_fetch(t, g, np, "                ");
     put_body(t, g, np, "                ", &ctx);
     put(t, "            }\n        }\n    }\n");
 }
@@ -991,6 +1123,8 @@ void put_node(text *t, gen *g, int d)
     put_mine(t, g, np);
     if (np->nslots)
         put_slot_groups(t, g, np);
+    if (np->nstreams)
+        put_streams(t, g, np);
     for (int level = 1; level <= np->levels; level++)
         put_request_round(t, g, np, level);
 
@@ -1001,6 +1135,10 @@ void put_node(text *t, gen *g, int d)
         putf(t, "    hd_requests_free(hd_q%d);\n", level);
     if (np->nslots)
         put(t, "    hd_exchange_free(hd_msgs);\n");
+    for (int q = 0; q < np->nstreams; q++)
+        putf(t, "    free(hd_cnt%d);\n", q);
+    if (np->nstreams)
+        put(t, "    hd_exchange_free(hd_stream);\n");
     put(t, "}\n\n");
     free(repl);
     free(dist);

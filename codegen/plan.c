@@ -234,6 +234,69 @@ static bool complete_slot_group(const gen *g, node_plan *np, slot_group *s)
     return true;
 }
 
+/* An element read at i + c with c fixed during the loop: the tree is a
+ * signed addition or subtraction (so no wrap at the node's width) of the
+ * loop variable and something without it, under casts that do not
+ * narrow. */
+static const hd_expr *widened(const hd_expr *e)
+{
+    while (e && e->kind == HD_EX_CAST && e->nkids == 1 && e->kid[0] && e->kid[0]->bits <= e->bits)
+        e = e->kid[0];
+    return e;
+}
+
+static bool has_index(const hd_expr *e)
+{
+    if (!e)
+        return true;   /* unknown: as if it had */
+    if (e->kind == HD_EX_INDEX)
+        return true;
+    for (int k = 0; k < e->nkids; k++)
+        if (has_index(e->kid[k]))
+            return true;
+    return false;
+}
+
+static bool shift_form(const hd_expr *index)
+{
+    const hd_expr *e = widened(index);
+    if (!e || e->kind != HD_EX_BINARY || (e->op != HD_OP_ADD && e->op != HD_OP_SUB) ||
+        e->nkids != 2 || !(e->is_signed || e->bits == 64))
+        return false;
+    const hd_expr *a = widened(e->kid[0]), *b = widened(e->kid[1]);
+    if (a && a->kind == HD_EX_INDEX && !has_index(e->kid[1]))
+        return true;
+    return e->op == HD_OP_ADD && b && b->kind == HD_EX_INDEX && !has_index(e->kid[0]);
+}
+
+/* Can every processor compute guard gi's chain: no distributed array and
+ * no variable of the body in its conditions? */
+static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
+{
+    for (; gi >= 0; gi = l->guards[gi].parent) {
+        if (l->guards[gi].uses_locals)
+            return false;
+        for (int j = 0; j < l->nrefs; j++)
+            if (is_distributed(g, &l->refs[j]) && in_guard(&l->refs[j], &l->guards[gi]))
+                return false;
+    }
+    return true;
+}
+
+static int add_stream_group(node_plan *np, int k)
+{
+    const hd_ref *ref = &np->loop->refs[k];
+    for (int q = 0; q < np->nstreams; q++)
+        if (np->streams[q].array == ref->array && np->streams[q].guard == ref->guard)
+            return q;
+    stream_group *grown = realloc(np->streams, (size_t)(np->nstreams + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    np->streams = grown;
+    np->streams[np->nstreams] = (stream_group){ ref->array, k, ref->guard };
+    return np->nstreams++;
+}
+
 /* Round of a request group: after every round whose values its index or
  * guards read. */
 static int level_of(gen *g, node_plan *np, int q, int depth)
@@ -426,7 +489,40 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
             }
         }
     }
-    /* The slot groups still used, renumbered; the request groups. */
+    /* Streams: a request through i + c whose guards every processor can
+     * compute is sent by the owner instead, when it is its array's one
+     * remote group (so that no element travels twice) and no request's
+     * index or guard reads it (requests are decided before streams are
+     * read). */
+    for (int k = 0; k < l->nrefs; k++)
+        if (np->refs[k].way == WAY_REQUEST && shift_form(l->refs[k].index) &&
+            guards_anywhere(g, l, l->refs[k].guard))
+            np->refs[k].way = WAY_STREAM;
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way != WAY_STREAM)
+            continue;
+        bool alone = true;
+        for (int j = 0; j < l->nrefs && alone; j++) {
+            const hd_ref *x = &l->refs[k], *y = &l->refs[j];
+            if (y->array == x->array && (np->refs[j].way == WAY_SLOTS ||
+                                         np->refs[j].way == WAY_REQUEST ||
+                                         (np->refs[j].way == WAY_STREAM &&
+                                          (y->guard != x->guard || !same_index_text(g, x, y)))))
+                alone = false;
+            if (np->refs[j].way == WAY_REQUEST) {
+                alone &= !inside(x, y);
+                for (int gi = y->guard; gi >= 0 && alone; gi = l->guards[gi].parent)
+                    alone = !in_guard(x, &l->guards[gi]);
+            }
+        }
+        if (!alone)
+            for (int j = 0; j < l->nrefs; j++)
+                if (np->refs[j].way == WAY_STREAM && l->refs[j].array == l->refs[k].array)
+                    np->refs[j].way = WAY_REQUEST;
+    }
+
+    /* The slot groups still used, renumbered; the request and stream
+     * groups. */
     int *renumber = malloc((size_t)(np->nslots ? np->nslots : 1) * sizeof *renumber);
     if (!renumber)
         return false;
@@ -449,6 +545,11 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
                 return false;
             }
             check_request(g, np, k);
+        } else if (np->refs[k].way == WAY_STREAM) {
+            if ((np->refs[k].group = add_stream_group(np, k)) < 0) {
+                free(renumber);
+                return false;
+            }
         }
     }
     free(renumber);
@@ -472,6 +573,7 @@ void plan_free(node_plan *np)
     free(np->refs);
     free(np->slots);
     free(np->reqs);
+    free(np->streams);
     memset(np, 0, sizeof *np);
 }
 

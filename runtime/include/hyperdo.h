@@ -161,6 +161,14 @@ static inline hd_index hd_local_offset(hd_index hd_e, int hd_shift, int hd_n)
     return ((hd_e >> (hd_shift + hd_n)) << hd_shift) | (hd_e & (((hd_index)1 << hd_shift) - 1));
 }
 
+/* The element at local offset o of virtual processor v: the inverse of
+ * hd_owner and hd_local_offset. */
+static inline hd_index hd_global_index(hd_index hd_o, int hd_v, int hd_shift, int hd_n)
+{
+    return ((hd_o >> hd_shift) << (hd_shift + hd_n)) | ((hd_index)hd_v << hd_shift) |
+           (hd_o & (((hd_index)1 << hd_shift) - 1));
+}
+
 /* Stops the program with "hyperdo: error: WHERE: element E is outside
  * the array's SIZE elements": a subscript that the translator could not
  * check (it depends on data or on variables) went out of bounds. */
@@ -231,6 +239,10 @@ void *hd_take(hd_exchange *x, int vpid, void *value, size_t size);
  * hd_inbox + v_receive for every other processor. */
 const void *hd_batch(hd_exchange *x, int vpid, size_t *size);
 void *hd_inbox(hd_exchange *x, int vpid, size_t *size);
+/* Once every expected message is in: where what came from each virtual
+ * processor starts (P entries; NULL where nothing was expected), for a
+ * reader that keeps its own positions instead of hd_take. */
+const unsigned char *const *hd_inboxes(hd_exchange *x);
 void hd_exchange_free(hd_exchange *x);
 
 /* ------------------------------------ LCC exchanges, one slot per element */

@@ -175,6 +175,16 @@ void *hd_inbox(hd_exchange *x, int vpid, size_t *size)
     return x->in[vpid];
 }
 
+const unsigned char *const *hd_inboxes(hd_exchange *x)
+{
+    if (!x)
+        hd__fatal("hd_inboxes: no exchange (null pointer)");
+    for (int v = 0; v < x->P; v++)
+        if (x->expect[v] && (!x->ran || !x->in[v]))
+            hd__fatal("hd_inboxes: the message from virtual processor %d was not received", v);
+    return (const unsigned char *const *)x->in;
+}
+
 void *hd_take(hd_exchange *x, int vpid, void *value, size_t size)
 {
     check(x, "hd_take", vpid, 1);

@@ -11,7 +11,7 @@
  *   4    pt[N-1-i].x, .v[0], .v[1], .id   members of one element  block
  *   5    a[5] + a[5]                   one element for all   block
  *   6    a[q[i]]                       through a distributed index  (requests)
- *   7    i >= d ? a[i - d] : 0         guarded, d an outer scalar  (requests)
+ *   7    i >= d ? a[i - d] : 0         guarded, d an outer scalar  (a stream)
  */
 #include <stdio.h>
 

@@ -7,9 +7,10 @@
  *            what this file works out from the index maps alone, with its
  *            own copy of the block layout: for an LCC, one message per
  *            ordered pair of processors that exchange elements and each
- *            element a processor needs from another exactly once; for
- *            requests, the documented protocol (a count to every other
- *            processor, one request and one answer per pair that asks);
+ *            element a processor needs from another exactly once (also
+ *            for a stream, i + c); for requests, the documented protocol
+ *            (a count to every other processor, one request and one answer
+ *            per pair that asks);
  *   visits   tests/node/visits.c on the threads back end, compiled with
  *            tests/node/visits.h: the iterations (and elements to send)
  *            each processor's node loops visit (hyperdo.h's HD_VISIT),
@@ -141,7 +142,7 @@ static figures expected(int d, int n, size_t elem_size)
             needed[((size_t)owner(e, n) * (size_t)P + (size_t)q) * N + (size_t)e] = 1;
     }
     figures f = { 0, 0 };
-    bool requests = d >= 6;
+    bool requests = d == 6;   /* a[q[i]]; a[i - d] is a stream: sent like an LCC */
     if (requests) {
         f.messages = (uint64_t)P * (uint64_t)(P - 1);   /* the counts */
         f.bytes = 8 * f.messages;
