@@ -1,7 +1,7 @@
 /*
  * analysis.h — Hyperdo's communication model and mapping optimizers.
  *
- * Everything here follows seed 000 (Hou, Wang, Ku, Hsu, "Optimal processor
+ * Everything here follows Hou et al. 2001 (Hou, Wang, Ku, Hsu, "Optimal processor
  * mapping for linear-complement communication on hypercubes", IEEE TPDS
  * 2001); section, definition and theorem numbers below are that paper's.
  *

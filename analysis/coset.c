@@ -4,7 +4,7 @@
  * elements, and which elements one processor sends another.
  *
  * Under owner computes, iteration i runs on the processor given by a few
- * GF(2)-affine bits of i (seed 000, Section 3: the owner of b[i] under
+ * GF(2)-affine bits of i (Hou et al. 2001, Section 3: the owner of b[i] under
  * block, cyclic and block-cyclic layouts is a bit field of the element's
  * index, and an affine index keeps it affine).  So "the iterations of
  * processor p" is the solution set of M i = p + c: a particular solution

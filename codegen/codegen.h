@@ -3,7 +3,7 @@
  * front end's hd_program, read with hd_c_options.host_code) to the SPMD C
  * program that runs it on 2^n processors through hyperdo.h.
  *
- * The shape of the output is seed 000's Fig. 1d: every doall becomes a
+ * The shape of the output is Fig. 1d of Hou et al. 2001: every doall becomes a
  * node function that each processor runs on the iterations it owns
  * (owner computes), with v_get_pid() and batched v_send/v_receive
  * (hd_exchange), and the mapping tables to_virtual[] / to_physical[]

@@ -1,6 +1,6 @@
 /*
  * node.c — the node function of a doall, written from its plan (plan.c):
- * the SPMD code of seed 000's Fig. 1d that every processor runs.
+ * the SPMD code of Fig. 1d (Hou et al. 2001) that every processor runs.
  *
  *   1. my iterations: the coset of i whose home element I own, as one or
  *      two plain loops (no test of who owns an iteration), or a scan of
@@ -491,15 +491,17 @@ static void put_slot_state(text *t, const gen *g, const node_plan *np, int s,
     hd_affine from = owner_map_of(g, ref), off = offset_map_of(g, ref), slot = slot_map_of(sg);
     if (!steps)
         steps = &np->own.null;
-    snprintf(name, sizeof name, "hd_step_from%d", s);
-    put_q_steps(t, name, &from, steps);
-    snprintf(name, sizeof name, "hd_step_off%d", s);
-    put_q_steps(t, name, &off, steps);
-    snprintf(name, sizeof name, "hd_step_slot%d", s);
-    put_q_steps(t, name, &slot, steps);
+    if (steps->dim > 0) {
+        snprintf(name, sizeof name, "hd_step_from%d", s);
+        put_q_steps(t, name, &from, steps);
+        snprintf(name, sizeof name, "hd_step_off%d", s);
+        put_q_steps(t, name, &off, steps);
+        snprintf(name, sizeof name, "hd_step_slot%d", s);
+        put_q_steps(t, name, &slot, steps);
+    }
     putf(t, "    hd_index hd_from%d = 0, hd_off%d = 0, hd_slot%d = 0;   /* ", s, s, s);
     put_commented(t, ref->text);
-    putf(t, " of my iteration */\n    if (hd_mine) {\n        const %s %s = (%s)hd_i0;\n"
+    putf(t, ": its owner, my offset, its slot */\n    if (hd_mine) {\n        const %s %s = (%s)hd_i0;\n"
             "        const hd_index hd_e = %s;\n        (void)%s;\n        hd_from%d = ",
          l->var_type, l->var, l->var_type, np->refs[sg->ref].index, l->var, s);
     put_owner(t, g, "hd_e", sg->array);
@@ -516,7 +518,7 @@ static void put_slot_steps(text *t, const node_plan *np, const char *indent)
     bool any = false;
     for (int s = 0; s < np->nslots; s++)
         any |= slot_read_in_body(np, s);
-    if (!any)
+    if (!any || np->own.null.dim == 0)
         return;
     putf(t, "%sif (hd_t) {\n%s    const int hd_c = __builtin_ctzll((unsigned long long)hd_t);\n",
          indent, indent);
@@ -588,8 +590,10 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
          sg->log2_slots);
     snprintf(name, sizeof name, "hd_pair_part%d", s);
     put_table(t, "hd_index", name, sg->pair.part, 2 * n);
-    snprintf(name, sizeof name, "hd_slots%d", s);
-    put_table(t, "hd_index", name, sg->w.v, sg->w.dim);
+    if (sg->w.dim) {
+        snprintf(name, sizeof name, "hd_slots%d", s);
+        put_table(t, "hd_index", name, sg->w.v, sg->w.dim);
+    }
     hd_affine off = element_offset_map(g, sg->array);
     loop_shape sh = shape_of(&sg->w);
     int c_get, inner = run_of(&off, &sg->w, sh.inner, &c_get);
@@ -599,21 +603,38 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     hd_space outer = hd_space_zero(sg->w.k);
     for (int v = inner; v < sg->w.dim; v++)
         outer.v[outer.dim++] = sg->w.v[v];
-    snprintf(name, sizeof name, "hd_step_get%d", s);
-    put_q_steps(t, name, &off, &outer);
+    if (sg->w.dim) {
+        snprintf(name, sizeof name, "hd_step_get%d", s);
+        put_q_steps(t, name, &off, &outer);
+    }
     putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
             "        for (int hd_q = 0; hd_q < %d; hd_q++) {\n"
             "            if (!hd_out[hd_q])\n                continue;\n",
          s, 1 << n);
-    putf(t, "            const uint64_t hd_y = ((uint64_t)hd_q ^ %#llx) | "
-            "(((uint64_t)hd_me ^ %#llx) << %d);\n"
-            "            const %s %s = (%s)hd_combine(hd_pair_part%d, %d, hd_y);\n"
-            "            (void)%s;\n"
-            "            hd_index hd_get = ",
-         (unsigned long long)sg->home_c, (unsigned long long)sg->src_c, n, l->var_type, l->var,
-         l->var_type, s, 2 * n, l->var);
+    char qc[64], pc[64];
+    if (sg->home_c)
+        snprintf(qc, sizeof qc, "((uint64_t)hd_q ^ %#llx)", (unsigned long long)sg->home_c);
+    else
+        snprintf(qc, sizeof qc, "(uint64_t)hd_q");
+    me_plus(pc, sizeof pc, sg->src_c);
+    putf(t, "            /* An iteration of hd_q that reads one of my elements. */\n"
+            "            const %s %s = (%s)hd_combine(hd_pair_part%d, %d, %s | (%s) << %d);\n"
+            "            (void)%s;\n",
+         l->var_type, l->var, l->var_type, s, 2 * n, qc, pc, n, l->var);
     text first = { 0 };
-    putf(&first, "hd_reduce(hd_slots%d, %d, %s)", s, sg->w.dim, np->refs[sg->ref].index);
+    if (sg->w.dim)
+        putf(&first, "hd_reduce(hd_slots%d, %d, %s)", s, sg->w.dim, np->refs[sg->ref].index);
+    else
+        put(&first, np->refs[sg->ref].index);
+    if (!sg->w.dim) {
+        putf(t, "            ((%s *)hd_out[hd_q])[0] = hd_l_%s[", elem(g, sg->array),
+             name_of(g, sg->array));
+        put_offset(t, g, first.s ? first.s : "0", sg->array);
+        free(first.s);
+        put(t, "];\n        }\n    }\n");
+        return;
+    }
+    put(t, "            hd_index hd_get = ");
     put_offset(t, g, first.s ? first.s : "0", sg->array);
     free(first.s);
     putf(t, ";\n            %s *const hd_dst = hd_out[hd_q];\n", elem(g, sg->array));
@@ -915,6 +936,20 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
             ctx.s[q].plus_slot = ctx.s[q].c_slot >= 0 &&
                                  block_bits_free(&slot, &np->own, &np->own.null, inner, ctx.s[q].c_slot);
         }
+    }
+    if (np->affine_home && np->own.null.dim == 0) {
+        /* One iteration at most: no loop. */
+        for (int q = 0; q < np->nslots; q++)
+            if (slot_read_in_body(np, q))
+                put_slot_state(t, g, np, q, NULL);
+        putf(t, "\n    /* My iteration (one at most). */\n    if (hd_mine) {\n"
+                "        const %s %s = (%s)hd_i0;\n        const hd_index hd_t = 0;\n"
+                "        HD_VISIT(%s);\n        (void)hd_t;\n",
+             l->var_type, l->var, l->var_type, l->var);
+        put_stream_fetch(t, g, np, "        ");
+        put_body(t, g, np, "        ", any ? &ctx : NULL);
+        put(t, "    }\n");
+        return;
     }
     if (!any || !inner) {
         for (int q = 0; q < np->nslots; q++)

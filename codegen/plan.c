@@ -7,7 +7,7 @@
  * element its assignment writes.  When that element's index is GF(2)-
  * affine in i (every canonical loop writing b[i], b[i ^ c], b[m][i] ...
  * under block, cyclic and block-cyclic layouts), so is its owner: o(i) =
- * M i + c over GF(2) (seed 000, Section 3).  Processor p's iterations are
+ * M i + c over GF(2) (Hou et al. 2001, Section 3).  Processor p's iterations are
  * then the solutions of M i = p + c, a coset x0 + null(M), which the node
  * code enumerates in increasing order without testing any iteration
  * (analysis/coset.c).  Otherwise every processor scans all iterations.

@@ -3,7 +3,7 @@
  * file with libclang, checks that each is a canonical loop whose body is
  * plain assignments, turns every array subscript into an index expression
  * (cexpr.c), and works out under owner computes which references make
- * processors exchange data, and how (seed 000, Section 3).
+ * processors exchange data, and how (Hou et al. 2001, Section 3).
  *
  * The pass order: clang parses; the pragmas are read from the file's tokens
  * (libclang has no pragma cursors); the AST walk analyses each annotated

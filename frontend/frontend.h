@@ -22,7 +22,7 @@
  *     lcc NAME [gather|scatter] matrix ROW_0 .. ROW_{n-1} [b BITS]
  * NAME matches [A-Za-z_][A-Za-z0-9_.-]* and is unique.  A gather (the
  * default, also every permutation) sends from each source x to y = A x + b
- * (Definitions 1-3 of seed 000); a scatter sends to each destination y from
+ * (Definitions 1-3 of Hou et al. 2001); a scatter sends to each destination y from
  * x = A y + b (Definition 4).  `perm` means row i of A has its 1 in column
  * P_i, i.e. y_i = x_{P_i} for a gather.  `matrix` rows are written as the
  * paper prints them: character j of ROW_i is a_ij.  Character i of BITS is

@@ -1,6 +1,6 @@
 // e2e: dims 2-8
 /*
- * bitrev.c: the parallel loop of seed 000, Section 3, Fig. 1a, as an
+ * bitrev.c: the parallel loop of Hou et al. 2001, Section 3, Fig. 1a, as an
  * ordinary C11 program.
  *
  *     real b[2^n], r[2^n]

@@ -4,7 +4,7 @@
  * non-affine communication of docs/annotations.md: '+' may carry between
  * the bits of i, so the index is not GF(2)-affine and the analyzer keeps
  * it as a general communication (a processor exchanges elements with
- * several partners) that the mapping optimizer of seed 000, Section 5,
+ * several partners) that the mapping optimizer of Hou et al. 2001, Section 5,
  * does not weigh.  Linear-complement communications are the paper's
  * subject; a shift is the everyday stencil that is not one.
  *

@@ -1,6 +1,6 @@
 // e2e: dims 1-5
 /*
- * fft.c: the parallel FFT of seed 000, Section 6.2, as an ordinary C11
+ * fft.c: the parallel FFT of Hou et al. 2001, Section 6.2, as an ordinary C11
  * program: a radix-2 decimation-in-time FFT of m = 2^(n+2d) complex points
  * on an n-cube, point x = [x_0 .. x_{n+2d-1}]^t on processor
  * [x_d .. x_{n+d-1}]^t: the block-cyclic distribution with blocks of 2^d

@@ -1,6 +1,6 @@
 // e2e: dims 2-8
 /*
- * image.c: seed 000, Example 5 -- the image-processing subroutines whose
+ * image.c: Hou et al. 2001, Example 5 -- the image-processing subroutines whose
  * communications are a set of LCCs.  A 16 x 16 image of 8-bit pixels on
  * the 8-cube, pixel (px, py) on node py * 16 + px: img[py][px] flattened
  * row-major.  Iteration i computes output pixel (px, py) = (i & 15, i >> 4)

@@ -1,6 +1,6 @@
 // e2e: dims 2-8
 /*
- * revflip.c: the reverse-flip of seed 000, Section 6.1, on the 8-cube:
+ * revflip.c: the reverse-flip of Hou et al. 2001, Section 6.1, on the 8-cube:
  * node x = [x_0 .. x_7]^t sends to y = [~x_7 ~x_6 .. ~x_0]^t, "like
  * bit-reverse except the address bits of the destination node were
  * complemented": the LCC y = A x + b with A the anti-diagonal of Example 1

@@ -1,6 +1,6 @@
 // e2e: dims 2-8
 /*
- * transpose.c: the matrix transpose of seed 000, Example 3 and Section 6.1,
+ * transpose.c: the matrix transpose of Hou et al. 2001, Example 3 and Section 6.1,
  * on a 16 x 16 matrix flattened row-major into 256 elements on the 8-cube:
  * element 16 r + c lives on processor 16 r + c, so node
  * x = [x_0 .. x_7]^t (column in the low half, row in the high half) sends

@@ -4,7 +4,7 @@
  * (Section 4) and one mapping for the whole set (Section 5), and print
  * either a report for people or one JSON object for programs.
  *
- * Section numbers are those of seed 000 (Hou, Wang, Ku, Hsu, "Optimal
+ * Section numbers are those of Hou et al. 2001 (Hou, Wang, Ku, Hsu, "Optimal
  * processor mapping for linear-complement communication on hypercubes").
  *
  * Nothing reaches stdout until the whole answer has been built, so a

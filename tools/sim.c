@@ -1,6 +1,6 @@
 /*
  * sim.c — `hyperdo sim`: run one LCC of a spec on the flit-level wormhole
- * n-cube simulator (runtime/sim/sim.h), the experiment of seed 000's
+ * n-cube simulator (runtime/sim/sim.h), the experiment of Hou et al. 2001,
  * Section 6.1: every processor sends 20-flit messages to its LCC
  * destination at exponentially distributed intervals, with or without a
  * reordering mapping; report accepted throughput and latency, or raise the
@@ -53,7 +53,7 @@ static void print_help(void)
     printf("%s\n"
         "\n"
         "Simulates one LCC of SPEC on a wormhole-routed n-cube, flit by flit\n"
-        "(seed 000, Section 6): one-flit channel buffers, one cycle per flit\n"
+        "(Hou et al. 2001, Section 6): one-flit channel buffers, one cycle per flit\n"
         "per channel, first-come-first-served arbitration of headers.  Every\n"
         "processor sends messages to its LCC destination at exponentially\n"
         "distributed intervals (a scatter: every destination receives from its\n"

@@ -46,7 +46,7 @@ static void print_help(void)
         "\n"
         "Writes the SPMD C program that runs the '#pragma hyperdo doall' loops\n"
         "of in.c on the 2^n processors of a hypercube, with the processor\n"
-        "mapping that minimises channel contention (seed 000, Fig. 1d).  Build\n"
+        "mapping that minimises channel contention (Hou et al. 2001, Fig. 1d).  Build\n"
         "the result with  cc out.c $(pkg-config --cflags --libs hyperdo)  or\n"
         "mpicc out.c $(pkg-config --cflags --libs hyperdo-mpi); it prints what\n"
         "in.c prints and exits with its status.  See docs/codegen.md.\n"

@@ -1,6 +1,6 @@
 /*
  * lcc_bitrev.c — the bit reversal of 2^20 doubles (block layout) ten
- * times, each a doall b[i] = a[reverse(i, 20)] (seed 000, Fig. 1): the
+ * times, each a doall b[i] = a[reverse(i, 20)] (Hou et al. 2001, Fig. 1): the
  * translated program against the hand-written MPI program mpi_hand.c
  * (bench/bench_node.sh).  Both print the same checksum.
  */

@@ -1,7 +1,7 @@
 /*
  * lcc_fft.c — one radix-2 butterfly stage of an FFT on 2^20 complex
  * points (real and imaginary parts apart, block layout), the partner
- * across the top bit (i ^ 2^19), ten times (seed 000, Section 6.2): every
+ * across the top bit (i ^ 2^19), ten times (Hou et al. 2001, Section 6.2): every
  * processor exchanges its whole slice with one neighbour.  Against
  * mpi_hand.c.
  */

@@ -1,6 +1,6 @@
 /*
  * lcc_transpose.c — the transpose of a 1024 x 1024 matrix of doubles
- * (rows in blocks) ten times (seed 000, Example 3): against mpi_hand.c.
+ * (rows in blocks) ten times (Hou et al. 2001, Example 3): against mpi_hand.c.
  */
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /*
  * transpose.c — ten transposes of a 512 x 512 matrix of doubles, rows in
- * blocks (block layout): each is Example 3's LCC of seed 000 on the
+ * blocks (block layout): each is Example 3's LCC of Hou et al. 2001 on the
  * processor bits.  bench/bench_node.sh times it sequentially and
  * translated at several cube dimensions (--dim).
  */

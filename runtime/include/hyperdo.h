@@ -10,7 +10,7 @@
  * The machine has P = 2^n processors.  Physical processor p (a thread, or
  * MPI rank p) plays virtual processor to_virtual[p]; the translator chooses
  * the two tables so that the program's communications have the least
- * channel contention under e-cube routing (seed 000, Section 3, Fig. 1d:
+ * channel contention under e-cube routing (Hou et al. 2001, Section 3, Fig. 1d:
  * v_send(v, ...) is send(to_physical[v], ...)).
  *
  * Execution model (docs/codegen.md): physical processor 0 is also the

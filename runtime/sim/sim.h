@@ -1,6 +1,6 @@
 /*
  * sim.h — a cycle-driven, flit-level simulator of a wormhole-routed binary
- * n-cube: the network of seed 000's Section 6 (Hou, Wang, Ku, Hsu, "Optimal
+ * n-cube: the network of Hou et al. 2001, Section 6 (Hou, Wang, Ku, Hsu, "Optimal
  * processor mapping for linear-complement communication on hypercubes").
  *
  * The model (docs/simulator.md has the details and the reasons):

@@ -1,6 +1,6 @@
 /*
  * sweep.c — raising the offered load until the network saturates
- * (Section 6.1 of seed 000: "maximum sustainable network throughput").
+ * (Section 6.1 of Hou et al. 2001: "maximum sustainable network throughput").
  */
 #include "sim.h"
 

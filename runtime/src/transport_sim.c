@@ -3,7 +3,7 @@
  * (every processor a thread, transport_threads.c, compiled again here
  * under other names so that its code is shared, not copied) plus a
  * timing of each communication phase of the program on the flit-level
- * wormhole hypercube simulator (runtime/sim/sim.h, seed 000 Section 6).
+ * wormhole hypercube simulator (runtime/sim/sim.h, Hou et al. 2001, Section 6).
  *
  * What is timed.  A phase is one execution of a doall.  Every message a
  * node function sends (v_send, hence hd_exchange) is recorded by its
@@ -16,7 +16,7 @@
  * empty network, through hd_sim_phase, and its time is printed.
  *
  * The time model (docs/simulator.md, "The program mode"), with the
- * parameters of the nCUBE 2 that seed 000 uses for Tables 1-2:
+ * parameters of the nCUBE 2 that Hou et al. 2001 uses for Tables 1-2:
  *   beta  software latency of one message at its sender, in us (164);
  *         a sender's messages of a phase start one after another, so its
  *         k-th message (k = 1, 2, ...) is ready at time k * beta;

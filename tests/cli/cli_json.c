@@ -1,6 +1,6 @@
 /*
  * cli_json.c — `hyperdo analyze --json` against its contract and against
- * the numbers seed 000 prints: Examples 1, 3, 4, 5, 6 and Section 6.1.
+ * the numbers Hou et al. 2001 prints: Examples 1, 3, 4, 5, 6 and Section 6.1.
  * The contention after every mapping is recomputed here by routing each
  * message hop by hop with e-cube routing (Section 2.3), independently of
  * the analysis library.

@@ -1,6 +1,6 @@
 // e2e: dims 1-6
 /*
- * Block-cyclic layouts (seed 000, Section 6.2): block_cyclic(2) on 128
+ * Block-cyclic layouts (Hou et al. 2001, Section 6.2): block_cyclic(2) on 128
  * elements (processor = bits 1 .. n of e) and block_cyclic(4) on 256
  * elements (bits 2 .. n+1), so up to the 6-cube.  Butterfly partners
  * inside a block (local), across blocks (neighbour exchanges), the

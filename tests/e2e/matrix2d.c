@@ -1,7 +1,7 @@
 // e2e: dims 2-8
 /*
  * Two- and three-dimensional arrays, flattened row-major: m[r][c] of a
- * 16 x 16 matrix is element 16 r + c (seed 000, Example 3's transpose,
+ * 16 x 16 matrix is element 16 r + c (Hou et al. 2001, Example 3's transpose,
  * Example 5's image).  The transpose with two subscripts, a row reversal,
  * a column rotation, the 2 x 2 blocks' swap, and a 4 x 8 x 8 array read
  * with three subscripts.  m and t cyclic, s block.

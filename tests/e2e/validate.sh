@@ -2,7 +2,7 @@
 # Translation validation: a program annotated with `#pragma hyperdo doall`
 # must print exactly what it prints as a sequential C program once
 # `hyperdo translate` has turned it into an SPMD program
-# (docs/annotations.md; seed 000, Section 3, Fig. 1).
+# (docs/annotations.md; Hou et al. 2001, Section 3, Fig. 1).
 #
 # For PROG.c, one back end and each (dim, mapping) asked for:
 #   1. compile PROG.c with $CC as plain C11 and run it: stdout and exit status

@@ -1,5 +1,5 @@
 /*
- * The complement x -> x + 11111111 on an 8-cube (seed 000, Example 5, item
+ * The complement x -> x + 11111111 on an 8-cube (Hou et al. 2001, Example 5, item
  * 2: rotating an image by 180 degrees): y = I x + 11111111, every dimension
  * used once, T = (1,1,1,1,1,1,1,1).  Six spellings: N-1-i, (N-1) ^ i,
  * ~i & 255 (~i alone is a negative int and must be masked), 255 - i, a cast

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derive the expected JSON of tests/frontend/*.c without Hyperdo.
 
-An independent model of docs/annotations.md, written from seed 000 and the
+An independent model of docs/annotations.md, written from Hou et al. 2001 and the
 annotation language, to check the hand-derived expectations:
 
   * every iteration i of a doall is enumerated;  the index of each reference

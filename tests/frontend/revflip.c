@@ -1,5 +1,5 @@
 /*
- * Reverse-flip on an 8-cube (seed 000, Section 6.1): y = A x + b with A the
+ * Reverse-flip on an 8-cube (Hou et al. 2001, Section 6.1): y = A x + b with A the
  * bit-reverse of Example 1 and b = 11111111, T = (1,2,4,8,8,4,2,1).
  * Three spellings: ^ with the constant N-1 after reverse(), N-1 minus it
  * (no borrow can occur), and reverse() of the masked complement ~i & 255.

@@ -1,7 +1,7 @@
 /*
  * Multi-dimensional arrays with power-of-two extents, flattened row-major
  * (C order) onto an 8-cube: element [r][c] of a 16 x 16 array is element
- * 16 r + c, i.e. on processor 16 r + c (seed 000, Example 5's layout).
+ * 16 r + c, i.e. on processor 16 r + c (Hou et al. 2001, Example 5's layout).
  *   t[i >> 4][i & 15] = m[i & 15][i >> 4]   Example 3's transpose;
  *   u[i & 15][i >> 4] = m[i >> 4][i & 15]   the same with the transposed
  *                                           element written: iteration i

@@ -1,5 +1,5 @@
 /*
- * test_dp.c — one mapping for a set of LCCs (Section 5 of seed 000,
+ * test_dp.c — one mapping for a set of LCCs (Section 5 of Hou et al. 2001,
  * analysis/mapping.c): the three objectives, Theorem 5's dynamic program
  * (hd_optimize_set) and the exhaustive search (hd_optimize_exhaustive).
  *

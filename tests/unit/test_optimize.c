@@ -1,5 +1,5 @@
 /*
- * test_optimize.c — the optimal mapping for one LCC (Section 4 of seed 000,
+ * test_optimize.c — the optimal mapping for one LCC (Section 4 of Hou et al. 2001,
  * analysis/optimize.c): Fig. 3's LCP_Optimizer (Theorem 3, Corollary 1),
  * Theorem 4's construction for singular matrices (Corollary 2), and
  * hd_optimize_alone for either direction.

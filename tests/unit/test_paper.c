@@ -1,5 +1,5 @@
 /*
- * test_paper.c — the worked examples of seed 000 (Hou, Wang, Ku, Hsu,
+ * test_paper.c — the worked examples of Hou et al. 2001 (Hou, Wang, Ku, Hsu,
  * "Optimal processor mapping for linear-complement communication on
  * hypercubes", TPDS 2001), with every matrix transcribed from the paper's
  * printed text (rows left to right a_i0 .. a_i,n-1; vectors [b_0 .. b_7]).

@@ -69,7 +69,7 @@ void tu_report(const char *expr, const char *file, int line,
 
 /* ---------------------------------------------------------------- PRNG */
 
-#define DEFAULT_SEED UINT64_C(0x000d4f04fa04611a)  /* seed 000's id */
+#define DEFAULT_SEED UINT64_C(0x000d4f04fa04611a)  /* a fixed default */
 
 static uint64_t rng_state;
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make_figures.sh — seed 000's Figs. 5-7 on Hyperdo's simulator: latency
+# make_figures.sh — Hou et al. 2001, Figs. 5-7 on Hyperdo's simulator: latency
 # against accepted throughput for matrix transpose (Fig. 5), bit reverse
 # (Fig. 6) and reverse-flip (Fig. 7) on the 8-cube, with e-cube routing
 # and no mapping, each pattern's own optimal mapping (M-S), the dynamic

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make_tables.sh — seed 000's Tables 1-2 (Section 6.2) with Hyperdo: the
+# make_tables.sh — Hou et al. 2001, Tables 1-2 (Section 6.2) with Hyperdo: the
 # parallel FFT of samples/fft.c on the 8-cube, 2^8, 2^10, 2^12 and 2^14
 # points (-DFFT_N=8 -DFFT_D=0..3), translated with --mapping identity and
 # --mapping optimal, built with the simulation back end (libhyperdo-sim.a)
@@ -126,7 +126,7 @@ awk -F, 'NR == 1 { next }
     END {
         s = "| FFT size"; t = "|---"
         for (r = 1; r <= rows; r++) { s = s " | 2^" (8 + 2 * v[r, 2]); t = t "|---" }
-        print "Table 1 / Table 2 of seed 000 (Section 6.2), parallel FFT on the 8-cube, nCUBE 2"
+        print "Table 1 / Table 2 of Hou et al. 2001 (Section 6.2), parallel FFT on the 8-cube, nCUBE 2"
         print "parameters (beta 164 us/message, tau 0.57 us/byte, 1 byte per flit): Hyperdo'"'"'s"
         print "simulation back end, with the paper'"'"'s value in parentheses. Times in us."
         print ""

@@ -9,7 +9,7 @@
  * reads it as the GF(2)-affine (here: bit-permuting) map of the loop
  * variable's bits that the definition below computes.
  *
- * reverse(i, n) is the function of seed 000 (Hou, Wang, Ku, Hsu, "Optimal
+ * reverse(i, n) is the function of Hou et al. 2001 (Hou, Wang, Ku, Hsu, "Optimal
  * processor mapping for linear-complement communication on hypercubes",
  * IEEE TPDS 2001), Section 3 and Fig. 1a: for
  *     i = i_{n-1} 2^{n-1} + ... + i_1 2 + i_0
@@ -49,7 +49,7 @@ static inline int hyperdo_width(int n)
 }
 
 /* Bits 0 .. n-1 of i in reverse order: bit t of the result is bit n-1-t of
- * i (seed 000, Section 3, Fig. 1a).  Higher bits of i are dropped. */
+ * i (Hou et al. 2001, Section 3, Fig. 1a).  Higher bits of i are dropped. */
 static inline unsigned long reverse(unsigned long i, int n)
 {
     unsigned long r = 0;
@@ -106,7 +106,7 @@ static inline unsigned long unshuffle(unsigned long i, int n)
 
 /* For even n, the low n bits of i seen as a 2^(n/2) x 2^(n/2) matrix
  * address (row in the high half, column in the low half) transposed: bits
- * 0 .. n/2-1 and n/2 .. n-1 swap (seed 000, Example 3).  Higher bits of i
+ * 0 .. n/2-1 and n/2 .. n-1 swap (Hou et al. 2001, Example 3).  Higher bits of i
  * are dropped.  (For odd n, with h = n/2 rounded down, bits 0 .. h-1 and
  * h .. 2h-1 swap and bit n-1 stays: still a permutation of the low n
  * bits.) */

@@ -1,5 +1,5 @@
 /*
- * A complete radix-2 FFT in the layout of seed 000, Section 6.2: 2^(n+2d)
+ * A complete radix-2 FFT in the layout of Hou et al. 2001, Section 6.2: 2^(n+2d)
  * points with n = 3, d = 1 on a 3-cube, block-cyclic with blocks of 2^d
  * points.  The bit-reverse is one doall; each butterfly stage is a doall
  * inside the sequential stage loop (its partner i ^ (1 << s) depends on

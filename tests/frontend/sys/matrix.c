@@ -1,6 +1,6 @@
 /*
  * Matrix programs on 2-D arrays with the C library around them: a
- * transpose (seed 000, Example 3), a Gray-code relabelling and a scaled
+ * transpose (Hou et al. 2001, Example 3), a Gray-code relabelling and a scaled
  * copy, each a doall over the 256 elements of a 16 x 16 matrix.
  */
 #include <math.h>

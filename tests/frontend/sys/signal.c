@@ -1,6 +1,6 @@
 /*
  * A small signal-processing program with the usual headers: a window
- * function, a bit-reversal reorder (seed 000, Fig. 1) and a magnitude, each
+ * function, a bit-reversal reorder (Hou et al. 2001, Fig. 1) and a magnitude, each
  * a doall over 256 samples, with I/O and allocation outside the loops.
  */
 #include <math.h>
