@@ -390,8 +390,10 @@ static void put_mine(text *t, const gen *g, const node_plan *np)
     }
     putf(t, "    const hd_index hd_i0 = hd_combine(hd_own_part, %d, %s);\n", n,
          me_plus(rhs, sizeof rhs, np->own_c));
-    if (s.outer)
+    if (s.outer) {
         put_steps(t, "hd_own_steps", &own->null, s);
+        put(t, "    (void)hd_own_steps;   /* unused when every loop over my iterations is blocked */\n");
+    }
     /* The local references whose offset is hd_b<k> + hd_t. */
     for (int k = 0; k < l->nrefs; k++) {
         if (np->refs[k].way != WAY_LOCAL || !np->refs[k].fast || np->refs[k].base != k)
@@ -971,25 +973,29 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
     for (int v = inner; v < np->own.null.dim; v++)
         outer.v[outer.dim++] = np->own.null.v[v];
     hd_affine ident = hd_affine_identity(l->k);
-    put_q_steps(t, "hd_block_steps", &ident, &outer);
+    if (outer.dim)
+        put_q_steps(t, "hd_block_steps", &ident, &outer);
     for (int q = 0; q < np->nslots; q++)
         if (slot_read_in_body(np, q))
             put_slot_state(t, g, np, q, &outer);
     putf(t, "\n    /* My iterations, in order: blocks of 2^%d over which every element read\n"
             "     * by an LCC stays with one owner and moves by a fixed stride. */\n"
-            "    {\n        hd_index hd_x = hd_i0;\n"
-            "        for (hd_index hd_o = 0; hd_o < hd_mine >> %d; hd_o++) {\n"
-            "            if (hd_o) {\n"
+            "    {\n        %shd_index hd_x = hd_i0;\n"
+            "        for (hd_index hd_o = 0; hd_o < hd_mine >> %d; hd_o++) {\n",
+         inner, outer.dim ? "" : "const ", inner);
+    if (outer.dim) {
+        put(t, "            if (hd_o) {\n"
             "                const int hd_c = __builtin_ctzll((unsigned long long)hd_o);\n"
-            "                hd_x ^= hd_block_steps[hd_c];\n", inner, inner);
-    for (int q = 0; q < np->nslots; q++)
-        if (slot_read_in_body(np, q))
-            putf(t, "                hd_from%d ^= hd_step_from%d[hd_c];\n"
-                    "                hd_off%d ^= hd_step_off%d[hd_c];\n"
-                    "                hd_slot%d ^= hd_step_slot%d[hd_c];\n", q, q, q, q, q, q);
+            "                hd_x ^= hd_block_steps[hd_c];\n");
+        for (int q = 0; q < np->nslots; q++)
+            if (slot_read_in_body(np, q))
+                putf(t, "                hd_from%d ^= hd_step_from%d[hd_c];\n"
+                        "                hd_off%d ^= hd_step_off%d[hd_c];\n"
+                        "                hd_slot%d ^= hd_step_slot%d[hd_c];\n", q, q, q, q, q, q);
+        put(t, "            }\n");
+    }
     loop_shape sh = shape_of(&np->own.null);
-    putf(t, "            }\n"
-            "            for (hd_index hd_u = 0; hd_u < %llu; hd_u++) {\n"
+    putf(t, "            for (hd_index hd_u = 0; hd_u < %llu; hd_u++) {\n"
             "                const hd_index hd_t = (hd_o << %d) + hd_u;\n"
             "                const %s %s = (%s)(hd_x + (hd_u << %d));\n"
             "                HD_VISIT(%s);\n                (void)hd_t;\n",

@@ -48,11 +48,13 @@ static void hd_to_host(int a, void *host)
 {
     if (!(hd_where[a] & HD_ON_HOST))
         hd_gather(a, host);
+    else
+        hd_host_access(a);   /* the processors may still read it */
     hd_where[a] = HD_ON_HOST;
 }
 
 #line 9 "fig1.c"
-#line 56 "fig1.spmd.c"
+#line 58 "fig1.spmd.c"
 
 /* hyperdo: the node program of the doall at fig1.c:14 (Fig. 1d).  Every
  * processor runs the iterations whose b[i] it holds (owner computes). */
@@ -62,32 +64,41 @@ static void hd_node_0(const void *hd_arg)
     const int hd_me = v_get_pid();
     double *const hd_l_r = hd_local(0);
     double *const hd_l_b = hd_local(1);
-    hd_exchange *const hd_msgs = hd_exchange_new();
+    /* My iterations: the i whose b[i] I hold, i.e. owner(i) = hd_me,
+     * the coset x0 + span(basis) of the GF(2) system owner(i) = hd_me (2^0 of them). */
+    static const hd_index hd_own_part[3] = { 0x1, 0x2, 0x4 };
+    const hd_index hd_mine = (hd_index)1 << 0;
+    const hd_index hd_i0 = hd_combine(hd_own_part, 3, (uint64_t)hd_me);
+    hd_index hd_b1;   /* b[i] and every reference with its offsets: mine at hd_b1 + hd_t */
+    {
+        const int i = (int)hd_i0;
+        (void)i;
+        hd_b1 = hd_local_offset((hd_index)(i), 0, 3);
+    }
 
-    /* Pack my elements that iterations of other processors read: one
-     * batch per processor. */
-    for (int i = 0; i < 8; i++) {
-        const int hd_home = hd_owner((hd_index)(i), 0, 3);
-        if (hd_home == hd_me)
-            continue;
-        {   /* r[reverse(i, 3)] */
-            const hd_index hd_e = (hd_index)(reverse(i, 3));
-            if (hd_owner(hd_e, 0, 3) == hd_me)
-                hd_put(hd_msgs, hd_home, &hd_l_r[hd_local_offset(hd_e, 0, 3)], sizeof *hd_l_r);
+    /* Elements my iterations read by an LCC: each element q needs from p
+     * travels once, at its slot; both sides know every size. */
+    static const uint64_t hd_pair0[3] = { 0xc, 0x12, 0x21 };
+    const hd_lcc_group hd_groups[1] = {
+        { sizeof *hd_l_r, _Alignof(double), 0, 0, 0, 3, hd_pair0 },   /* r[reverse(i, 3)] */
+    };
+    hd_exchange *const hd_msgs = hd_exchange_groups(1, hd_groups);
+    /* Pack r[reverse(i, 3)]: to each processor q whose iterations read my elements, those
+     * elements in increasing order, the j-th at slot j (2^0 of them). */
+    static const hd_index hd_pair_part0[6] = { 0x1, 0x2, 0x4, 0, 0, 0 };
+    {
+        void *const *const hd_out = hd_group_out(hd_msgs, 0);
+        for (int hd_q = 0; hd_q < 8; hd_q++) {
+            if (!hd_out[hd_q])
+                continue;
+            /* An iteration of hd_q that reads one of my elements. */
+            const int i = (int)hd_combine(hd_pair_part0, 6, (uint64_t)hd_q | ((uint64_t)hd_me) << 3);
+            (void)i;
+            ((double *)hd_out[hd_q])[0] = hd_l_r[hd_local_offset((hd_index)(reverse(i, 3)), 0, 3)];
         }
     }
-    /* Count what my iterations read from each other processor. */
-    for (int i = 0; i < 8; i++) {
-        if (hd_owner((hd_index)(i), 0, 3) != hd_me)
-            continue;
-        {   /* r[reverse(i, 3)] */
-            const int hd_from = hd_owner((hd_index)(reverse(i, 3)), 0, 3);
-            if (hd_from != hd_me)
-                hd_expect(hd_msgs, hd_from, sizeof *hd_l_r);
-        }
-    }
-    /* One message to each processor whose iterations read my elements,
-     * one from each that holds elements mine read (Fig. 1d). */
+    /* One message to each processor whose iterations read my elements, one
+     * from each that holds elements mine read (Fig. 1d). */
     for (int hd_k = 1; hd_k < 8; hd_k++) {
         size_t hd_n;
         const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);
@@ -100,21 +111,25 @@ static void hd_node_0(const void *hd_arg)
         if (hd_n)
             v_receive(hd_me ^ hd_k, hd_in, hd_n);
     }
+    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);
+    hd_index hd_from0 = 0, hd_off0 = 0, hd_slot0 = 0;   /* r[reverse(i, 3)]: its owner, my offset, its slot */
+    if (hd_mine) {
+        const int i = (int)hd_i0;
+        const hd_index hd_e = (hd_index)(reverse(i, 3));
+        (void)i;
+        hd_from0 = hd_owner(hd_e, 0, 3);
+        hd_off0 = hd_local_offset(hd_e, 0, 3);
+        hd_slot0 = 0;
+    }
 
-    /* My iterations, in order. */
-    for (int i = 0; i < 8; i++) {
-        if (hd_owner((hd_index)(i), 0, 3) != hd_me)
-            continue;
-        double hd_v0;
-        const double *hd_r0;
-        {   /* r[reverse(i, 3)] */
-            const hd_index hd_e = (hd_index)(reverse(i, 3));
-            const int hd_from = hd_owner(hd_e, 0, 3);
-            hd_r0 = hd_from == hd_me ? &hd_l_r[hd_local_offset(hd_e, 0, 3)]
-                   : hd_take(hd_msgs, hd_from, &hd_v0, sizeof hd_v0);
-        }
+    /* My iteration (one at most). */
+    if (hd_mine) {
+        const int i = (int)hd_i0;
+        const hd_index hd_t = 0;
+        HD_VISIT(i);
+        (void)hd_t;
 #line 15 "fig1.c"
-        { hd_l_b[hd_local_offset((hd_index)(i), 0, 3)] = (*hd_r0); }
+        { hd_l_b[hd_b1 + hd_t] = (*(hd_from0 == hd_me ? &hd_l_r[hd_off0] : (const double *)hd_in0[hd_from0] + hd_slot0)); }
     }
     hd_exchange_free(hd_msgs);
 }
@@ -124,7 +139,7 @@ int hd_user_main(void)
 {
     hd_to_host(0, r); for (int i = 0; i < N; i++)
         r[i] = i * i;
-#line 128 "fig1.spmd.c"
+#line 143 "fig1.spmd.c"
     {   /* hyperdo: the doall of line 14 runs on every processor (hd_node_0) */
         hd_to_nodes(0, r);
         hd_doall(0, NULL, 0);
@@ -138,7 +153,7 @@ int hd_user_main(void)
     printf("%g\n", sum);
     return 0;
 }
-#line 142 "fig1.spmd.c"
+#line 157 "fig1.spmd.c"
 
 /* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual processor v runs
  * on physical processor to_physical[v]; v_get_pid() returns to_virtual[p]. */
@@ -151,8 +166,8 @@ static const int to_virtual[8] = {
 
 /* Distributed arrays: element e lives on virtual processor hd_owner(e, shift, n). */
 static const hd_array_desc hd_arrays[2] = {
-    { "r", 8, 3, 0 },   /* double */
-    { "b", 8, 3, 0 },   /* double */
+    { "r", 8, 3, 0, HD_ARRAY_HOST_STATIC },   /* double */
+    { "b", 8, 3, 0, HD_ARRAY_HOST_STATIC },   /* double */
 };
 
 static const hd_node_fn hd_doalls[1] = { hd_node_0 };

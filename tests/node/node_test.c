@@ -18,6 +18,10 @@
  *            plus one per element it sends, not every iteration with a
  *            test of who runs it.
  *
+ *   memory   tests/node/memory.c on 4 threads: an array only doalls use
+ *            costs its slices only, no host copy (its resident size
+ *            against memory_named.c's, whose host names the array).
+ *
  *     node_test MODE HYPERDO INCLUDE_DIR LIBRARY WORK_DIR SOURCE_DIR
  *
  * Environment: CC (cc), HYPERDO_TEST_CFLAGS (flags a sanitizer build's
@@ -32,7 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define N 1024        /* counts.c */
 #define LOGN 10
@@ -69,28 +76,35 @@ static const char *test_cflags(void)
     return c ? c : "";
 }
 
-/* Translates SOURCE/tests/node/NAME.c for the n-cube and builds it with
- * the library (and EXTRA flags), and the sequential program; runs both
- * (ENV before the translated one) and compares their output. */
-static int build_and_run(const char *name, int n, const char *extra, const char *env)
+/* Translates SOURCE/tests/node/NAME.c for the n-cube (with the macros
+ * DEFS) and builds it with the library (and EXTRA flags) into
+ * WORK/OUT.n/OUT, and the sequential program; runs both (ENV before the
+ * translated one) and compares their output. */
+static int build_and_run_as(const char *name, const char *out, int n, const char *defs,
+                            const char *extra, const char *env)
 {
     char *dir;
-    if (asprintf(&dir, "%s/%s.%d", work, name, n) < 0)
+    if (asprintf(&dir, "%s/%s.%d", work, out, n) < 0)
         exit(2);
     int rc = shell("mkdir -p '%s'", dir);
     rc = rc ? rc : shell("'%s' translate --dim %d --mapping identity '%s/tests/node/%s.c' "
-                         "-o '%s/%s.spmd.c' -- -I'%s'", hyperdo, n, source, name, dir, name,
-                         include);
-    rc = rc ? rc : shell("%s -std=c11 -O1 -Wall -Wextra -Werror -I'%s' %s '%s/%s.spmd.c' '%s' "
-                         "-pthread -lm %s -o '%s/%s'", cc(), include, extra, dir, name, library,
-                         test_cflags(), dir, name);
-    rc = rc ? rc : shell("%s -std=c11 -O1 -Wno-unknown-pragmas -I'%s' '%s/tests/node/%s.c' "
-                         "-lm -o '%s/%s.seq'", cc(), include, source, name, dir, name);
-    rc = rc ? rc : shell("'%s/%s.seq' > '%s/seq.out'", dir, name, dir);
-    rc = rc ? rc : shell("cd '%s' && %s './%s' > spmd.out", dir, env, name);
+                         "-o '%s/%s.spmd.c' -- -I'%s' %s", hyperdo, n, source, name, dir, out,
+                         include, defs);
+    rc = rc ? rc : shell("%s -std=c11 -O1 -Wall -Wextra -Werror -I'%s' %s %s '%s/%s.spmd.c' '%s' "
+                         "-pthread -lm %s -o '%s/%s'", cc(), include, defs, extra, dir, out,
+                         library, test_cflags(), dir, out);
+    rc = rc ? rc : shell("%s -std=c11 -O1 -Wno-unknown-pragmas -I'%s' %s '%s/tests/node/%s.c' "
+                         "-lm -o '%s/%s.seq'", cc(), include, defs, source, name, dir, out);
+    rc = rc ? rc : shell("'%s/%s.seq' > '%s/seq.out'", dir, out, dir);
+    rc = rc ? rc : shell("cd '%s' && %s './%s' > spmd.out", dir, env, out);
     rc = rc ? rc : shell("cmp -s '%s/seq.out' '%s/spmd.out'", dir, dir);
     free(dir);
     return rc;
+}
+
+static int build_and_run(const char *name, int n, const char *extra, const char *env)
+{
+    return build_and_run_as(name, name, n, "", extra, env);
 }
 
 /* ------------------------------------------------------------ counts */
@@ -272,10 +286,69 @@ static void visits(int n)
     free(count);
 }
 
+/* ------------------------------------------------------------ memory */
+
+/* Runs the command and returns the largest resident size of the process
+ * (and of any it waited for), in KiB, or -1 when it failed. */
+static long max_rss_kib(const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 1);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return -1;
+    return ru.ru_maxrss;
+}
+
+/* The 64 MiB array of memory.c on 4 threads: its slices, 64 MiB in all,
+ * and nothing else of that size; with the host naming it (-DNAMED) its
+ * copy on the host is there too.  The second figure shows that the
+ * measurement sees a host copy when there is one. */
+static void memory(void)
+{
+    const long array_kib = 64 * 1024;
+    if (build_and_run("memory", 2, "", "") ||
+        build_and_run_as("memory", "memory_named", 2, "-DNAMED", "", "")) {
+        failures++;
+        return;
+    }
+    char *a, *b;
+    if (asprintf(&a, "%s/memory.2/memory", work) < 0 ||
+        asprintf(&b, "%s/memory_named.2/memory_named", work) < 0)
+        exit(2);
+    long unnamed = max_rss_kib(a), named = max_rss_kib(b);
+    free(a);
+    free(b);
+    printf("memory, P = 4: %ld KiB resident with the array only on the processors, "
+           "%ld KiB with the host's copy too (the array: %ld KiB)\n", unnamed, named, array_kib);
+    if (unnamed < 0 || named < 0) {
+        fprintf(stderr, "memory: a program failed\n");
+        failures++;
+        return;
+    }
+    if (unnamed > array_kib + array_kib / 4 + 16 * 1024) {
+        fprintf(stderr, "memory: %ld KiB resident: more than the processors' slices\n", unnamed);
+        failures++;
+    }
+    if (named < unnamed + array_kib / 2) {
+        fprintf(stderr, "memory: the host's copy does not show (%ld KiB against %ld KiB)\n",
+                named, unnamed);
+        failures++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 7) {
-        fprintf(stderr, "usage: node_test counts|visits HYPERDO INCLUDE LIBRARY WORK SOURCE\n");
+        fprintf(stderr, "usage: node_test counts|visits|memory HYPERDO INCLUDE LIBRARY WORK SOURCE\n");
         return 2;
     }
     hyperdo = argv[2];
@@ -284,12 +357,18 @@ int main(int argc, char **argv)
     work = argv[5];
     source = argv[6];
     bool do_counts = strcmp(argv[1], "counts") == 0;
-    if (!do_counts && strcmp(argv[1], "visits") != 0) {
+    if (!do_counts && strcmp(argv[1], "visits") != 0 && strcmp(argv[1], "memory") != 0) {
         fprintf(stderr, "node_test: unknown mode %s\n", argv[1]);
         return 2;
     }
     if (shell("mkdir -p '%s'", work))
         return 2;
+    if (strcmp(argv[1], "memory") == 0) {
+        memory();
+        if (failures)
+            fprintf(stderr, "node_test memory: %d failures\n", failures);
+        return failures ? 1 : 0;
+    }
     for (int n = 1; n <= (do_counts ? 4 : 6); n++) {
         if (do_counts)
             counts(n);

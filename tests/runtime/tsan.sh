@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tsan.sh — the threads back end under ThreadSanitizer: the run-time
+# library's sources and the programs that use it compiled with
+# -fsanitize=thread, run, and any report is a failure.  The threads share
+# the host's copies of block arrays (HD_ARRAY_HOST_STATIC), one copy of a
+# doall's environment, the mailboxes and the message buffers: races there
+# would print right answers most of the time.
+#
+#   tsan.sh HYPERDO SOURCE_DIR WORKDIR
+#
+# Runs tests/runtime/rt_prog.c's scenarios (n = 3, both mappings) and
+# tests/e2e/{guards,streams,indirect_levels}.c translated for the 3-cube.
+set -u
+hyperdo=$1 src=$2 work=$3
+cc=${CC:-cc}
+mkdir -p "$work" || exit 1
+rt="$src/runtime/src/common.c $src/runtime/src/exchange.c $src/runtime/src/requests.c
+    $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c"
+flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src")
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# shellcheck disable=SC2086
+"$cc" "${flags[@]}" "$src/tests/runtime/rt_prog.c" $rt -pthread -o "$work/rt_prog" \
+    || fail "build rt_prog with -fsanitize=thread"
+for scenario in permute scatter exchange groups requests alias; do
+    for map in 0 1; do
+        "$work/rt_prog" $scenario 3 $map >"$work/out" 2>"$work/err" ||
+            { cat "$work/out" "$work/err"; fail "rt_prog $scenario 3 $map"; }
+        grep -q "ThreadSanitizer" "$work/err" && { cat "$work/err"; fail "rt_prog $scenario: a race"; }
+    done
+done
+echo "ok: rt_prog scenarios under ThreadSanitizer"
+
+for prog in guards streams indirect_levels; do
+    "$cc" -std=c11 -O1 -Wno-unknown-pragmas -I"$src/runtime/include" "$src/tests/e2e/$prog.c" \
+        -lm -o "$work/$prog.seq" || fail "sequential $prog"
+    "$work/$prog.seq" >"$work/$prog.seq.out"
+    "$hyperdo" translate --dim 3 "$src/tests/e2e/$prog.c" -o "$work/$prog.spmd.c" \
+        -- -I"$src/runtime/include" || fail "translate $prog"
+    # shellcheck disable=SC2086
+    "$cc" "${flags[@]}" "$work/$prog.spmd.c" $rt -pthread -lm -o "$work/$prog" \
+        || fail "build $prog with -fsanitize=thread"
+    "$work/$prog" >"$work/$prog.out" 2>"$work/$prog.err" ||
+        { cat "$work/$prog.err"; fail "$prog under ThreadSanitizer"; }
+    grep -q "ThreadSanitizer" "$work/$prog.err" && { cat "$work/$prog.err"; fail "$prog: a race"; }
+    cmp -s "$work/$prog.seq.out" "$work/$prog.out" || fail "$prog prints something else"
+done
+echo "ok: translated programs under ThreadSanitizer"
