@@ -629,7 +629,8 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     else
         put(&first, np->refs[sg->ref].index);
     if (!sg->w.dim) {
-        putf(t, "            ((%s *)hd_out[hd_q])[0] = hd_l_%s[", elem(g, sg->array),
+        putf(t, "            HD_VISIT(hd_q);\n"
+                "            ((%s *)hd_out[hd_q])[0] = hd_l_%s[", elem(g, sg->array),
              name_of(g, sg->array));
         put_offset(t, g, first.s ? first.s : "0", sg->array);
         free(first.s);
