@@ -2561,14 +2561,29 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
                "iteration", ref->text, why);
         return;
     }
-    if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K)
+    if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K) {
+        /* What cannot be checked is not translated. */
+        report(r, "error", ref->begin, ref->line, "cannot check that no two iterations "
+               "write one element of '%s': the index of '%s' is not a GF(2)-affine map of "
+               "%s, and the loop has 2^%d iterations (they are enumerated up to 2^%d)",
+               a->name, ref->text, l->var, l->k, ENUMERATE_MAX_K);
         return;
+    }
     uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
     uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
+    if (!who)
+        report(r, "error", ref->begin, ref->line, "out of memory checking that no two "
+               "iterations write one element of '%s'", a->name);
     for (uint64_t i = 0; who && i < (UINT64_C(1) << l->k); i++) {
         uint64_t v;
-        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why) || (v >> a->log2_size))
+        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
+            report(r, "error", ref->begin, ref->line, "the element written by '%s' at %s = "
+                   "%llu is not known when translating (%s)", ref->text, l->var,
+                   (unsigned long long)i, why);
             break;
+        }
+        if (v >> a->log2_size)
+            break;   /* out of bounds: check_bounds reported it */
         if (seen[v]) {
             report(r, "error", ref->begin, ref->line, "iterations %s = %llu "
                    "and %s = %llu both write element %llu of '%s' (a doall loop "
