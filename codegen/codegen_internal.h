@@ -134,7 +134,7 @@ int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out);
  * arrays to ship); repl gets the replicated arrays it reads. */
 bool node_has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl);
 
-/* ------------------------------------------------------ codegen.c */
+/* ------------------------------------------------ the generator state */
 
 struct gen {
     const hd_program *prog;
@@ -151,6 +151,11 @@ struct gen {
     node_plan *plans;      /* per doall */
 };
 
+/* --------------------------------------------------------- source.c */
+
+/* Where each line of the input starts (g->line_start); false when out of
+ * memory. */
+bool index_lines(gen *g);
 int line_of(const gen *g, size_t offset);
 __attribute__((format(printf, 3, 4))) void error_at(gen *g, size_t offset, const char *fmt, ...);
 void put_source(text *t, const gen *g, size_t b, size_t e);
