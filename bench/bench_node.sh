@@ -117,7 +117,7 @@ for prog in transpose bitrev fft prefix heavy light; do
         printf '%-10s %4d %9.3f %9.3f %7s %8s %10.1f %10s %12.0f %12s\n' $prog $P "$s" "$t" "$ratio" \
             "$(awk -v r="$ratio" -v b="$base" 'BEGIN { printf "%.2f", r / b }')" \
             "$(awk -v m="$msgs" -v r="$runs" 'BEGIN { print r ? m / r : 0 }')" "($lmsgs)" \
-            "$(awk -v m="$bytes" -v r="$runs" 'BEGIN { print r ? m / r : 0 }')" "($lbytes)"
+            "$(awk -v m="$bytes" -v r="$runs" 'BEGIN { printf "%.0f", r ? m / r : 0 }')" "($lbytes)"
     done
 done
 echo

@@ -333,55 +333,49 @@ static void put_host_doall(text *t, const gen *g, int d)
 {
     const hd_program *p = g->prog;
     const hd_loop *l = &p->loops[d];
-    int *repl = malloc((size_t)l->nrefs * sizeof *repl);
-    int *dist = malloc((size_t)l->nrefs * sizeof *dist);
-    if (!repl || !dist) {
-        free(repl);
-        free(dist);
+    doall_arrays u;
+    if (!doall_arrays_of(g, l, &u)) {
         t->failed = true;
         return;
     }
-    int nrepl, ndist = arrays_used(g, l, true, dist);
-    bool env = node_has_env(g, l, repl, &nrepl);
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
             "(hd_node_%d) */\n", l->line, d);
-    if (env) {
+    if (u.env) {
         putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n", d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "        memcpy((void *)&hd_env.%s, &%s, sizeof hd_env.%s);\n",
                  l->outers[k].name, l->outers[k].name, l->outers[k].name);
-        for (int k = 0; k < nrepl; k++)
+        for (int k = 0; k < u.nrepl; k++)
             putf(t, "        memcpy((void *)hd_env.%s, %s, sizeof hd_env.%s);\n",
-                 p->arrays[repl[k]].name, p->arrays[repl[k]].name,
-                 p->arrays[repl[k]].name);
+                 p->arrays[u.repl[k]].name, p->arrays[u.repl[k]].name,
+                 p->arrays[u.repl[k]].name);
     }
-    for (int k = 0; k < ndist; k++) {
-        const hd_array *a = &p->arrays[dist[k]];
-        if (!sent_before(g, l, dist[k]))
+    for (int k = 0; k < u.ndist; k++) {
+        const hd_array *a = &p->arrays[u.dist[k]];
+        if (!sent_before(g, l, u.dist[k]))
             continue;                /* every element is overwritten */
         if (a->host_escapes)
-            putf(t, "        hd_scatter(%d, %s);\n", g->array_id[dist[k]], a->name);
+            putf(t, "        hd_scatter(%d, %s);\n", g->array_id[u.dist[k]], a->name);
         else
-            putf(t, "        hd_to_nodes(%d, %s);\n", g->array_id[dist[k]], a->name);
+            putf(t, "        hd_to_nodes(%d, %s);\n", g->array_id[u.dist[k]], a->name);
     }
-    if (env)
+    if (u.env)
         putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", d);
     else
         putf(t, "        hd_doall(%d, NULL, 0);\n", d);
-    for (int k = 0; k < ndist; k++) {
-        const hd_array *a = &p->arrays[dist[k]];
-        if (!uses_array(l, dist[k], true))
+    for (int k = 0; k < u.ndist; k++) {
+        const hd_array *a = &p->arrays[u.dist[k]];
+        if (!uses_array(l, u.dist[k], true))
             continue;
         if (a->host_escapes)
-            putf(t, "        hd_gather(%d, %s);\n", g->array_id[dist[k]], a->name);
+            putf(t, "        hd_gather(%d, %s);\n", g->array_id[u.dist[k]], a->name);
         else
-            putf(t, "        hd_on_nodes(%d);\n", g->array_id[dist[k]]);
+            putf(t, "        hd_on_nodes(%d);\n", g->array_id[u.dist[k]]);
     }
     if (l->var_outside)
         putf(t, "        %s = %llu;\n", l->var, (unsigned long long)1 << l->k);
     put(t, "    }\n");
-    free(repl);
-    free(dist);
+    doall_arrays_free(&u);
 }
 
 /* -------------------------------------------------------- the edits */

@@ -123,16 +123,26 @@ void plan_free(node_plan *p);
 hd_affine owner_map_of(const gen *g, const hd_ref *ref);
 /* Its local offset (hd_local_offset of the element) as one. */
 hd_affine offset_map_of(const gen *g, const hd_ref *ref);
+/* Writes the input's text from b to e (a subscript) as ctx wants it. */
+typedef void (*subscript_writer)(text *t, const gen *g, const void *ctx, size_t b, size_t e);
+/* A reference's flattened element index, row-major, as C. */
+void put_flat_index(text *t, const gen *g, const hd_ref *ref, subscript_writer sub,
+                    const void *ctx);
 
 /* --------------------------------------------------------- node.c */
 
 void put_node(text *t, gen *g, int d);
-/* The arrays the body uses, each once, in order of first use: the
- * distributed ones, or the replicated ones; returns how many. */
-int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out);
-/* Whether the doall has an environment (outer scalars or replicated
- * arrays to ship); repl gets the replicated arrays it reads. */
-bool node_has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl);
+/* The arrays a doall's body uses, each once, in order of first use: the
+ * distributed ones and the replicated ones; whether it has an
+ * environment to ship (outer scalars or replicated arrays). */
+typedef struct {
+    int *dist, *repl;
+    int ndist, nrepl;
+    bool env;
+} doall_arrays;
+/* False when out of memory. */
+bool doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u);
+void doall_arrays_free(doall_arrays *u);
 
 /* ------------------------------------------------ the generator state */
 

@@ -217,6 +217,11 @@ static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t beg
     put_source(t, g, at, end);
 }
 
+static void subscript_rewritten(text *t, const gen *g, const void *np, size_t b, size_t e)
+{
+    put_rewritten(t, g, np, b, e, NULL);
+}
+
 /* The condition under which C evaluates what guard gi guards, outermost
  * condition first so that C evaluates each only where the outer hold. */
 static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
@@ -1039,17 +1044,7 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         /* The index with the references inside it rewritten. */
         const hd_array *arr = &g->prog->arrays[rq->array];
         text e = { 0 };
-        for (int dd = 1; dd < ref->nsubs; dd++)
-            put(&e, "(");
-        for (int dd = 0; dd < ref->nsubs; dd++) {
-            if (dd > 0)
-                putf(&e, " * %lld + ", (long long)arr->extent[dd]);
-            put(&e, "(hd_index)(");
-            put_rewritten(&e, g, np, ref->sub_begin[dd], ref->sub_end[dd], NULL);
-            put(&e, ")");
-            if (dd > 0)
-                put(&e, ")");
-        }
+        put_flat_index(&e, g, ref, subscript_rewritten, np);
         putf(t, "hd_checked(%s, (hd_index)1 << %d, ", e.s ? e.s : "0", arr->log2_size);
         free(e.s);
         put_where(t, g, ref);
@@ -1068,7 +1063,7 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
 
 /* The arrays the body uses, each once, in order of first use: the
  * distributed ones, or the replicated ones. */
-int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out)
+static int arrays_used(const gen *g, const hd_loop *l, bool distributed, int *out)
 {
     int n = 0;
     for (int k = 0; k < l->nrefs; k++) {
@@ -1108,10 +1103,25 @@ static void put_array_view(text *t, const hd_array *a)
     putf(t, "    (void)%s;\n", a->name);
 }
 
-bool node_has_env(const gen *g, const hd_loop *l, int *repl, int *nrepl)
+bool doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u)
 {
-    *nrepl = arrays_used(g, l, false, repl);
-    return l->nouters > 0 || *nrepl > 0;
+    u->dist = malloc((size_t)l->nrefs * sizeof *u->dist);
+    u->repl = malloc((size_t)l->nrefs * sizeof *u->repl);
+    if (!u->dist || !u->repl) {
+        doall_arrays_free(u);
+        return false;
+    }
+    u->ndist = arrays_used(g, l, true, u->dist);
+    u->nrepl = arrays_used(g, l, false, u->repl);
+    u->env = l->nouters > 0 || u->nrepl > 0;
+    return true;
+}
+
+void doall_arrays_free(doall_arrays *u)
+{
+    free(u->dist);
+    free(u->repl);
+    u->dist = u->repl = NULL;
 }
 
 void put_node(text *t, gen *g, int d)
@@ -1120,48 +1130,43 @@ void put_node(text *t, gen *g, int d)
     const hd_loop *l = &p->loops[d];
     const node_plan *np = &g->plans[d];
     const hd_ref *home = &l->refs[l->home];
-    int *repl = malloc((size_t)l->nrefs * sizeof *repl);
-    int *dist = malloc((size_t)l->nrefs * sizeof *dist);
-    if (!repl || !dist) {
-        free(repl);
-        free(dist);
+    doall_arrays u;
+    if (!doall_arrays_of(g, l, &u)) {
         t->failed = true;
         return;
     }
-    int nrepl, ndist = arrays_used(g, l, true, dist);
-    bool env = node_has_env(g, l, repl, &nrepl);
 
     put(t, "/* hyperdo: the node program of the doall at ");
     put_commented(t, p->path);
     putf(t, ":%d (Fig. 1d).  Every\n * processor runs the iterations whose ", l->line);
     put_commented(t, home->text);
     put(t, " it holds (owner computes). */\n");
-    if (env) {
+    if (u.env) {
         putf(t, "struct hd_env_%d {\n", d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "    %s %s;\n", l->outers[k].type, l->outers[k].name);
-        for (int k = 0; k < nrepl; k++)
-            put_array_field(t, &p->arrays[repl[k]]);
+        for (int k = 0; k < u.nrepl; k++)
+            put_array_field(t, &p->arrays[u.repl[k]]);
         put(t, "};\n\n");
     }
     for (int s = 0; s < np->nslots; s++)
         if (slot_read_in_requests(np, s))
             put_slot_reader(t, g, np, d, s);
     putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
-    if (env) {
+    if (u.env) {
         putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "    const %s %s = hd_env->%s;\n    (void)%s;\n", l->outers[k].type,
                  l->outers[k].name, l->outers[k].name, l->outers[k].name);
-        for (int k = 0; k < nrepl; k++)
-            put_array_view(t, &p->arrays[repl[k]]);
+        for (int k = 0; k < u.nrepl; k++)
+            put_array_view(t, &p->arrays[u.repl[k]]);
     } else {
         put(t, "    (void)hd_arg;\n");
     }
     put(t, "    const int hd_me = v_get_pid();\n");
-    for (int k = 0; k < ndist; k++)
-        putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, dist[k]),
-             p->arrays[dist[k]].name, g->array_id[dist[k]]);
+    for (int k = 0; k < u.ndist; k++)
+        putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, u.dist[k]),
+             p->arrays[u.dist[k]].name, g->array_id[u.dist[k]]);
     put_mine(t, g, np);
     if (np->nslots)
         put_slot_groups(t, g, np);
@@ -1182,6 +1187,5 @@ void put_node(text *t, gen *g, int d)
     if (np->nstreams)
         put(t, "    hd_exchange_free(hd_stream);\n");
     put(t, "}\n\n");
-    free(repl);
-    free(dist);
+    doall_arrays_free(&u);
 }

@@ -66,23 +66,37 @@ static void owner_rows(const hd_affine *o, int n, uint64_t *rows)
         rows[t] = o->row[t] & hd_mask(o->in);
 }
 
-/* The flattened element index of a reference, as C: the subscripts as
- * written, row-major ((s0 * E1 + s1) * E2 + s2 ...). */
-static char *index_text(const gen *g, const hd_ref *ref)
+/* The flattened element index of a reference, as C: its subscripts,
+ * each written by sub (as written, or rewritten for the node code),
+ * row-major ((s0 * E1 + s1) * E2 + s2 ...). */
+void put_flat_index(text *t, const gen *g, const hd_ref *ref, subscript_writer sub,
+                    const void *ctx)
 {
     const hd_array *a = &g->prog->arrays[ref->array];
-    text t = { 0 };
     for (int d = 1; d < ref->nsubs; d++)
-        put(&t, "(");
+        put(t, "(");
     for (int d = 0; d < ref->nsubs; d++) {
         if (d > 0)
-            putf(&t, " * %lld + ", (long long)a->extent[d]);
-        put(&t, "(hd_index)(");
-        put_source(&t, g, ref->sub_begin[d], ref->sub_end[d]);
-        put(&t, ")");
+            putf(t, " * %lld + ", (long long)a->extent[d]);
+        put(t, "(hd_index)(");
+        sub(t, g, ctx, ref->sub_begin[d], ref->sub_end[d]);
+        put(t, ")");
         if (d > 0)
-            put(&t, ")");
+            put(t, ")");
     }
+}
+
+static void subscript_as_written(text *t, const gen *g, const void *ctx, size_t b, size_t e)
+{
+    (void)ctx;
+    put_source(t, g, b, e);
+}
+
+/* The flattened index as written in the source. */
+static char *index_text(const gen *g, const hd_ref *ref)
+{
+    text t = { 0 };
+    put_flat_index(&t, g, ref, subscript_as_written, NULL);
     if (t.failed) {
         free(t.s);
         return NULL;
