@@ -85,6 +85,7 @@ echo "1. CPU time (user + sys, all threads) of the translated program over the s
 echo "   threads back end; messages and bytes per doall run, and the least the index maps imply"
 printf '%-10s %4s %9s %9s %7s %8s %10s %10s %12s %12s\n' program P "seq cpu" "spmd cpu" ratio "vs P=2" \
     "msgs/run" "(least)" "bytes/run" "(least)"
+echo "program,P,seq_cpu,spmd_cpu,ratio,vs_p2,msgs,least_msgs,bytes,least_bytes" >"$work/cpu.csv"
 for prog in transpose bitrev fft prefix heavy light; do
     file=$(source_of $prog)
     defs=$(defines_of $prog)
@@ -114,12 +115,33 @@ for prog in transpose bitrev fft prefix heavy light; do
         t=$(cpu "$prog.$n")
         ratio=$(awk -v s="$s" -v t="$t" 'BEGIN { printf "%.2f", t / s }')
         [ -z "$base" ] && base=$ratio
-        printf '%-10s %4d %9.3f %9.3f %7s %8s %10.1f %10s %12.0f %12s\n' $prog $P "$s" "$t" "$ratio" \
-            "$(awk -v r="$ratio" -v b="$base" 'BEGIN { printf "%.2f", r / b }')" \
-            "$(awk -v m="$msgs" -v r="$runs" 'BEGIN { print r ? m / r : 0 }')" "($lmsgs)" \
-            "$(awk -v m="$bytes" -v r="$runs" 'BEGIN { printf "%.0f", r ? m / r : 0 }')" "($lbytes)"
+        vs=$(awk -v r="$ratio" -v b="$base" 'BEGIN { printf "%.2f", r / b }')
+        m=$(awk -v m="$msgs" -v r="$runs" 'BEGIN { printf "%.1f", r ? m / r : 0 }')
+        by=$(awk -v m="$bytes" -v r="$runs" 'BEGIN { printf "%.0f", r ? m / r : 0 }')
+        printf '%-10s %4d %9.3f %9.3f %7s %8s %10s %10s %12s %12s\n' $prog $P "$s" "$t" "$ratio" \
+            "$vs" "$m" "($lmsgs)" "$by" "($lbytes)"
+        echo "$prog,$P,$s,$t,$ratio,$vs,$m,$lmsgs,$by,$lbytes" >>"$work/cpu.csv"
     done
 done
+if command -v gnuplot >/dev/null; then
+    gnuplot <<GP
+set terminal pngcairo size 800,520 font 'sans,11'
+set output '$work/cpu.png'
+set datafile separator ','
+set title 'Total CPU of the translated program against P = 2 (threads back end)'
+set xlabel 'processors P'
+set ylabel 'CPU(P) / CPU(2)'
+set logscale x 2
+set logscale y 2
+set xrange [1.5:360]
+set key top left
+set grid
+plot for [p in "transpose bitrev fft prefix heavy light"] '$work/cpu.csv' \
+     using (strcol(1) eq p ? \$2 : 1/0):6 with linespoints pt 7 title p, \
+     1.5 with lines dt 2 lc rgb 'black' title 'target without communication (1.5)'
+GP
+    echo "   (plotted in $work/cpu.png; the table in $work/cpu.csv)"
+fi
 echo
 
 # ------------------------------------------------------- 2. wall, P = 2

@@ -94,6 +94,7 @@ static void hd_node_0(const void *hd_arg)
             /* An iteration of hd_q that reads one of my elements. */
             const int i = (int)hd_combine(hd_pair_part0, 6, (uint64_t)hd_q | ((uint64_t)hd_me) << 3);
             (void)i;
+            HD_VISIT(hd_q);
             ((double *)hd_out[hd_q])[0] = hd_l_r[hd_local_offset((hd_index)(reverse(i, 3)), 0, 3)];
         }
     }
@@ -139,7 +140,7 @@ int hd_user_main(void)
 {
     hd_to_host(0, r); for (int i = 0; i < N; i++)
         r[i] = i * i;
-#line 143 "fig1.spmd.c"
+#line 144 "fig1.spmd.c"
     {   /* hyperdo: the doall of line 14 runs on every processor (hd_node_0) */
         hd_to_nodes(0, r);
         hd_doall(0, NULL, 0);
@@ -153,7 +154,7 @@ int hd_user_main(void)
     printf("%g\n", sum);
     return 0;
 }
-#line 157 "fig1.spmd.c"
+#line 158 "fig1.spmd.c"
 
 /* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual processor v runs
  * on physical processor to_physical[v]; v_get_pid() returns to_virtual[p]. */
