@@ -24,6 +24,7 @@
  */
 #include "codegen_internal.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,10 +54,11 @@ static void own_line_directive(text *t, const gen *g)
 
 /* The iteration that writes each element of array `arr` in doall l (one
  * at most: the front end checked), or ~0; NULL when out of memory. */
-static uint64_t *writers(const gen *g, const hd_loop *l, int arr)
+static uint64_t *writers(const gen *g, const hd_loop *l, int arr, const hd_ref **unknown)
 {
     size_t size = (size_t)1 << g->prog->arrays[arr].log2_size;
     uint64_t *writer = malloc(size * sizeof *writer);
+    *unknown = NULL;
     if (!writer)
         return NULL;
     memset(writer, 0xff, size * sizeof *writer);
@@ -67,7 +69,14 @@ static uint64_t *writers(const gen *g, const hd_loop *l, int arr)
             continue;
         for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
             uint64_t e;
-            if (hd_expr_eval(x->index, i, &e, why, sizeof why) && e < size)
+            if (!hd_expr_eval(x->index, i, &e, why, sizeof why)) {
+                /* A write whose element depends on an outer variable: no
+                 * read of the array can be checked against it. */
+                *unknown = x;
+                free(writer);
+                return NULL;
+            }
+            if (e < size)
                 writer[e] = i;
         }
     }
@@ -161,7 +170,14 @@ static void check_dependences(gen *g, const hd_loop *l)
                      l->k, CHECK_MAX_BITS);
             continue;
         }
-        uint64_t *writer = writers(g, l, rd->array);
+        const hd_ref *unknown;
+        uint64_t *writer = writers(g, l, rd->array, &unknown);
+        if (!writer && unknown) {
+            error_at(g, rd->begin, "cannot check that '%s' reads no element of '%s' that an "
+                     "earlier iteration writes: the element '%s' writes is not known when "
+                     "translating", rd->text, a->name, unknown->text);
+            continue;
+        }
         if (!writer) {
             error_at(g, rd->begin, "out of memory checking the dependences of this read");
             continue;
@@ -268,7 +284,10 @@ static void check_loop(gen *g, const hd_loop *l)
     const hd_ref *home = &l->refs[l->home];
     char why[256];
     uint64_t e;
-    if (!hd_expr_eval(home->index, 0, &e, why, sizeof why))
+    /* An element that depends on outer variables is found at run time,
+     * the front end having shown one per iteration (hd_expr_injective). */
+    if (!hd_expr_eval(home->index, 0, &e, why, sizeof why) &&
+        !hd_expr_injective(home->index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
     check_dependences(g, l);
@@ -342,9 +361,14 @@ static void put_host_doall(text *t, const gen *g, int d)
             "(hd_node_%d) */\n", l->line, d);
     if (u.env) {
         putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n", d);
+        /* A value is assigned, not copied by address: the variable may be
+         * declared register. */
         for (int k = 0; k < l->nouters; k++)
-            putf(t, "        memcpy((void *)&hd_env.%s, &%s, sizeof hd_env.%s);\n",
-                 l->outers[k].name, l->outers[k].name, l->outers[k].name);
+            if (l->outers[k].is_value)
+                putf(t, "        hd_env.%s = %s;\n", l->outers[k].name, l->outers[k].name);
+            else
+                putf(t, "        memcpy((void *)&hd_env.%s, &%s, sizeof hd_env.%s);\n",
+                     l->outers[k].name, l->outers[k].name, l->outers[k].name);
         for (int k = 0; k < u.nrepl; k++)
             putf(t, "        memcpy((void *)hd_env.%s, %s, sizeof hd_env.%s);\n",
                  p->arrays[u.repl[k]].name, p->arrays[u.repl[k]].name,
@@ -416,11 +440,14 @@ static void put_prologue(text *t, const gen *g)
 {
     put(t, "\n/* hyperdo: the run-time library, and where the newest elements "
            "of each\n * distributed array are: on the host, on the processors, "
-           "or both. */\n#include <hyperdo.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+           "or both. */\n");
+    if (strcmp(g->v, "hd_v_") == 0)
+        put(t, "#define HD_NO_V_NAMES   /* the program declares v_send & co. itself */\n");
+    put(t, "#include <hyperdo.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
     helpers_used h = helpers_needed(g);
     if (!h.where)
         return;
-    put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2 };\n");
+    put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2, HD_ENDED = 4 };\n");
     putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
     for (int a = 0, k = 0; a < g->prog->narrays; a++)
         if (g->array_id[a] >= 0)
@@ -447,6 +474,7 @@ static void put_prologue(text *t, const gen *g)
     if (h.to_host)
         put(t, "/* Before sequential code that uses the array (and may change it). */\n"
                "static void hd_to_host(int a, void *host)\n{\n"
+               "    if (hd_where[a] & HD_ENDED)\n        return;   /* after main: home for good */\n"
                "    if (!(hd_where[a] & HD_ON_HOST))\n        hd_gather(a, host);\n"
                "    else\n        hd_host_access(a);   /* the processors may still read it */\n"
                "    hd_where[a] = HD_ON_HOST;\n}\n\n");
@@ -547,7 +575,9 @@ static void put_header(text *t, gen *g, hd_codegen_summary *sum)
                 sum->worst_before = db;
             if (da > sum->worst_after)
                 sum->worst_after = da;
-            putf(t, " *   line %d: %s  T = (", ref->line, ref->text);
+            putf(t, " *   line %d: ", ref->line);
+            put_commented(t, ref->text);
+            put(t, "  T = (");
             for (int i = 0; i < n; i++)
                 putf(t, i ? ",%llu" : "%llu", (unsigned long long)before[i]);
             put(t, ") -> (");
@@ -566,20 +596,44 @@ static void put_header(text *t, gen *g, hd_codegen_summary *sum)
          (unsigned long long)sum->worst_before, (unsigned long long)sum->worst_after);
 }
 
+/* What main's return leaves for code that runs after it (atexit
+ * handlers, destructors): every file-scope distributed array the
+ * sequential code names is brought home while the processors still run,
+ * and stays home (HD_ENDED) once they stop.  False when there is none. */
+static bool put_at_end(text *t, const gen *g)
+{
+    const hd_program *p = g->prog;
+    if (!helpers_needed(g).to_host)
+        return false;
+    bool any = false;
+    for (int a = 0; a < p->narrays; a++) {
+        if (g->array_id[a] < 0 || !p->arrays[a].is_global || !host_names(g, a))
+            continue;
+        if (!any)
+            put(t, "static void hd_at_end(void)\n{\n");
+        any = true;
+        putf(t, "    hd_to_host(%d, %s);\n    hd_where[%d] |= HD_ENDED;\n", g->array_id[a],
+             p->arrays[a].name, g->array_id[a]);
+    }
+    if (any)
+        put(t, "}\n\n");
+    return any;
+}
+
 static void put_tables(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
     int P = 1 << p->n;
     put(t, "\n/* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual "
-           "processor v runs\n * on physical processor to_physical[v]; "
-           "v_get_pid() returns to_virtual[p]. */\n");
-    putf(t, "static const int to_physical[%d] = {", P);
+           "processor v runs\n * on physical processor hd_to_physical[v]; "
+           "v_get_pid() returns hd_to_virtual[p]. */\n");
+    putf(t, "static const int hd_to_physical[%d] = {", P);
     for (int v = 0; v < P; v++)
         putf(t, "%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
              (unsigned long long)hd_order_apply(&g->order, (uint64_t)v));
     put(t, "\n};\n");
     hd_order inv = hd_order_inverse(&g->order);
-    putf(t, "static const int to_virtual[%d] = {", P);
+    putf(t, "static const int hd_to_virtual[%d] = {", P);
     for (int v = 0; v < P; v++)
         putf(t, "%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
              (unsigned long long)hd_order_apply(&inv, (uint64_t)v));
@@ -610,12 +664,13 @@ static void put_tables(text *t, const gen *g)
     if (p->main_params == 0)
         put(t, "static int hd_main(int argc, char **argv)\n{\n"
                "    (void)argc;\n    (void)argv;\n    return hd_user_main();\n}\n\n");
+    bool at_end = put_at_end(t, g);
     put(t, "static const hd_program_desc hd_program = {\n    ");
     put_quoted(t, p->path);
-    putf(t, ", %d, to_virtual, to_physical,\n"
-            "    %d, hd_arrays, %d, hd_doalls, %s\n};\n\n",
+    putf(t, ", %d, hd_to_virtual, hd_to_physical,\n"
+            "    %d, hd_arrays, %d, hd_doalls, %s, %s\n};\n\n",
          p->n, g->ndist, p->nloops,
-         p->main_params == 0 ? "hd_main" : "hd_user_main");
+         p->main_params == 0 ? "hd_main" : "hd_user_main", at_end ? "hd_at_end" : "NULL");
     put(t, "int main(int argc, char **argv)\n{\n"
            "    return hd_run(&hd_program, argc, argv);\n}\n");
 }
@@ -661,6 +716,54 @@ static void release(gen *g)
     g->line_start = NULL;
 }
 
+/* Does text name one of Fig. 1d's calls (v_get_pid, v_send, v_receive,
+ * v_barrier) as a whole identifier? */
+static bool text_names_fig1d_call(const char *s, size_t len)
+{
+    static const char *const names[] = { "v_get_pid", "v_send", "v_receive", "v_barrier" };
+    for (size_t k = 0; k + 2 < len; k++) {
+        if (s[k] != 'v' || s[k + 1] != '_' ||
+            (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_')))
+            continue;
+        for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+            size_t n = strlen(names[j]);
+            if (k + n <= len && memcmp(s + k, names[j], n) == 0 &&
+                (k + n == len || !(isalnum((unsigned char)s[k + n]) || s[k + n] == '_')))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Only hd_ and HD_ names are reserved (docs/codegen.md, "Names"): a
+ * program, or a header of its own, that uses v_send & co. keeps them, and
+ * the node code calls the library's hd_v_ names.  System headers (under
+ * /usr) do not declare them. */
+static bool names_fig1d_calls(const hd_program *prog, const char *src, size_t len)
+{
+    if (text_names_fig1d_call(src, len))
+        return true;
+    for (int k = 0; k < prog->nincludes; k++) {
+        if (strncmp(prog->includes[k], "/usr/", 5) == 0)
+            continue;
+        FILE *f = fopen(prog->includes[k], "rb");
+        char *body = NULL;
+        long size = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
+            fseek(f, 0, SEEK_SET) == 0 && (body = malloc((size_t)size + 1)) != NULL &&
+            fread(body, 1, (size_t)size, f) != (size_t)size)
+            size = -1;
+        if (f)
+            fclose(f);
+        /* Unreadable: the reserved names are always safe. */
+        bool found = !body || size < 0 || text_names_fig1d_call(body, (size_t)size);
+        free(body);
+        if (found)
+            return true;
+    }
+    return false;
+}
+
 int hd_codegen(const hd_program *prog, const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
                hd_codegen_summary *summary, char **diagnostics)
@@ -681,6 +784,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
         *diagnostics = strdup("hyperdo: error: out of memory\n");
         return 1;
     }
+    g.v = names_fig1d_calls(prog, src, len) ? "hd_v_" : "v_";
 
     if (prog->n == 0) {
         /* No doall and no dimension: the front end read nothing else. */
@@ -722,7 +826,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
 
     /* The edits, in file order. */
     int nedits = 0, cap = 4 + prog->nloops * 2 + prog->nuses * 2 + prog->narrays +
-                          prog->npragmas;
+                          prog->npragmas + prog->nmain_refs;
     edit *edits = calloc((size_t)cap, sizeof *edits);
     if (!edits) {
         release(&g);
@@ -755,6 +859,9 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
                                       nedits };
     edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
                               nedits };
+    for (int k = 0; k < prog->nmain_refs; k++)
+        edits[nedits++] = (edit){ prog->main_refs[k], prog->main_refs[k] + 4, EDIT_MAIN, 0,
+                                  nedits };
     for (int k = 0; k < prog->npragmas; k++)
         edits[nedits++] = (edit){ prog->pragmas[k], prog->pragmas[k], EDIT_PRAGMA,
                                   k, nedits };

@@ -159,6 +159,8 @@ struct gen {
     size_t *line_start;    /* offset where each line of src starts */
     int nlines;
     node_plan *plans;      /* per doall */
+    const char *v;         /* "hd_v_" when the program names v_send & co.
+                            * itself, else "v_" (Fig. 1d's names) */
 };
 
 /* --------------------------------------------------------- source.c */

@@ -696,14 +696,14 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
             "        size_t hd_n;\n"
             "        const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
             "        if (hd_n)\n"
-            "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
+            "            %ssend(hd_me ^ hd_k, hd_out, hd_n);\n"
             "    }\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
             "        size_t hd_n;\n"
             "        void *hd_in = hd_inbox(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
             "        if (hd_n)\n"
-            "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
-            "    }\n", P, P);
+            "            %sreceive(hd_me ^ hd_k, hd_in, hd_n);\n"
+            "    }\n", P, g->v, P, g->v);
     for (int s = 0; s < np->nslots; s++)
         putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n", s, s);
 }
@@ -792,15 +792,16 @@ static void put_streams(text *t, const gen *g, const node_plan *np)
             "        size_t hd_n;\n"
             "        const void *hd_out = hd_batch(hd_stream, hd_me ^ hd_k, &hd_n);\n"
             "        if (hd_n)\n"
-            "            v_send(hd_me ^ hd_k, hd_out, hd_n);\n"
+            "            %ssend(hd_me ^ hd_k, hd_out, hd_n);\n"
             "    }\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
             "        size_t hd_n;\n"
             "        void *hd_in = hd_inbox(hd_stream, hd_me ^ hd_k, &hd_n);\n"
             "        if (hd_n)\n"
-            "            v_receive(hd_me ^ hd_k, hd_in, hd_n);\n"
+            "            %sreceive(hd_me ^ hd_k, hd_in, hd_n);\n"
             "    }\n"
-            "    const unsigned char *const *const hd_sin = hd_inboxes(hd_stream);\n", P, P);
+            "    const unsigned char *const *const hd_sin = hd_inboxes(hd_stream);\n", P, g->v, P,
+         g->v);
     /* Each group's values from p start after the earlier groups'. */
     putf(t, "    for (int hd_p = 0; hd_p < %d; hd_p++) {\n        hd_index hd_at = 0;\n", P);
     for (int q = 0; q < np->nstreams; q++)
@@ -1163,7 +1164,7 @@ void put_node(text *t, gen *g, int d)
     } else {
         put(t, "    (void)hd_arg;\n");
     }
-    put(t, "    const int hd_me = v_get_pid();\n");
+    putf(t, "    const int hd_me = %sget_pid();\n", g->v);
     for (int k = 0; k < u.ndist; k++)
         putf(t, "    %s *const hd_l_%s = hd_local(%d);\n", elem(g, u.dist[k]),
              p->arrays[u.dist[k]].name, g->array_id[u.dist[k]]);

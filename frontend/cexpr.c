@@ -592,6 +592,73 @@ static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
     return true;
 }
 
+/* Does e change with the loop variable (or may it: data)? */
+static bool varies(const hd_expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case HD_EX_CONST:
+        return false;
+    case HD_EX_INDEX:
+        return true;
+    case HD_EX_OPAQUE:
+        return !e->invariant;
+    default:
+        for (int k = 0; k < e->nkids; k++)
+            if (varies(e->kid[k]))
+                return true;
+        return false;
+    }
+}
+
+/*
+ * One-to-one in the loop variable i (of k bits) for every value of the
+ * invariant unknowns.  x ^ c, x + c, x - c, c - x, -x, ~x and +x of an
+ * invariant c are bijections of the integers modulo 2^w for every w, so a
+ * chain of them from i stays one-to-one on i's 2^k values after what keeps
+ * the low w >= k bits: a mask x & (2^w - 1), a conversion to w bits.
+ * Anything else is not claimed.
+ */
+static bool injective(const hd_expr *e, int k)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case HD_EX_INDEX:
+        return true;
+    case HD_EX_CAST:
+        return e->nkids == 1 && e->bits >= k && injective(e->kid[0], k);
+    case HD_EX_UNARY:
+        return e->nkids == 1 && (e->op == HD_OP_NEG || e->op == HD_OP_NOT ||
+                                 e->op == HD_OP_PLUS) &&
+               injective(e->kid[0], k);
+    case HD_EX_BINARY:
+        if (e->nkids != 2)
+            return false;
+        if (e->op == HD_OP_XOR || e->op == HD_OP_ADD || e->op == HD_OP_SUB)
+            return (injective(e->kid[0], k) && !varies(e->kid[1])) ||
+                   (injective(e->kid[1], k) && !varies(e->kid[0]));
+        if (e->op == HD_OP_AND)
+            for (int s = 0; s < 2; s++) {
+                const hd_expr *m = e->kid[s];
+                if (m && m->kind == HD_EX_CONST && m->value != UINT64_MAX &&
+                    (m->value & (m->value + 1)) == 0 &&
+                    __builtin_popcountll(m->value) >= k && e->bits >= k &&
+                    injective(e->kid[1 - s], k))
+                    return true;
+            }
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool hd_expr_injective(const hd_expr *e, int k)
+{
+    return injective(e, k);
+}
+
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
                   size_t why_size)
 {

@@ -23,6 +23,7 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -37,6 +38,10 @@
  * up to this many bits of the loop variable (and arrays, for the check that
  * no element is written twice, up to 2^22 elements: 36 MiB of tables). */
 #define ENUMERATE_MAX_K 22
+
+/* hd_loop.home of a loop read without errors that writes no array
+ * element: it has no effect outside itself and stays sequential code. */
+#define NO_WRITES (-2)
 
 typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE } pragma_kind;
 
@@ -97,6 +102,8 @@ typedef struct {
     hd_program *prog;
     array_decl *decls;
     int ndecls;
+    unsigned *sequential;      /* pragma lines of doalls kept sequential */
+    int nsequential;
 
     /* The loop being analysed. */
     node *nodes;
@@ -1308,9 +1315,12 @@ static hd_expr *build(reader *r, int x)
             e = opaque(bits, sg, "the index depends on '%s', a variable of the "
                        "loop body; write its expression into the index to have "
                        "it analysed", name ? name : "?");
-        else
+        else {
             e = opaque(bits, sg, "the index depends on '%s', which is not a "
                        "compile-time constant", name ? name : "?");
+            if (e)
+                e->invariant = true;   /* an outer variable: the body cannot write it */
+        }
         free(name);
         return e;
     }
@@ -1333,7 +1343,7 @@ static int array_of(reader *r, CXCursor decl)
     memset(&a, 0, sizeof a);
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
     a.log2_size = 0;
-    while (t.kind == CXType_ConstantArray && a.ndims < 8) {
+    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
         long long ext = clang_getArraySize(t);
         a.extent[a.ndims++] = ext;
         if (a.log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
@@ -1397,13 +1407,13 @@ static bool is_local(reader *r, CXCursor decl)
 static void add_ref(reader *r, int x, bool is_write)
 {
     CXCursor c = cur(r, x);
-    int subs[8];
+    int subs[HD_MAX_DIMS];
     int nsubs = 0;
     int at = x;
     /* a[s0][s1]... is ((a[s0])[s1]); collect subscripts outermost last. */
     while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
         children kids = kids_of(r, at);
-        if (kids.n != 2 || nsubs == 8)
+        if (kids.n != 2 || nsubs == HD_MAX_DIMS)
             break;
         memmove(subs + 1, subs, (size_t)nsubs * sizeof *subs);
         subs[0] = kids.kid[1];
@@ -1415,6 +1425,10 @@ static void add_ref(reader *r, int x, bool is_write)
     if (kind_of(r, at) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(decl) == CXCursor_VarDecl)
         index = array_of(r, decl);
+    if (nsubs == HD_MAX_DIMS && kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+        error_at(r, c, "an array of more than %d dimensions is not supported", HD_MAX_DIMS);
+        return;
+    }
     if (index < 0) {
         error_at(r, c, "unsupported array reference in a doall body: the base "
                  "must be an array of constant size declared in this file");
@@ -1568,8 +1582,10 @@ static void note_outer(reader *r, int x)
         r->outer_decls = grown;
     if (more)
         l->outers = more;
-    if (!grown || !more)
+    if (!grown || !more) {
+        error_at(r, cur(r, x), "out of memory recording the variables the doall body reads");
         return;
+    }
     r->outer_decls[r->nouter_decls++] = decl;
     position pos = cursor_pos(r, cur(r, x));
     hd_outer *o = &l->outers[l->nouters++];
@@ -1848,11 +1864,8 @@ static void walk_statement(reader *r, int x)
             walk_statement(r, at);
         return;
     case CXCursor_DeclStmt:
-        for (int k = 0; k < kids.n && k < 8; k++) {
-            CXCursor v = cur(r, kids.kid[k]);
-            if (k == 7 && kids.n > 8)
-                error_at(r, s, "declare at most 8 variables per declaration "
-                         "in a doall body");
+        for (int at_decl = r->nodes[x].first; at_decl >= 0; at_decl = r->nodes[at_decl].next) {
+            CXCursor v = cur(r, at_decl);
             if (clang_getCursorKind(v) != CXCursor_VarDecl) {
                 error_at(r, v, "only scalar variables may be declared in a "
                          "doall body");
@@ -1870,7 +1883,7 @@ static void walk_statement(reader *r, int x)
                          "shared by all iterations");
                 continue;
             }
-            for (int at = r->nodes[kids.kid[k]].first; at >= 0; at = r->nodes[at].next)
+            for (int at = r->nodes[at_decl].first; at >= 0; at = r->nodes[at].next)
                 walk_rvalue(r, at);
             add_local(r, v);
         }
@@ -2127,8 +2140,10 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
 {
     hd_program *p = r->prog;
     hd_loop *grown = realloc(p->loops, (size_t)(p->nloops + 1) * sizeof *grown);
-    if (!grown)
+    if (!grown) {
+        error_at(r, c, "out of memory reading this doall loop");
         return;
+    }
     p->loops = grown;
     hd_loop *l = &p->loops[p->nloops++];
     memset(l, 0, sizeof *l);
@@ -2180,7 +2195,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
                     break;
                 }
             if (l->home < 0)
-                error_at(r, c, "this doall loop writes no array element");
+                l->home = NO_WRITES;   /* finish() turns it into sequential code */
         }
     }
     find_nested(r, loop);
@@ -2315,17 +2330,28 @@ static void distribute_each(reader *r)
             a->dist = a->log2_size == p->n ? HD_DIST_EXACT : HD_DIST_NONE;
             continue;
         }
-        int need = p->n + (d->dist == HD_DIST_BLOCK_CYCLIC
-                           ? __builtin_ctzll((unsigned long long)d->value) : 0);
-        if (a->log2_size < 0 || a->log2_size < need) {
+        int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
+                         ? __builtin_ctzll((unsigned long long)d->value) : 0;
+        if (a->log2_size < 0 || a->log2_size < p->n) {
             report(r, "error", (unsigned)d->name_cols[which], d->line,
                    "'%s' cannot be distributed this way: it needs a power-of-two "
-                   "number of elements, at least 2^%d", a->name, need);
+                   "number of elements, at least 2^%d", a->name, p->n);
             continue;
         }
+        if (a->log2_size < p->n + block_log2) {
+            /* Blocks of b over 2^n processors need b 2^n elements: with
+             * fewer, some processors would hold none, which the slices of
+             * equal size cannot express.  Smaller blocks give the same
+             * results (a layout never changes what the program computes). */
+            report(r, "warning", (unsigned)d->name_cols[which], d->line,
+                   "'%s' has %lld elements: blocks of %lld would leave processors of "
+                   "the %d-cube without any, so it is distributed in blocks of %lld "
+                   "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
+                   p->n, 1LL << (a->log2_size - p->n));
+            block_log2 = a->log2_size - p->n;
+        }
         a->dist = d->dist;
-        a->block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
-                        ? __builtin_ctzll((unsigned long long)d->value) : 0;
+        a->block_log2 = block_log2;
         a->shift = d->dist == HD_DIST_BLOCK ? a->log2_size - p->n : a->block_log2;
     }
 }
@@ -2555,6 +2581,8 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
         return;
     }
     uint64_t first;
+    if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why) && hd_expr_injective(ref->index, l->k))
+        return;   /* one element per iteration whatever the outer values */
     if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why)) {
         report(r, "error", ref->begin, ref->line, "the element written by '%s' "
                "is not known at compile time (%s), so its owner cannot run the "
@@ -2872,16 +2900,24 @@ typedef struct {
     CXCursor *fn;
     bool *runs;
     int n;
+    bool failed;         /* out of memory: a function is missing */
 } call_graph;
 
 typedef struct {
     reader *r;
     call_graph *g;
     bool found;          /* a call that may run a doall */
-    int arrays[64];      /* distributed arrays used */
-    int narrays;
-    bool escapes[64];    /* used other than as x[...] */
+    int *arrays;         /* distributed arrays used, each once */
+    bool *escapes;       /* ... used other than as an element x[...] */
+    int narrays, cap;
+    bool failed;         /* out of memory: reported */
 } host_refs;
+
+static void host_refs_free(host_refs *h)
+{
+    free(h->arrays);
+    free(h->escapes);
+}
 
 static int function_index(const call_graph *g, CXCursor fn)
 {
@@ -2906,30 +2942,116 @@ static void note_array(host_refs *h, int a, bool escapes)
             h->escapes[k] |= escapes;
             return;
         }
-    if (h->narrays < 64) {
-        h->escapes[h->narrays] = escapes;
-        h->arrays[h->narrays++] = a;
+    if (h->narrays == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 8;
+        int *arrays = realloc(h->arrays, (size_t)cap * sizeof *arrays);
+        if (arrays)
+            h->arrays = arrays;
+        bool *esc = arrays ? realloc(h->escapes, (size_t)cap * sizeof *esc) : NULL;
+        if (esc)
+            h->escapes = esc;
+        if (!arrays || !esc) {
+            /* Without the record the host could use a stale copy. */
+            if (!h->failed)
+                report(h->r, "error", 0, 1, "out of memory recording the arrays the "
+                       "sequential code uses");
+            h->failed = true;
+            return;
+        }
+        h->cap = cap;
     }
+    h->escapes[h->narrays] = escapes;
+    h->arrays[h->narrays++] = a;
 }
 
 static enum CXChildVisitResult scan_host_kid(CXCursor c, CXCursor parent,
                                              CXClientData data);
 
+static bool is_array_type(CXCursor c)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+           k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+/* Is c the unary operator & (libclang 14 gives no operator kinds: its
+ * first token says)? */
+static bool is_address_of(reader *r, CXCursor c, CXCursor operand)
+{
+    bool in_main = true;
+    unsigned b = cstart(r, c, &in_main), ob = cstart(r, operand, &in_main);
+    if (!in_main || ob <= b)
+        return false;
+    for (unsigned k = b; k < ob; k++)
+        if (r->src[k] == '&')
+            return true;
+        else if (!isspace((unsigned char)r->src[k]) && r->src[k] != '(')
+            return false;
+    return false;
+}
+
+static void scan_host(host_refs *h, CXCursor c);
+
+/*
+ * c designates an element, a row or a member of one: a[k], m[k], m[j][k],
+ * p[k].x, p[k].v.  The array it is part of escapes when the expression's
+ * address is taken (`&a[k]`) or when it is itself an array that decays to
+ * a pointer (`m[k]`, `p[k].v`): through that pointer the host may read and
+ * write elements at any later time, so the host must be current after
+ * every doall (hd_array.host_escapes).  Indices are ordinary uses.
+ */
+static void scan_designator(host_refs *h, CXCursor c, bool escapes)
+{
+    c = cstrip(c);
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    cchildren kids = ckids(c);
+    if (kind == CXCursor_ArraySubscriptExpr && kids.n == 2) {
+        CXCursor base = cstrip(kids.kid[0]);
+        scan_host(h, kids.kid[1]);
+        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) {
+            int a = distributed_array(h->r, clang_getCursorReferenced(base));
+            if (a >= 0) {
+                note_array(h, a, escapes);
+                return;
+            }
+        }
+        if (is_array_type(base))
+            scan_designator(h, base, escapes);   /* m[j] of m[j][k] */
+        else
+            scan_host(h, base);                  /* a pointer: p[k] */
+        return;
+    }
+    if (kind == CXCursor_MemberRefExpr && kids.n == 1) {
+        CXCursor obj = cstrip(kids.kid[0]);
+        enum CXTypeKind ok = clang_getCanonicalType(clang_getCursorType(obj)).kind;
+        if (ok == CXType_Pointer)
+            scan_host(h, obj);                   /* p->x: p is a value */
+        else
+            scan_designator(h, obj, escapes);    /* a[k].x */
+        return;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        int a = distributed_array(h->r, clang_getCursorReferenced(c));
+        if (a >= 0) {
+            note_array(h, a, true);              /* the array itself */
+            return;
+        }
+    }
+    scan_host(h, c);
+}
+
 /* Every use of a distributed array in c, and calls that may run a doall. */
 static void scan_host(host_refs *h, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_ArraySubscriptExpr) {
+    if (kind == CXCursor_ArraySubscriptExpr || kind == CXCursor_MemberRefExpr) {
+        scan_designator(h, c, is_array_type(c));
+        return;
+    }
+    if (kind == CXCursor_UnaryOperator) {
         cchildren kids = ckids(c);
-        if (kids.n == 2) {
-            CXCursor base = cstrip(kids.kid[0]);
-            int a = clang_getCursorKind(base) == CXCursor_DeclRefExpr
-                    ? distributed_array(h->r, clang_getCursorReferenced(base)) : -1;
-            if (a >= 0)
-                note_array(h, a, false);
-            else
-                scan_host(h, kids.kid[0]);
-            scan_host(h, kids.kid[1]);
+        if (kids.n == 1 && is_address_of(h->r, c, kids.kid[0])) {
+            scan_designator(h, kids.kid[0], true);
             return;
         }
     }
@@ -2968,9 +3090,10 @@ static void escape_all(reader *r, const host_refs *h)
  * host after every doall (hd_array.host_escapes). */
 static void control_uses(reader *r, call_graph *g, CXCursor c)
 {
-    host_refs h = { r, g, false, {0}, 0, {false} };
+    host_refs h = { .r = r, .g = g };
     scan_host(&h, c);
     escape_all(r, &h);
+    host_refs_free(&h);
 }
 
 typedef struct {
@@ -2997,6 +3120,17 @@ static enum CXChildVisitResult host_file_kid(CXCursor c, CXCursor parent,
     if (clang_getCursorKind(c) == CXCursor_VarDecl &&
         clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         control_uses(w->r, w->g, c);
+    return CXChildVisit_Continue;
+}
+
+/* A function's body, among its parameters and attributes. */
+static enum CXChildVisitResult host_body_kid(CXCursor c, CXCursor parent,
+                                             CXClientData data)
+{
+    (void)parent;
+    host_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+        host_statement(w->r, w->g, c, true);
     return CXChildVisit_Continue;
 }
 
@@ -3046,30 +3180,33 @@ static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
         }
         return;
     }
-    host_refs h = { r, g, false, {0}, 0, {false} };
+    host_refs h = { .r = r, .g = g };
     scan_host(&h, s);
-    if (h.narrays == 0)
+    if (h.narrays == 0) {
+        host_refs_free(&h);
         return;
+    }
     for (int k = 0; k < h.narrays; k++)
         if (h.escapes[k] || h.found)
             r->prog->arrays[h.arrays[k]].host_escapes = true;
     hd_program *p = r->prog;
     hd_host_use *grown = realloc(p->uses, (size_t)(p->nuses + 1) * sizeof *grown);
-    int *arrays = malloc((size_t)h.narrays * sizeof *arrays);
     if (grown)
         p->uses = grown;
-    if (!grown || !arrays) {
-        free(arrays);
+    if (!grown) {
+        report(r, "error", b, cursor_pos(r, s).line, "out of memory recording the arrays "
+               "this statement uses");
+        host_refs_free(&h);
         return;
     }
-    memcpy(arrays, h.arrays, (size_t)h.narrays * sizeof *arrays);
     hd_host_use *u = &p->uses[p->nuses++];
     u->begin = b;
     u->end = (unsigned)statement_end(r, e);
     u->line = cursor_pos(r, s).line;
     u->wrap = !in_block;
     u->narrays = h.narrays;
-    u->arrays = arrays;
+    u->arrays = h.arrays;   /* taken */
+    free(h.escapes);
 }
 
 static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent,
@@ -3088,27 +3225,72 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent,
         if (f && run) {
             g->fn[g->n] = clang_getCanonicalCursor(c);
             g->runs[g->n++] = false;
+        } else {
+            g->failed = true;
         }
     }
     return CXChildVisit_Continue;
+}
+
+/* Every place other than its definition that names main: a call of main
+ * from the program, its address, a declaration.  The host's main is
+ * renamed, so they are too; one inside a macro cannot be. */
+static enum CXChildVisitResult note_main_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    reader *r = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;   /* headers do not call main */
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    bool is_ref = kind == CXCursor_DeclRefExpr;
+    bool is_decl = kind == CXCursor_FunctionDecl && !clang_isCursorDefinition(c);
+    if (is_ref || is_decl) {
+        CXCursor target = is_ref ? clang_getCursorReferenced(c) : c;
+        char *name = clang_getCursorKind(target) == CXCursor_FunctionDecl &&
+                     clang_getCursorSemanticParent(target).kind == CXCursor_TranslationUnit
+                     ? spelling(target) : NULL;
+        position pos = cursor_pos(r, c);
+        if (name && strcmp(name, "main") == 0 && pos.in_main) {
+            hd_program *p = r->prog;
+            const char *at = r->src + pos.offset;
+            bool literal = pos.offset + 4 <= r->len && memcmp(at, "main", 4) == 0 &&
+                           (pos.offset + 4 == r->len ||
+                            !(isalnum((unsigned char)at[4]) || at[4] == '_'));
+            unsigned *grown = realloc(p->main_refs, (size_t)(p->nmain_refs + 1) * sizeof *grown);
+            if (grown)
+                p->main_refs = grown;
+            if (!literal)
+                report(r, "error", pos.offset, pos.line, "main is named here through a "
+                       "macro: the translated program renames main, so name it directly");
+            else if (!grown)
+                report(r, "error", pos.offset, pos.line, "out of memory");
+            else
+                p->main_refs[p->nmain_refs++] = pos.offset;
+        }
+        free(name);
+    }
+    return CXChildVisit_Recurse;
 }
 
 static void note_inclusion(CXFile included, CXSourceLocation *stack,
                            unsigned depth, CXClientData data)
 {
     (void)stack;
-    hd_program *p = data;
+    reader *r = data;
+    hd_program *p = r->prog;
     if (depth == 0)
         return;                       /* the file itself */
     CXString name = clang_getFileName(included);
     const char *text = clang_getCString(name);
     char **grown = text ? realloc(p->includes, (size_t)(p->nincludes + 1) * sizeof *grown) : NULL;
-    if (grown) {
+    if (grown)
         p->includes = grown;
-        p->includes[p->nincludes] = xstrdup(text);
-        if (p->includes[p->nincludes])
-            p->nincludes++;
-    }
+    char *copy = grown ? xstrdup(text) : NULL;
+    if (copy)
+        p->includes[p->nincludes++] = copy;
+    else if (text)
+        /* -MD would miss a dependency. */
+        report(r, "error", 0, 1, "out of memory recording the files it includes");
     clang_disposeString(name);
 }
 
@@ -3126,8 +3308,10 @@ static CXCursor definition_of(CXCursor fn)
 static void read_host_code(reader *r)
 {
     hd_program *p = r->prog;
-    call_graph g = { NULL, NULL, 0 };
+    call_graph g = { NULL, NULL, 0, false };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), collect_function, &g);
+    if (g.failed)
+        report(r, "error", 0, 1, "out of memory recording the functions of the file");
     /* Which functions run doalls: those that hold one, then their callers
      * until nothing changes. */
     for (int k = 0; k < g.n; k++) {
@@ -3146,8 +3330,9 @@ static void read_host_code(reader *r)
         for (int k = 0; k < g.n; k++) {
             if (g.runs[k])
                 continue;
-            host_refs h = { r, &g, false, {0}, 0, {false} };
+            host_refs h = { .r = r, .g = &g };
             scan_host(&h, definition_of(g.fn[k]));
+            host_refs_free(&h);
             if (h.found) {
                 g.runs[k] = true;
                 changed = true;
@@ -3164,7 +3349,10 @@ static void read_host_code(reader *r)
             /* The host calls it as int (*)(int, char **): other forms
              * (const argv, a third parameter, ...) are not supported. */
             CXType ft = clang_getCursorType(d);
-            bool fits = !clang_isFunctionTypeVariadic(ft) &&
+            /* `int main()` defines a main without parameters (before C23 its
+             * type has no prototype, which libclang calls variadic). */
+            bool no_proto = clang_getCanonicalType(ft).kind == CXType_FunctionNoProto;
+            bool fits = (no_proto || !clang_isFunctionTypeVariadic(ft)) &&
                         (p->main_params == 0 || p->main_params == 2);
             if (fits && p->main_params == 2) {
                 CXType a0 = clang_getCanonicalType(clang_Cursor_getArgument(d, 0).kind
@@ -3182,19 +3370,22 @@ static void read_host_code(reader *r)
                 p->main_params = -1;
         }
         free(name);
-        cchildren kids = ckids(d);
-        for (int j = 0; j < kids.n && j < 8; j++)
-            if (clang_getCursorKind(kids.kid[j]) == CXCursor_CompoundStmt)
-                host_statement(r, &g, kids.kid[j], true);
+        host_walk w = { r, &g };
+        clang_visitChildren(d, host_body_kid, &w);   /* after any number of parameters */
     }
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), note_main_ref, r);
     /* File-scope initialisers that take an array's address. */
     host_walk w = { r, &g };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), host_file_kid, &w);
-    clang_getInclusions(r->tu, note_inclusion, p);
-    p->pragmas = malloc((size_t)(r->npragmas ? r->npragmas : 1) * sizeof *p->pragmas);
+    clang_getInclusions(r->tu, note_inclusion, r);
+    p->pragmas = malloc((size_t)(r->npragmas + r->nsequential + 1) * sizeof *p->pragmas);
+    if (!p->pragmas)
+        report(r, "error", 0, 1, "out of memory");
     for (int k = 0; p->pragmas && k < r->npragmas; k++)
         if (r->pragmas[k].kind != PRAGMA_DOALL)
             p->pragmas[p->npragmas++] = r->pragmas[k].offset;
+    for (int k = 0; p->pragmas && k < r->nsequential; k++)
+        p->pragmas[p->npragmas++] = r->sequential[k];
     free(g.fn);
     free(g.runs);
 }
@@ -3302,6 +3493,7 @@ static void free_pragmas(reader *r)
 static void free_reader(reader *r)
 {
     free_pragmas(r);
+    free(r->sequential);
     free(r->ignored);
     free(r->decls);
     free(r->locals);
@@ -3375,10 +3567,44 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
 /* Once every loop is read: the cube's dimension, the arrays' distributions,
  * each loop's maps, owners and messages (unless `checked` already), and
  * the sequential code. */
+static void free_loop(hd_loop *l);
+
+/*
+ * A doall that writes no array element computes nothing that outlives an
+ * iteration (its body may only assign local scalars), so running it as
+ * the sequential loop it is gives the program's output; the host brings
+ * the arrays it reads home first, as for any sequential code.
+ */
+static void keep_sequential(reader *r)
+{
+    hd_program *p = r->prog;
+    int kept = 0;
+    for (int k = 0; k < p->nloops; k++) {
+        hd_loop *l = &p->loops[k];
+        if (l->home != NO_WRITES) {
+            p->loops[kept++] = *l;
+            continue;
+        }
+        report(r, "warning", l->begin, l->line, "this doall loop writes no array "
+               "element, so it has no effect outside itself: it runs as sequential "
+               "code on the host");
+        unsigned *grown = realloc(r->sequential, (size_t)(r->nsequential + 1) * sizeof *grown);
+        if (grown) {
+            r->sequential = grown;
+            r->sequential[r->nsequential++] = l->pragma_begin;
+        } else {
+            report(r, "error", l->begin, l->line, "out of memory");
+        }
+        free_loop(l);
+    }
+    p->nloops = kept;
+}
+
 static void finish(reader *r, bool checked)
 {
     hd_program *out = r->prog;
     const hd_c_options *opt = r->opt;
+    keep_sequential(r);
     /* --dim, else cube(n), else the first doall's 2^k iterations. */
     const hd_loop *first = NULL;
     for (int k = 0; k < out->nloops && !first; k++)
@@ -3910,27 +4136,30 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     return errors;
 }
 
+static void free_loop(hd_loop *l)
+{
+    for (int j = 0; j < l->nrefs; j++) {
+        free(l->refs[j].text);
+        free(l->refs[j].reason);
+        hd_expr_free(l->refs[j].index);
+    }
+    free(l->refs);
+    for (int j = 0; j < l->nguards; j++)
+        hd_expr_free(l->guards[j].cond);
+    free(l->guards);
+    free(l->var);
+    free(l->var_type);
+    for (int j = 0; j < l->nouters; j++) {
+        free(l->outers[j].name);
+        free(l->outers[j].type);
+    }
+    free(l->outers);
+}
+
 void hd_program_free(hd_program *p)
 {
-    for (int k = 0; k < p->nloops; k++) {
-        hd_loop *l = &p->loops[k];
-        for (int j = 0; j < l->nrefs; j++) {
-            free(l->refs[j].text);
-            free(l->refs[j].reason);
-            hd_expr_free(l->refs[j].index);
-        }
-        free(l->refs);
-        for (int j = 0; j < l->nguards; j++)
-            hd_expr_free(l->guards[j].cond);
-        free(l->guards);
-        free(l->var);
-        free(l->var_type);
-        for (int j = 0; j < l->nouters; j++) {
-            free(l->outers[j].name);
-            free(l->outers[j].type);
-        }
-        free(l->outers);
-    }
+    for (int k = 0; k < p->nloops; k++)
+        free_loop(&p->loops[k]);
     for (int k = 0; k < p->nuses; k++)
         free(p->uses[k].arrays);
     free(p->pragmas);
@@ -3938,6 +4167,7 @@ void hd_program_free(hd_program *p)
     for (int k = 0; k < p->nincludes; k++)
         free(p->includes[k]);
     free(p->includes);
+    free(p->main_refs);
     free(p->uses);
     for (int k = 0; k < p->narrays; k++) {
         free(p->arrays[k].name);

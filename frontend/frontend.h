@@ -35,6 +35,10 @@
 
 #include "analysis.h"
 
+/* Limits of the model; the front end refuses, with a message, what goes
+ * beyond them. */
+#define HD_MAX_DIMS 32     /* dimensions of a distributed or replicated array */
+
 /* A diagnostic.  line >= 1 places it in the input (print it as
  * "path:line: error: message"); line 0 means the input as a whole could not
  * be read (print "hyperdo: error: message"; the message names the path).
@@ -135,6 +139,8 @@ typedef struct hd_expr {
     int nkids;
     struct hd_expr *kid[3];
     char *reason;          /* OPAQUE; owned */
+    bool invariant;        /* OPAQUE: the same at every iteration (an outer
+                            * variable, which the body cannot change) */
 } hd_expr;
 
 hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed);
@@ -145,6 +151,10 @@ int hd_helper_lookup(const char *name, int *nargs);
  * with a reason for people in `why`, when it is not GF(2)-affine. */
 bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
                     size_t why_size);
+/* Is e one-to-one on the 2^k values of the loop variable whatever the
+ * values of its invariant unknowns (i ^ s, (i + s) & 1023, ~(i - s) with s
+ * an outer variable)? */
+bool hd_expr_injective(const hd_expr *e, int k);
 /* The value at iteration i; false (why says which operation) when it cannot
  * be known at compile time or is undefined in C. */
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
@@ -170,7 +180,7 @@ typedef struct {
     char *name;
     int line, col;          /* of its declaration */
     int ndims;
-    int64_t extent[8];
+    int64_t extent[HD_MAX_DIMS];
     int log2_size;          /* all extents are powers of two */
     hd_dist_kind dist;
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
@@ -211,13 +221,13 @@ typedef struct {
     bool is_write;
     int line, col;
     unsigned begin, end;    /* byte offsets of the reference in the file */
-    unsigned sub_begin[8], sub_end[8]; /* of each subscript's text */
+    unsigned sub_begin[HD_MAX_DIMS], sub_end[HD_MAX_DIMS]; /* of each subscript's text */
     bool in_macro;          /* written by a macro: no text of its own */
     bool partial;           /* a write of one member: q[i].x = ... */
     char *text;             /* its spelling */
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
-    const hd_expr *subscript[8]; /* each subscript, inside index */
+    const hd_expr *subscript[HD_MAX_DIMS]; /* each subscript, inside index */
     bool affine;
     hd_affine map;          /* when affine */
     char *reason;           /* when not */
@@ -287,6 +297,8 @@ typedef struct {
     hd_host_use *uses;
     bool has_main;          /* a definition of main */
     unsigned main_name;     /* offset of its name */
+    int nmain_refs;         /* other places that name main: calls, its */
+    unsigned *main_refs;    /* address, declarations (offsets of "main") */
     int main_params;        /* 0 (void) or 2 (argc, argv) */
     unsigned first_function; /* offset where the first function definition
                               * of the file starts, and its line */

@@ -26,7 +26,7 @@ double b[N], r[N];
 #include <stdlib.h>
 #include <string.h>
 
-enum { HD_ON_HOST = 1, HD_ON_NODES = 2 };
+enum { HD_ON_HOST = 1, HD_ON_NODES = 2, HD_ENDED = 4 };
 static unsigned char hd_where[2] = { HD_ON_HOST, HD_ON_HOST };
 
 /* Before a doall: the processors need the host's elements. */
@@ -46,6 +46,8 @@ static void hd_on_nodes(int a)
 /* Before sequential code that uses the array (and may change it). */
 static void hd_to_host(int a, void *host)
 {
+    if (hd_where[a] & HD_ENDED)
+        return;   /* after main: home for good */
     if (!(hd_where[a] & HD_ON_HOST))
         hd_gather(a, host);
     else
@@ -54,7 +56,7 @@ static void hd_to_host(int a, void *host)
 }
 
 #line 9 "fig1.c"
-#line 58 "fig1.spmd.c"
+#line 60 "fig1.spmd.c"
 
 /* hyperdo: the node program of the doall at fig1.c:14 (Fig. 1d).  Every
  * processor runs the iterations whose b[i] it holds (owner computes). */
@@ -140,7 +142,7 @@ int hd_user_main(void)
 {
     hd_to_host(0, r); for (int i = 0; i < N; i++)
         r[i] = i * i;
-#line 144 "fig1.spmd.c"
+#line 146 "fig1.spmd.c"
     {   /* hyperdo: the doall of line 14 runs on every processor (hd_node_0) */
         hd_to_nodes(0, r);
         hd_doall(0, NULL, 0);
@@ -154,14 +156,14 @@ int hd_user_main(void)
     printf("%g\n", sum);
     return 0;
 }
-#line 158 "fig1.spmd.c"
+#line 160 "fig1.spmd.c"
 
 /* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual processor v runs
- * on physical processor to_physical[v]; v_get_pid() returns to_virtual[p]. */
-static const int to_physical[8] = {
+ * on physical processor hd_to_physical[v]; v_get_pid() returns hd_to_virtual[p]. */
+static const int hd_to_physical[8] = {
     0, 1, 2, 3, 4, 5, 6, 7
 };
-static const int to_virtual[8] = {
+static const int hd_to_virtual[8] = {
     0, 1, 2, 3, 4, 5, 6, 7
 };
 
@@ -180,9 +182,17 @@ static int hd_main(int argc, char **argv)
     return hd_user_main();
 }
 
+static void hd_at_end(void)
+{
+    hd_to_host(0, r);
+    hd_where[0] |= HD_ENDED;
+    hd_to_host(1, b);
+    hd_where[1] |= HD_ENDED;
+}
+
 static const hd_program_desc hd_program = {
-    "fig1.c", 3, to_virtual, to_physical,
-    2, hd_arrays, 1, hd_doalls, hd_main
+    "fig1.c", 3, hd_to_virtual, hd_to_physical,
+    2, hd_arrays, 1, hd_doalls, hd_main, hd_at_end
 };
 
 int main(int argc, char **argv)

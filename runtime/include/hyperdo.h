@@ -64,19 +64,43 @@ typedef int64_t hd_index;
 
 /* ------------------------------------------------------ Fig. 1d */
 
+/* The library defines Fig. 1d's calls under reserved names (hd_v_*), and
+ * this header gives them the paper's names unless HD_NO_V_NAMES is
+ * defined: a translated program whose own code declares v_send (say)
+ * defines it and calls hd_v_send (docs/codegen.md, "Names"). */
+
 /* The calling processor's virtual id: to_virtual[its physical id]. */
-int v_get_pid(void);
+int hd_v_get_pid(void);
 
 /* Sends `size` bytes to virtual processor `vpid` (physical
  * to_physical[vpid]).  Returns once `data` may be reused. */
-void v_send(int vpid, const void *data, size_t size);
+void hd_v_send(int hd_vpid, const void *hd_data, size_t hd_size);
 
 /* Receives the next message from virtual processor `vpid` into `data`;
  * the message must have exactly `size` bytes. */
-void v_receive(int vpid, void *data, size_t size);
+void hd_v_receive(int hd_vpid, void *hd_data, size_t hd_size);
 
 /* Returns when every processor has called it. */
-void v_barrier(void);
+void hd_v_barrier(void);
+
+#ifndef HD_NO_V_NAMES
+static inline int v_get_pid(void)
+{
+    return hd_v_get_pid();
+}
+static inline void v_send(int hd_vpid, const void *hd_data, size_t hd_size)
+{
+    hd_v_send(hd_vpid, hd_data, hd_size);
+}
+static inline void v_receive(int hd_vpid, void *hd_data, size_t hd_size)
+{
+    hd_v_receive(hd_vpid, hd_data, hd_size);
+}
+static inline void v_barrier(void)
+{
+    hd_v_barrier();
+}
+#endif
 
 /* The calling processor's physical id, the number of processors 2^n, n. */
 int hd_get_pid(void);
@@ -119,7 +143,11 @@ typedef struct {
     const hd_array_desc *arrays;
     int ndoalls;
     const hd_node_fn *doalls;
-    int (*main)(int argc, char **argv);  /* the program's own main */
+    int (*main)(int hd_argc, char **hd_argv);  /* the program's own main */
+    /* Or NULL.  Called on the host when main returns, before the
+     * processors stop: brings home the arrays that code running after main
+     * (atexit handlers, destructors) may read. */
+    void (*at_end)(void);
 } hd_program_desc;
 
 /* Starts the 2^n processors, runs program->main(argc, argv) on the host

@@ -136,12 +136,12 @@ static int host_only(const char *fn)
 
 /* ------------------------------------------------ Fig. 1d calls */
 
-int v_get_pid(void)
+int hd_v_get_pid(void)
 {
     return prog->to_virtual[self("v_get_pid")];
 }
 
-void v_send(int vpid, const void *data, size_t size)
+void hd_v_send(int vpid, const void *data, size_t size)
 {
     self("v_send");
     check_vpid("v_send to", vpid);
@@ -151,7 +151,7 @@ void v_send(int vpid, const void *data, size_t size)
     hd__tr_send(prog->to_physical[vpid], data, size);
 }
 
-void v_receive(int vpid, void *data, size_t size)
+void hd_v_receive(int vpid, void *data, size_t size)
 {
     size_t got;
     self("v_receive");
@@ -165,7 +165,7 @@ void v_receive(int vpid, void *data, size_t size)
                   vpid, got, size);
 }
 
-void v_barrier(void)
+void hd_v_barrier(void)
 {
     self("v_barrier");
     hd__tr_barrier();
@@ -667,6 +667,8 @@ int hd_run(const hd_program_desc *program, int argc, char **argv)
         atexit(at_exit);
     }
     status = program->main(argc, argv);
+    if (program->at_end)
+        program->at_end();
     host_stop(status);
     return status;
 }

@@ -798,5 +798,6 @@ int main(int argc, char **argv)
     desc.ndoalls = (int)(sizeof doalls / sizeof doalls[0]);
     desc.doalls = doalls;
     desc.main = scenarios[s].main;
+    desc.at_end = NULL;
     return hd_run(&desc, argc, argv);
 }

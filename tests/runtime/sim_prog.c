@@ -162,7 +162,7 @@ static void expect(const char *what, double got, double want)
 int main(int argc, char **argv)
 {
     hd_program_desc prog = {"sim_prog.c", 3, to_virtual, to_physical, NARRAYS, arrays,
-                            5, doalls, host_main};
+                            5, doalls, host_main, NULL};
     row rows[16];
     int n, status;
 
