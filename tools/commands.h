@@ -8,13 +8,68 @@
 #ifndef HYPERDO_COMMANDS_H
 #define HYPERDO_COMMANDS_H
 
+#include <stddef.h>
+
+#include "codegen.h"
 #include "frontend.h"
 
 enum { HD_EXIT_OK = 0, HD_EXIT_FAILURE = 1, HD_EXIT_USAGE = 2 };
 
 int hd_cmd_analyze(int argc, char **argv);
+int hd_cmd_check(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_translate(int argc, char **argv);
+
+/* What `hyperdo translate` and `hyperdo check` share (translate.c): the
+ * options that shape the generated program, their command line, and the
+ * translation. */
+typedef struct {
+    int dim;                  /* --dim, or 0: the file's cube pragma */
+    hd_codegen_options gen;   /* --mapping, --objective */
+} hd_translate_options;
+
+/* The input of a translation: the annotated C file, the options that
+ * shape its program, and the arguments for clang after "--". */
+typedef struct {
+    const char *path;
+    hd_translate_options t;
+    int nclang;
+    char **clang;
+} hd_translate_input;
+
+typedef enum {
+    HD_OPTION_OTHER,          /* not one of these options */
+    HD_OPTION_TAKEN,          /* parsed, with its value */
+    HD_OPTION_BAD,            /* a bad value: the usage error is printed */
+} hd_option_result;
+
+/* A subcommand's own options: parses argv[*i] into *opts when it is one
+ * of them, moving *i past its value; prints the usage error of a bad
+ * one. */
+typedef hd_option_result (*hd_own_option)(int argc, char **argv, int *i,
+                                          void *opts);
+
+/* The command line of a subcommand that translates one file: -h/--help
+ * (help() prints the help), --dim, --mapping and --objective (with their
+ * value in the next argument or after '='; defaults: the file's
+ * dimension, the optimal mapping, objective max), the options `own`
+ * parses into *opts, one input file and, after it, "--" and clang's
+ * arguments.  Usage errors are reported with `command`'s usage line.
+ * -1 to go on with *in filled, else the exit status (help, usage). */
+int hd_translate_command_line(int argc, char **argv, const char *usage_line,
+                              const char *command, void (*help)(void),
+                              hd_own_option own, void *opts,
+                              hd_translate_input *in);
+
+/* Reads the annotated C file in->path (clang arguments in->clang, flags
+ * from build_dir/compile_commands.json when build_dir is not NULL) and
+ * writes its SPMD program, whose #line directives to itself name
+ * out_path, into *out (malloc'ed, *out_len bytes).  Diagnostics go to
+ * stderr as the compilers print them.  HD_EXIT_OK with *out and *prog
+ * (hd_program_free) set, or HD_EXIT_FAILURE with neither. */
+int hd_translate_file(const hd_translate_input *in, const char *build_dir,
+                      const char *out_path, char **out, size_t *out_len,
+                      hd_program *prog);
 
 /* Reads a C file with hd_c_read, with the directory of hyperdo/bits.h
  * and hyperdo.h (PREFIX/include beside an installed PREFIX/bin/hyperdo,

@@ -22,6 +22,8 @@ static const command commands[] = {
                  "mapping that minimises it", hd_cmd_analyze },
     { "translate", "write the SPMD C program of an annotated C file",
                    hd_cmd_translate },
+    { "check", "translate, build and run a program both ways and compare "
+               "what they print", hd_cmd_check },
     { "sim", "simulate one LCC on a flit-level wormhole n-cube, with or "
              "without the mapping", hd_cmd_sim },
 };

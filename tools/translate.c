@@ -6,6 +6,11 @@
  * place only when everything succeeded, so a failed run never leaves a
  * partial file and never touches an existing one; the same goes for the
  * dependency file of -MD.
+ *
+ * The command line of a translation (the input, the options that shape
+ * the program: --dim, --mapping, --objective, clang's arguments) and the
+ * translation itself are shared with `hyperdo check` (commands.h), which
+ * translates into a directory of its own.
  */
 #define _XOPEN_SOURCE 700   /* mkstemp, fsync */
 
@@ -24,15 +29,11 @@
 #include "frontend.h"
 
 typedef struct {
-    const char *path;
+    hd_translate_input in;    /* in.c, --dim..., clang's arguments */
     const char *out;
     const char *depfile;      /* -MF */
     bool md;                  /* -MD */
-    int dim;
-    hd_codegen_options gen;
     const char *build_dir;
-    int nclang;
-    char **clang;
 } options;
 
 static const char usage_line[] =
@@ -81,74 +82,146 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* ------------------------------------------------------ command line */
+
+/* The defaults: the file's dimension, the optimal mapping, objective max. */
+static void translate_defaults(hd_translate_options *t)
+{
+    memset(t, 0, sizeof *t);
+    t->gen.mapping = HD_MAPPING_OPTIMAL;
+    t->gen.objective = HD_OBJ_MAX;
+}
+
+/* Parses argv[*i] when it is --dim, --mapping or --objective (with its
+ * value, in the next argument or after '='), moving *i past the value.
+ * A bad value is reported with `command`'s usage line. */
+static hd_option_result translate_option(int argc, char **argv, int *i,
+                                         hd_translate_options *t,
+                                         const char *usage,
+                                         const char *command)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
+        const char *d = arg[5] == '=' ? arg + 6 : *i + 1 < argc ? argv[++*i] : NULL;
+        char *end = NULL;
+        long v = d ? strtol(d, &end, 10) : 0;
+        if (!d || !*d || *end || v < 1 || v > 16) {
+            hd_usage_error(usage, command,
+                           "option '--dim' needs an integer from 1 to 16");
+            return HD_OPTION_BAD;
+        }
+        t->dim = (int)v;
+    } else if (strcmp(arg, "--mapping") == 0 || strncmp(arg, "--mapping=", 10) == 0) {
+        const char *m = arg[9] == '=' ? arg + 10 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (m && strcmp(m, "optimal") == 0) {
+            t->gen.mapping = HD_MAPPING_OPTIMAL;
+        } else if (m && strcmp(m, "identity") == 0) {
+            t->gen.mapping = HD_MAPPING_IDENTITY;
+        } else {
+            hd_usage_error(usage, command,
+                           "option '--mapping' needs 'optimal' or 'identity'");
+            return HD_OPTION_BAD;
+        }
+    } else if (strcmp(arg, "--objective") == 0 ||
+               strncmp(arg, "--objective=", 12) == 0) {
+        const char *o = arg[11] == '=' ? arg + 12 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (!o || !hd_objective_parse(o, &t->gen.objective)) {
+            hd_usage_error(usage, command,
+                           "option '--objective' needs max, maxsum or sum");
+            return HD_OPTION_BAD;
+        }
+    } else {
+        return HD_OPTION_OTHER;
+    }
+    return HD_OPTION_TAKEN;
+}
+
+int hd_translate_command_line(int argc, char **argv, const char *usage,
+                              const char *command, void (*help)(void),
+                              hd_own_option own, void *opts,
+                              hd_translate_input *in)
+{
+    memset(in, 0, sizeof *in);
+    translate_defaults(&in->t);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (in->path && strcmp(arg, "--") == 0) {
+            in->nclang = argc - i - 1;
+            in->clang = argv + i + 1;
+            break;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            help();
+            return HD_EXIT_OK;
+        }
+        hd_option_result r = translate_option(argc, argv, &i, &in->t, usage,
+                                              command);
+        if (r == HD_OPTION_OTHER && arg[0] == '-')
+            r = own(argc, argv, &i, opts);
+        if (r == HD_OPTION_BAD)
+            return HD_EXIT_USAGE;
+        if (r == HD_OPTION_TAKEN)
+            continue;
+        if (arg[0] == '-')
+            return hd_usage_error(usage, command, "unknown option '%s'", arg);
+        if (in->path)
+            return hd_usage_error(usage, command, "too many arguments: '%s' "
+                                  "(%s takes one input file)", arg, command);
+        in->path = arg;
+    }
+    if (!in->path)
+        return hd_usage_error(usage, command, "missing the input file");
+    return -1;
+}
+
+/* translate's own options: -o, -MD, -MF, -p. */
+static hd_option_result own_option(int argc, char **argv, int *i, void *opts)
+{
+    options *opt = opts;
+    const char *arg = argv[*i];
+    const char *missing = NULL;
+    if (strcmp(arg, "-o") == 0) {
+        if (*i + 1 < argc)
+            opt->out = argv[++*i];
+        else
+            missing = "option '-o' needs a file name";
+    } else if (strcmp(arg, "-MD") == 0) {
+        opt->md = true;
+    } else if (strcmp(arg, "-MF") == 0) {
+        if (*i + 1 < argc)
+            opt->depfile = argv[++*i];
+        else
+            missing = "option '-MF' needs a file name";
+    } else if (strcmp(arg, "-p") == 0) {
+        if (*i + 1 < argc)
+            opt->build_dir = argv[++*i];
+        else
+            missing = "option '-p' needs a build directory";
+    } else {
+        return HD_OPTION_OTHER;
+    }
+    if (missing) {
+        usage_error("%s", missing);
+        return HD_OPTION_BAD;
+    }
+    return HD_OPTION_TAKEN;
+}
+
+/* -1 to go on, else the exit status (help, usage error). */
 static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    opt->gen.mapping = HD_MAPPING_OPTIMAL;
-    opt->gen.objective = HD_OBJ_MAX;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (opt->path && strcmp(arg, "--") == 0) {
-            opt->nclang = argc - i - 1;
-            opt->clang = argv + i + 1;
-            break;
-        }
-        if (arg[0] != '-') {
-            if (opt->path)
-                return usage_error("too many arguments: '%s' (translate takes "
-                                   "one input file)", arg);
-            opt->path = arg;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            print_help();
-            return HD_EXIT_OK;
-        } else if (strcmp(arg, "-o") == 0) {
-            if (i + 1 == argc)
-                return usage_error("option '-o' needs a file name");
-            opt->out = argv[++i];
-        } else if (strcmp(arg, "-MD") == 0) {
-            opt->md = true;
-        } else if (strcmp(arg, "-MF") == 0) {
-            if (i + 1 == argc)
-                return usage_error("option '-MF' needs a file name");
-            opt->depfile = argv[++i];
-        } else if (strcmp(arg, "-p") == 0) {
-            if (i + 1 == argc)
-                return usage_error("option '-p' needs a build directory");
-            opt->build_dir = argv[++i];
-        } else if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
-            const char *d = arg[5] == '=' ? arg + 6 : i + 1 < argc ? argv[++i] : NULL;
-            char *end = NULL;
-            long v = d ? strtol(d, &end, 10) : 0;
-            if (!d || !*d || *end || v < 1 || v > 16)
-                return usage_error("option '--dim' needs an integer from 1 to 16");
-            opt->dim = (int)v;
-        } else if (strcmp(arg, "--mapping") == 0 || strncmp(arg, "--mapping=", 10) == 0) {
-            const char *m = arg[9] == '=' ? arg + 10 : i + 1 < argc ? argv[++i] : NULL;
-            if (m && strcmp(m, "optimal") == 0)
-                opt->gen.mapping = HD_MAPPING_OPTIMAL;
-            else if (m && strcmp(m, "identity") == 0)
-                opt->gen.mapping = HD_MAPPING_IDENTITY;
-            else
-                return usage_error("option '--mapping' needs 'optimal' or "
-                                   "'identity'");
-        } else if (strcmp(arg, "--objective") == 0 ||
-                   strncmp(arg, "--objective=", 12) == 0) {
-            const char *o = arg[11] == '=' ? arg + 12 : i + 1 < argc ? argv[++i] : NULL;
-            if (!o || !hd_objective_parse(o, &opt->gen.objective))
-                return usage_error("option '--objective' needs max, maxsum or sum");
-        } else {
-            return usage_error("unknown option '%s'", arg);
-        }
-    }
-    if (!opt->path)
-        return usage_error("missing the input file");
+    int rc = hd_translate_command_line(argc, argv, usage_line, "translate",
+                                       print_help, own_option, opt, &opt->in);
+    if (rc >= 0)
+        return rc;
     if (!opt->out)
         return usage_error("missing '-o out.c'");
     if (opt->depfile && !opt->md)
         return usage_error("'-MF' goes with '-MD'");
-    if (same_file(opt->path, opt->out))
+    if (same_file(opt->in.path, opt->out))
         return usage_error("the output '%s' would overwrite the input", opt->out);
-    if (opt->depfile && same_file(opt->depfile, opt->path))
+    if (opt->depfile && same_file(opt->depfile, opt->in.path))
         return usage_error("the dependency file '%s' would overwrite the input",
                            opt->depfile);
     if (opt->depfile && same_file(opt->depfile, opt->out))
@@ -269,7 +342,7 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
     *len = 0;
     put_make(&s, len, &cap, opt->out, true);
     put_make(&s, len, &cap, ": ", false);
-    put_make(&s, len, &cap, opt->path, true);
+    put_make(&s, len, &cap, opt->in.path, true);
     for (int k = 0; k < prog->nincludes; k++) {
         if (listed_before(prog, k))
             continue;
@@ -300,6 +373,42 @@ static char *default_depfile(const char *out)
     return d;
 }
 
+int hd_translate_file(const hd_translate_input *in, const char *build_dir,
+                      const char *out_path, char **out, size_t *out_len,
+                      hd_program *prog)
+{
+    *out = NULL;
+    *out_len = 0;
+    hd_c_options copt = { in->t.dim, in->nclang,
+                          (const char *const *)in->clang, build_dir, NULL,
+                          true, HD_PARSE_WHOLE };
+    if (hd_read_c_program(in->path, copt, prog) != HD_EXIT_OK)
+        return HD_EXIT_FAILURE;
+
+    if (!prog->source) {
+        fprintf(stderr, "hyperdo: error: out of memory\n");
+        hd_program_free(prog);
+        return HD_EXIT_FAILURE;
+    }
+    hd_codegen_options gen = in->t.gen;
+    gen.out_path = out_path;
+    /* The text clang parsed, not the file read again: the offsets are
+     * into that text, and the file may have changed since. */
+    char *diagnostics = NULL;
+    int errors = hd_codegen(prog, prog->source, prog->source_len, &gen, out,
+                            out_len, NULL, &diagnostics);
+    if (diagnostics) {
+        fputs(diagnostics, stderr);
+        free(diagnostics);
+    }
+    if (errors == 0)
+        return HD_EXIT_OK;
+    free(*out);
+    *out = NULL;
+    hd_program_free(prog);
+    return HD_EXIT_FAILURE;
+}
+
 int hd_cmd_translate(int argc, char **argv)
 {
     options opt;
@@ -307,33 +416,16 @@ int hd_cmd_translate(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
-    hd_c_options copt = { opt.dim, opt.nclang, (const char *const *)opt.clang,
-                          opt.build_dir, NULL, true, HD_PARSE_WHOLE };
     hd_program prog;
-    if (hd_read_c_program(opt.path, copt, &prog) != HD_EXIT_OK)
-        return HD_EXIT_FAILURE;
-
-    if (!prog.source) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        hd_program_free(&prog);
-        return HD_EXIT_FAILURE;
-    }
     char *out = NULL;
     size_t out_len = 0;
-    opt.gen.out_path = opt.out;
-    /* The text clang parsed, not the file read again: the offsets are
-     * into that text, and the file may have changed since. */
-    char *diagnostics = NULL;
-    int errors = hd_codegen(&prog, prog.source, prog.source_len, &opt.gen, &out,
-                            &out_len, NULL, &diagnostics);
-    if (diagnostics) {
-        fputs(diagnostics, stderr);
-        free(diagnostics);
-    }
-    bool ok = errors == 0;
+    if (hd_translate_file(&opt.in, opt.build_dir, opt.out, &out, &out_len,
+                          &prog) != HD_EXIT_OK)
+        return HD_EXIT_FAILURE;
+    bool ok = true;
     char *deps = NULL, *depfile = NULL;
     size_t deps_len = 0;
-    if (ok && opt.md) {
+    if (opt.md) {
         deps = dependencies(&opt, &prog, &deps_len);
         depfile = opt.depfile ? strdup(opt.depfile) : default_depfile(opt.out);
         ok = deps && depfile;

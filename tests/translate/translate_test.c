@@ -1,7 +1,10 @@
 /*
  * translate_test.c — end-to-end tests of `hyperdo translate` (tools/translate.c,
  * docs/codegen.md): its command line, its diagnostics, and the files it
- * writes.  Running the translated programs is tests/e2e's business.
+ * writes; and of `hyperdo check` (tools/check.c), which translates a
+ * program, builds and runs it both ways, and must say whether the two
+ * agree.  Running the translated programs is otherwise tests/e2e's
+ * business.
  *
  *     translate_test HYPERDO SOURCE_DIR MODE
  *
@@ -27,9 +30,36 @@
  *                -Werror; #line maps a warning and an error in a doall body
  *                back to the input's line;
  *   names        input names with a space, a quote, a backslash or "*" + "/"
- *                still give a program that compiles.
+ *                still give a program that compiles;
+ *   check        `hyperdo check` on tests/translate/check/prog.c (with
+ *                prog.h beside it), copied into a fresh directory for each
+ *                test, which must hold nothing else afterwards; hyperdo's
+ *                TMPDIR is a fresh directory too, which must be empty after
+ *                every run (the work directory is removed) except with
+ *                --keep.  prog.c's macros make the translated program
+ *                differ from the sequential one through HYPERDO_H, the
+ *                include guard of hyperdo.h, which only the translated
+ *                program includes:
+ *       agree      as it is: exit 0 and the one line of agreement on
+ *                  stdout (threads; mpi when it is built);
+ *       reject     a program translate refuses: exit 1 and exactly the
+ *                  diagnostics `hyperdo translate` prints;
+ *       usage      misuse: exit 2, "hyperdo: error: ..." and check's usage
+ *                  line; --help;
+ *       differ     -DDIFFER: exit 1 and line 5, both texts; --keep keeps
+ *                  the work directory and names it;
+ *       status     -DSTATUS: exit 1, the two exit statuses (sim back end,
+ *                  --mapping identity);
+ *       crash      -DCRASH: exit 1, the translated program killed by
+ *                  SIGSEGV;
+ *       timeout    -DLOOP --timeout 2: the sequential program loops and
+ *                  ignores SIGTERM; exit 1 well before the loop would end;
+ *       build      CC=false: the sequential program does not build; a
+ *                  missing --lib.
  *
- * Environment: CC (cc), CLANG (empty: only $CC), MAKE (make).
+ * Environment: CC (cc), CLANG (empty: only $CC), MAKE (make); for check
+ * also CFLAGS, and HYPERDO_CHECK_MPI=1 when the MPI back end is built
+ * (then MPICC, MPIEXEC as for hyperdo check).
  *
  * Reject files: each "// expect: LINE:COL: error: TEXT" line at the top
  * asks for a line "FILE:LINE:COL: error: ...TEXT..." on stderr followed by
@@ -39,7 +69,7 @@
  * "FILE: error: ...TEXT..." (a diagnostic about the whole file).
  * Accepted files may start with "// args: ARGS" (hyperdo options).
  */
-#define _GNU_SOURCE   /* nftw's FTW_DEPTH/FTW_PHYS, asprintf */
+#define _GNU_SOURCE   /* nftw's FTW_DEPTH/FTW_PHYS, mkdtemp, setenv */
 
 #include <dirent.h>
 #include <errno.h>
@@ -143,6 +173,26 @@ static void make_dirs(const char *path)
         }
     mkdir(p, 0700);
     free(p);
+}
+
+/* The names in dir, other than . and .., one per line (sorted is not
+ * needed: callers count or look for one). */
+static char *list_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("opendir %s: %s", dir, strerror(errno));
+    char *all = xstrdup("");
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *more = xasprintf("%s%s\n", all, e->d_name);
+        free(all);
+        all = more;
+    }
+    closedir(d);
+    return all;
 }
 
 /* Names in dir that contain ".tmp." (write_atomically's temporaries). */
@@ -288,8 +338,10 @@ static char *dir_of(const char *path)
 /* ---------------------------------------------------------------- usage */
 
 /* The usage error contract: exit 2, nothing on stdout, two lines on
- * stderr: "hyperdo: error: ...message..." and the usage line. */
-static void expect_usage_error(const run_result *r, const char *message)
+ * stderr: "hyperdo: error: ...message..." and the usage line of
+ * `hyperdo command`. */
+static void expect_usage_error(const run_result *r, const char *command,
+                               const char *message)
 {
     const char *nl = strchr(r->err, '\n');
     if (r->status != 2 || !strstr(r->err, message))
@@ -302,7 +354,9 @@ static void expect_usage_error(const run_result *r, const char *message)
     assert_non_null(strstr(r->err, message));
     assert_true(strstr(r->err, message) < nl);
     assert_int_equal(count_lines(r->err), 2);
-    assert_true(starts_with(nl + 1, "usage: hyperdo translate "));
+    char *usage = xasprintf("usage: hyperdo %s ", command);
+    assert_true(starts_with(nl + 1, usage));
+    free(usage);
 }
 
 /* Only in.c (and what `keep` names) is left in dir. */
@@ -380,7 +434,7 @@ static void test_usage_errors(void **state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         run_result r;
         run_in(&r, NULL, cases[k].args);
-        expect_usage_error(&r, cases[k].message);
+        expect_usage_error(&r, "translate", cases[k].message);
         run_result_free(&r);
         expect_only(dir, NULL);
     }
@@ -1458,6 +1512,344 @@ static void check_name(void **state)
     free(dir);
 }
 
+/* ---------------------------------------------------------------- check */
+
+/* hyperdo check's program, tests/translate/check/prog.c (with prog.h),
+ * is copied into a fresh directory for each test; its macros make the
+ * translated program differ from the sequential one (see prog.c). */
+
+static char *hyperdo_tmp;  /* hyperdo's TMPDIR: new for each check test */
+
+/* hyperdo's TMPDIR from now on: a new empty directory, so that what one
+ * failed test leaves there does not fail the next. */
+static void fresh_tmpdir(void)
+{
+    free(hyperdo_tmp);
+    hyperdo_tmp = scratch_dir();
+    setenv("TMPDIR", hyperdo_tmp, 1);
+}
+
+/* A fresh directory holding prog.c and prog.h, and a fresh TMPDIR;
+ * returns DIR/prog.c. */
+static char *fresh_prog(void)
+{
+    fresh_tmpdir();
+    char *dir = scratch_dir();
+    char *c = xasprintf("%s/prog.c", dir), *h = xasprintf("%s/prog.h", dir);
+    copy_file(source_path("tests/translate/check/prog.c"), c);
+    copy_file(source_path("tests/translate/check/prog.h"), h);
+    free(h);
+    free(dir);
+    return c;
+}
+
+/* Nothing was written beside prog.c, and the work directory is gone. */
+static void expect_clean(const char *prog)
+{
+    char *dir = dir_of(prog);
+    char *names = list_dir(dir);
+    if (count_lines(names) != 2 || !strstr(names, "prog.c\n") ||
+        !strstr(names, "prog.h\n"))
+        fail_msg("hyperdo check wrote beside prog.c; %s holds:\n%s", dir, names);
+    free(names);
+    free(dir);
+    names = list_dir(hyperdo_tmp);
+    if (*names)
+        fail_msg("hyperdo check left its work directory in %s:\n%s",
+                 hyperdo_tmp, names);
+    free(names);
+}
+
+/* Runs `hyperdo check ARGS... prog -- -DSCALE=2 EXTRA...` (args and extra
+ * NULL-terminated, either may be NULL). */
+static void run_check(run_result *r, const char *prog,
+                      const char *const *args, const char *const *extra)
+{
+    words w = { 0 };
+    words_add(&w, "check");
+    for (int k = 0; args && args[k]; k++)
+        words_add(&w, args[k]);
+    words_addv(&w, prog, "--", "-DSCALE=2", NULL);
+    for (int k = 0; extra && extra[k]; k++)
+        words_add(&w, extra[k]);
+    run_words(r, NULL, &w);
+    words_free(&w);
+}
+
+/* Exit 1, nothing on stdout, and `message` on stderr. */
+static void expect_failure(const run_result *r, const char *message)
+{
+    if (r->status != 1 || r->outlen != 0 || !strstr(r->err, message))
+        fail_msg("expected exit 1 and \"%s\" on stderr; got exit %d,\n"
+                 "stdout:\n%s\nstderr:\n%s", message, r->status, r->out,
+                 r->err);
+}
+
+/* As it is, prog.c gives the same output and exit status both ways. */
+static void expect_agreement(const char *const *args, const char *config)
+{
+    char *prog = fresh_prog();
+    run_result r;
+    run_check(&r, prog, args, NULL);
+    char *want = xasprintf("%s: the translated program (%s) printed what the "
+                           "sequential program printed (8 lines, exit "
+                           "status 3)\n", prog, config);
+    if (r.status != 0 || strcmp(r.out, want) != 0 || r.errlen != 0)
+        fail_msg("expected exit 0 and\n%sgot exit %d, stdout:\n%s\nstderr:\n%s",
+                 want, r.status, r.out, r.err);
+    run_result_free(&r);
+    expect_clean(prog);
+    free(want);
+    free(prog);
+}
+
+static void test_check_agree_threads(void **state)
+{
+    (void)state;
+    expect_agreement(NULL, "dim 3, mapping optimal, threads");
+}
+
+static void test_check_agree_mpi(void **state)
+{
+    (void)state;
+    const char *args[] = { "--backend=mpi", "--dim", "3", NULL };
+    expect_agreement(args, "dim 3, mapping optimal, mpi");
+}
+
+/* A program translate refuses: exactly translate's diagnostics. */
+static void test_check_reject(void **state)
+{
+    (void)state;
+    char *path = xstrdup(source_path("tests/translate/reject/flow_xor.c"));
+    char *out = xasprintf("%s/reject.spmd.c", tmproot);
+    fresh_tmpdir();
+    run_result t, c;
+    const char *translate[] = { "translate", path, "-o", out, NULL };
+    run_in(&t, NULL, translate);
+    const char *check[] = { "check", path, NULL };
+    run_in(&c, NULL, check);
+    assert_int_equal(t.status, 1);
+    assert_true(t.errlen > 0);
+    if (c.status != 1 || c.outlen != 0 || strcmp(c.err, t.err) != 0)
+        fail_msg("expected exit 1 and translate's diagnostics:\n%s"
+                 "got exit %d, stdout:\n%s\nstderr:\n%s", t.err, c.status,
+                 c.out, c.err);
+    run_result_free(&t);
+    run_result_free(&c);
+    char *names = list_dir(hyperdo_tmp);
+    assert_string_equal(names, "");
+    free(names);
+    free(out);
+    free(path);
+}
+
+static void test_check_usage(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    const struct {
+        const char *args[6];
+        const char *message;
+    } cases[] = {
+        { { "check", NULL }, "missing the input file" },
+        { { "check", "--backend", "gpu", prog, NULL },
+          "option '--backend' needs threads, mpi or sim" },
+        { { "check", prog, "--backend", NULL },
+          "option '--backend' needs threads, mpi or sim" },
+        { { "check", "--timeout", "0", prog, NULL },
+          "option '--timeout' needs a number of seconds above 0" },
+        { { "check", "--timeout=2s", prog, NULL },
+          "option '--timeout' needs a number of seconds above 0" },
+        { { "check", "--include=", prog, NULL },
+          "option '--include' needs a directory" },
+        { { "check", prog, "--lib", NULL }, "option '--lib' needs a library" },
+        { { "check", "--dim", "17", prog, NULL },
+          "option '--dim' needs an integer from 1 to 16" },
+        { { "check", "--mapping", "best", prog, NULL },
+          "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "check", "--objective=min", prog, NULL },
+          "option '--objective' needs max, maxsum or sum" },
+        { { "check", prog, "-o", "out.c", NULL }, "unknown option '-o'" },
+        { { "check", "--", prog, NULL }, "unknown option '--'" },
+        { { "check", prog, prog, NULL }, "too many arguments" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        run_result r;
+        run_in(&r, NULL, cases[k].args);
+        expect_usage_error(&r, "check", cases[k].message);
+        run_result_free(&r);
+    }
+    expect_clean(prog);
+    free(prog);
+
+    const char *help[] = { "check", "--dim", "3", "-h", NULL };
+    run_result r;
+    run_in(&r, NULL, help);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.errlen, 0);
+    assert_true(starts_with(r.out, "usage: hyperdo check "));
+    assert_non_null(strstr(r.out, "pkg-config"));
+    assert_non_null(strstr(r.out, "--timeout"));
+    run_result_free(&r);
+}
+
+/* The path after "the work files are in " on stderr (new string). */
+static char *kept_dir(const char *err)
+{
+    const char *p = strstr(err, "hyperdo: note: the work files are in ");
+    if (!p)
+        return NULL;
+    p += strlen("hyperdo: note: the work files are in ");
+    return xasprintf("%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/* -DDIFFER: line 5 differs, both texts are shown; --keep keeps the work
+ * directory and names it. */
+static void test_check_differ(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    const char *args[] = { "--keep", NULL }, *extra[] = { "-DDIFFER", NULL };
+    run_result r;
+    run_check(&r, prog, args, extra);
+    char *error = xasprintf("%s: error: the translated program (dim 3, mapping "
+                            "optimal, threads) printed something else at line "
+                            "5 of its output\n", prog);
+    char *seq = xasprintf("%s: note: the sequential program printed "
+                          "\"b[4] = 27\"\n", prog);
+    char *spmd = xasprintf("%s: note: the translated program printed "
+                           "\"b[4] = -1\"\n", prog);
+    expect_failure(&r, error);
+    char *at = strstr(r.err, error);
+    if (!strstr(at, seq) || !strstr(at, spmd))
+        fail_msg("expected both texts of line 5:\n%s%sstderr:\n%s", seq, spmd,
+                 r.err);
+    assert_null(strstr(r.err, "exited with status"));
+
+    /* --keep: the directory is named, under TMPDIR, with the translation. */
+    char *kept = kept_dir(r.err);
+    if (!kept || !starts_with(kept, hyperdo_tmp))
+        fail_msg("--keep: expected the work directory under %s; stderr:\n%s",
+                 hyperdo_tmp, r.err);
+    char *spmd_c = xasprintf("%s/prog.spmd.c", kept);
+    char *text = slurp(spmd_c, NULL);
+    if (!text || !starts_with(text, generated_start))
+        fail_msg("--keep: no translated program in %s", kept);
+    free(text);
+    remove_tree(kept);
+    expect_clean(prog);
+    free(spmd_c);
+    free(kept);
+    free(error);
+    free(seq);
+    free(spmd);
+    run_result_free(&r);
+    free(prog);
+}
+
+/* -DSTATUS: only the exit statuses differ. */
+static void test_check_status(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    /* On the other back end and mapping, which then agree but for this. */
+    const char *args[] = { "--backend", "sim", "--mapping=identity", NULL };
+    const char *extra[] = { "-DSTATUS", NULL };
+    run_result r;
+    run_check(&r, prog, args, extra);
+    char *want = xasprintf("%s: error: the translated program (dim 3, mapping "
+                           "identity, sim) exited with status 4, the "
+                           "sequential program with status 3\n", prog);
+    expect_failure(&r, want);
+    assert_null(strstr(r.err, "printed something else"));
+    run_result_free(&r);
+    expect_clean(prog);
+    free(want);
+    free(prog);
+}
+
+/* -DCRASH: the translated program dies of SIGSEGV. */
+static void test_check_crash(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    const char *extra[] = { "-DCRASH", NULL };
+    run_result r;
+    run_check(&r, prog, NULL, extra);
+    char *want = xasprintf("%s: error: the translated program (dim 3, mapping "
+                           "optimal, threads) was killed by SIGSEGV", prog);
+    expect_failure(&r, want);
+    run_result_free(&r);
+    expect_clean(prog);
+    free(want);
+    free(prog);
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* -DLOOP --timeout 2: the sequential program loops and ignores SIGTERM;
+ * check gives up well before the loop would end. */
+static void test_check_timeout(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    const char *args[] = { "--timeout", "2", NULL }, *extra[] = { "-DLOOP", NULL };
+    run_result r;
+    double start = seconds();
+    run_check(&r, prog, args, extra);
+    double took = seconds() - start;
+    char *want = xasprintf("%s: error: the sequential program did not finish "
+                           "within 2 seconds (--timeout)\n", prog);
+    expect_failure(&r, want);
+    /* The translated program does not loop: nothing is said of it. */
+    assert_null(strstr(r.err, "the translated program"));
+    /* 2 s, 2 s more for SIGTERM it ignores, the builds: far below 30. */
+    if (took > 30)
+        fail_msg("hyperdo check --timeout 2 took %.1f s", took);
+    run_result_free(&r);
+    expect_clean(prog);
+    free(want);
+    free(prog);
+}
+
+/* CC=false: the sequential program does not build; a missing --lib. */
+static void test_check_build_failures(void **state)
+{
+    (void)state;
+    char *prog = fresh_prog();
+    char *saved_cc = getenv("CC") ? xstrdup(getenv("CC")) : NULL;
+    setenv("CC", "false", 1);
+    run_result r;
+    run_check(&r, prog, NULL, NULL);
+    if (saved_cc)
+        setenv("CC", saved_cc, 1);
+    else
+        unsetenv("CC");
+    char *want = xasprintf("%s: error: the sequential program does not build "
+                           "with 'false'\n", prog);
+    expect_failure(&r, want);
+    run_result_free(&r);
+    free(want);
+
+    char *lib = xasprintf("%s/no-such-library.a", tmproot);
+    const char *args[] = { "--lib", lib, NULL };
+    run_check(&r, prog, args, NULL);
+    want = xasprintf("hyperdo: error: the run-time library '%s': No such file",
+                     lib);
+    expect_failure(&r, want);
+    run_result_free(&r);
+    expect_clean(prog);
+    free(want);
+    free(lib);
+    free(saved_cc);
+    free(prog);
+}
+
 /* ----------------------------------------------------------------- main */
 
 /* accept/X.c, samples/X.c and docs/examples/fig1.c. */
@@ -1488,7 +1880,7 @@ int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: %s HYPERDO SOURCE_DIR usage|reject|atomic|"
-                "determinism|depfile|compile|names\n", argv[0]);
+                "determinism|depfile|compile|names|check\n", argv[0]);
         return 99;
     }
     harness_init(argc, argv);
@@ -1545,6 +1937,18 @@ int main(int argc, char **argv)
         static char *names[] = { "with space.c", "quote\"d.c",
                                  "back\\slash.c", "star*/end.c" };
         add_file_tests(&tests, &n, names, 4, check_name);
+    } else if (strcmp(mode, "check") == 0) {
+        add_test(&tests, &n, "agree_threads", test_check_agree_threads);
+        const char *mpi = getenv("HYPERDO_CHECK_MPI");
+        if (mpi && strcmp(mpi, "1") == 0)
+            add_test(&tests, &n, "agree_mpi", test_check_agree_mpi);
+        add_test(&tests, &n, "reject", test_check_reject);
+        add_test(&tests, &n, "usage", test_check_usage);
+        add_test(&tests, &n, "differ", test_check_differ);
+        add_test(&tests, &n, "status_sim_identity", test_check_status);
+        add_test(&tests, &n, "crash", test_check_crash);
+        add_test(&tests, &n, "timeout", test_check_timeout);
+        add_test(&tests, &n, "build_failures", test_check_build_failures);
     } else {
         fprintf(stderr, "unknown mode '%s'\n", mode);
         return 99;
@@ -1557,5 +1961,6 @@ int main(int argc, char **argv)
     /* The tests' states point into the lists: free them last. */
     free_files(files, nfiles);
     free_files(more, nmore);
+    free(hyperdo_tmp);
     return failed;
 }
