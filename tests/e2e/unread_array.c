@@ -1,0 +1,29 @@
+// e2e: dims 1-4
+/*
+ * Distributed arrays that the body names only under a guard that never
+ * holds (c > 2 with c = 1, known when translating), one of them inside
+ * the index of another: no iteration reads them, so the node function must
+ * not leave their slice pointers unused (a translation that did failed
+ * under -Werror; found by tools/difftest).
+ */
+#include <stdio.h>
+
+#define N 32
+
+int a[N], q[N], r[N];
+#pragma hyperdo distribute(a, q, r : block)
+
+int main(void)
+{
+    const int c = 1;
+    for (int e = 0; e < N; e++)
+        q[e] = e % 5, r[e] = e;
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++)
+        a[i] = c > 2 ? r[q[(i * 7) & (N - 1)]] : i * 3;
+    long s = 0;
+    for (int e = 0; e < N; e++)
+        s += (long)a[e] * (e + 1);
+    printf("%ld\n", s);
+    return 0;
+}
