@@ -412,6 +412,7 @@ typedef enum {
     EDIT_USE_CLOSE,    /* insert */
     EDIT_RESET,        /* insert after a local array's declaration */
     EDIT_MAIN,         /* replace main's name */
+    EDIT_USED,         /* after a static local array: it is used */
     EDIT_PRAGMA,       /* comment out a cube or distribute pragma */
 } edit_kind;
 
@@ -517,6 +518,10 @@ static void put_edit(text *t, gen *g, const edit *e)
     case EDIT_RESET:
         putf(t, " hd_where[%d] = %s;", g->array_id[e->item],
              host_names(g, e->item) ? "HD_ON_HOST" : "HD_ON_NODES");
+        /* The translation may no longer name it. */
+        __attribute__((fallthrough));
+    case EDIT_USED:
+        putf(t, " (void)%s;", p->arrays[e->item].name);
         break;
     case EDIT_MAIN:
         put(t, "hd_user_main");
@@ -671,8 +676,13 @@ static void put_tables(text *t, const gen *g)
             "    %d, hd_arrays, %d, hd_doalls, %s, %s\n};\n\n",
          p->n, g->ndist, p->nloops,
          p->main_params == 0 ? "hd_main" : "hd_user_main", at_end ? "hd_at_end" : "NULL");
-    put(t, "int main(int argc, char **argv)\n{\n"
-           "    return hd_run(&hd_program, argc, argv);\n}\n");
+    put(t, "int main(int argc, char **argv)\n{\n");
+    /* A static array that only doalls use is no longer named by the
+     * translation's own code (the node code uses its slices). */
+    for (int a = 0; a < p->narrays; a++)
+        if (g->array_id[a] >= 0 && p->arrays[a].is_global)
+            putf(t, "    (void)%s;\n", p->arrays[a].name);
+    put(t, "    return hd_run(&hd_program, argc, argv);\n}\n");
 }
 
 /* ---------------------------------------------------------- driver */
@@ -852,11 +862,15 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
         if (use->wrap)
             edits[nedits++] = (edit){ use->end, use->end, EDIT_USE_CLOSE, u, nedits };
     }
-    for (int a = 0; a < prog->narrays; a++)
+    for (int a = 0; a < prog->narrays; a++) {
         if (g.array_id[a] >= 0 && prog->arrays[a].decl_end)
             edits[nedits++] = (edit){ prog->arrays[a].decl_end,
                                       prog->arrays[a].decl_end, EDIT_RESET, a,
                                       nedits };
+        if (g.array_id[a] >= 0 && prog->arrays[a].static_end)
+            edits[nedits++] = (edit){ prog->arrays[a].static_end,
+                                      prog->arrays[a].static_end, EDIT_USED, a, nedits };
+    }
     edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
                               nedits };
     for (int k = 0; k < prog->nmain_refs; k++)

@@ -1369,9 +1369,13 @@ static int array_of(reader *r, CXCursor decl)
         CXCursor def = clang_getCursorDefinition(decl);
         a.has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(
             clang_Cursor_isNull(def) ? decl : def));
-        if (!a.is_global && clang_Cursor_getStorageClass(decl) != CX_SC_Static) {
+        if (!a.is_global) {
             bool in_main = true;
-            a.decl_end = (unsigned)declaration_end(r, cend(r, decl, &in_main));
+            unsigned end = (unsigned)declaration_end(r, cend(r, decl, &in_main));
+            if (clang_Cursor_getStorageClass(decl) != CX_SC_Static)
+                a.decl_end = end;
+            else
+                a.static_end = end;
         }
     }
     position pos = cursor_pos(r, decl);

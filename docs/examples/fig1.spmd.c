@@ -65,7 +65,9 @@ static void hd_node_0(const void *hd_arg)
     (void)hd_arg;
     const int hd_me = v_get_pid();
     double *const hd_l_r = hd_local(0);
+    (void)hd_l_r;
     double *const hd_l_b = hd_local(1);
+    (void)hd_l_b;
     /* My iterations: the i whose b[i] I hold, i.e. owner(i) = hd_me,
      * the coset x0 + span(basis) of the GF(2) system owner(i) = hd_me (2^0 of them). */
     static const hd_index hd_own_part[3] = { 0x1, 0x2, 0x4 };
@@ -142,7 +144,7 @@ int hd_user_main(void)
 {
     hd_to_host(0, r); for (int i = 0; i < N; i++)
         r[i] = i * i;
-#line 146 "fig1.spmd.c"
+#line 148 "fig1.spmd.c"
     {   /* hyperdo: the doall of line 14 runs on every processor (hd_node_0) */
         hd_to_nodes(0, r);
         hd_doall(0, NULL, 0);
@@ -156,7 +158,7 @@ int hd_user_main(void)
     printf("%g\n", sum);
     return 0;
 }
-#line 160 "fig1.spmd.c"
+#line 162 "fig1.spmd.c"
 
 /* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual processor v runs
  * on physical processor hd_to_physical[v]; v_get_pid() returns hd_to_virtual[p]. */
@@ -197,5 +199,7 @@ static const hd_program_desc hd_program = {
 
 int main(int argc, char **argv)
 {
+    (void)r;
+    (void)b;
     return hd_run(&hd_program, argc, argv);
 }
