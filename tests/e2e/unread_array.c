@@ -10,8 +10,8 @@
 
 #define N 32
 
-int a[N], q[N], r[N];
-#pragma hyperdo distribute(a, q, r : block)
+int a[N], b[N], q[N], r[N];
+#pragma hyperdo distribute(a, b, q, r : block)
 
 int main(void)
 {
@@ -21,9 +21,14 @@ int main(void)
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
         a[i] = c > 2 ? r[q[(i * 7) & (N - 1)]] : i * 3;
+    /* A read under a guard that no iteration satisfies, whose second
+     * operand reads distributed data. */
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++)
+        b[i] = ((i > 20 && i < 10) && q[i ^ 3] > 0) ? r[(i * 5) & (N - 1)] : a[i] + q[i ^ 3];
     long s = 0;
     for (int e = 0; e < N; e++)
-        s += (long)a[e] * (e + 1);
+        s += (long)(a[e] + 2 * b[e]) * (e + 1);
     printf("%ld\n", s);
     return 0;
 }
