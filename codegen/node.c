@@ -705,7 +705,8 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
             "            %sreceive(hd_me ^ hd_k, hd_in, hd_n);\n"
             "    }\n", P, g->v, P, g->v);
     for (int s = 0; s < np->nslots; s++)
-        putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n", s, s);
+        putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n"
+                "    (void)hd_in%d;   /* its reads may all be ruled out by guards */\n", s, s, s);
 }
 
 /* ----------------------------------------------------------- streams */
@@ -800,8 +801,8 @@ static void put_streams(text *t, const gen *g, const node_plan *np)
             "        if (hd_n)\n"
             "            %sreceive(hd_me ^ hd_k, hd_in, hd_n);\n"
             "    }\n"
-            "    const unsigned char *const *const hd_sin = hd_inboxes(hd_stream);\n", P, g->v, P,
-         g->v);
+            "    const unsigned char *const *const hd_sin = hd_inboxes(hd_stream);\n"
+            "    (void)hd_sin;\n", P, g->v, P, g->v);
     /* Each group's values from p start after the earlier groups'. */
     putf(t, "    for (int hd_p = 0; hd_p < %d; hd_p++) {\n        hd_index hd_at = 0;\n", P);
     for (int q = 0; q < np->nstreams; q++)
