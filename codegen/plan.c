@@ -445,7 +445,11 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
             return false;
         if (ref->is_write || ref->comm == HD_COMM_LOCAL) {
             rp->way = WAY_LOCAL;
-            rp->fast = !ref->check_at_run_time && offset_is_base_plus_t(g, np, ref);
+            /* A guarded read may name an element outside its array where
+             * its guard is false (docs/annotations.md): its offset is no
+             * base for the others, computed before any guard is. */
+            rp->fast = !ref->check_at_run_time && ref->guard < 0 &&
+                       offset_is_base_plus_t(g, np, ref);
             rp->base = k;
             if (rp->fast) {
                 hd_affine mine = offset_map_of(g, ref);

@@ -1364,6 +1364,8 @@ static int array_of(reader *r, CXCursor decl)
         }
         a.elem_type = type_text(elem);
         a.elem_size = clang_Type_getSizeOf(elem);
+        a.is_const = clang_isConstQualifiedType(elem) ||
+                     clang_isConstQualifiedType(clang_getCanonicalType(elem));
         a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                       CXCursor_TranslationUnit;
         CXCursor def = clang_getCursorDefinition(decl);
@@ -2331,7 +2333,16 @@ static void distribute_each(reader *r)
         int which = 0;
         const pragma *d = distribution_of(r, a->name, &which);
         if (!d) {
-            a->dist = a->log2_size == p->n ? HD_DIST_EXACT : HD_DIST_NONE;
+            /* A const array is never written: every processor reads its own
+             * copy (the host could not take elements back into it). */
+            a->dist = a->log2_size == p->n && !a->is_const ? HD_DIST_EXACT : HD_DIST_NONE;
+            continue;
+        }
+        if (a->is_const) {
+            report(r, "error", (unsigned)d->name_cols[which], d->line,
+                   "'%s' is const: it is never written, so it is not distributed "
+                   "(every processor reads its own copy); leave it out of distribute",
+                   a->name);
             continue;
         }
         int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC

@@ -192,6 +192,7 @@ typedef struct {
     bool is_global;         /* declared at file scope */
     unsigned decl_end;      /* local arrays: just after the declaration */
     unsigned static_end;    /* static local arrays: the same */
+    bool is_const;          /* const elements: never written, so replicated */
     bool host_escapes;      /* sequential code uses it other than as x[...]
                              * or next to a call that may run a doall */
     bool has_init;          /* its declaration has an initializer */
