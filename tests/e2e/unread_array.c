@@ -16,6 +16,7 @@ int a[N], b[N], q[N], r[N];
 int main(void)
 {
     const int c = 1;
+    int hi = 10;   /* not a constant: clang would call the test tautological */
     for (int e = 0; e < N; e++)
         q[e] = e % 5, r[e] = e;
 #pragma hyperdo doall
@@ -25,7 +26,7 @@ int main(void)
      * operand reads distributed data. */
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
-        b[i] = ((i > 20 && i < 10) && q[i ^ 3] > 0) ? r[(i * 5) & (N - 1)] : a[i] + q[i ^ 3];
+        b[i] = ((i > 20 && i < hi) && q[i ^ 3] > 0) ? r[(i * 5) & (N - 1)] : a[i] + q[i ^ 3];
     long s = 0;
     for (int e = 0; e < N; e++)
         s += (long)(a[e] + 2 * b[e]) * (e + 1);
