@@ -228,6 +228,10 @@ static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
 {
     const hd_loop *l = np->loop;
     const hd_guard *gd = &l->guards[gi];
+    if (gd->unevaluated) {
+        put(t, "(0)");
+        return;
+    }
     if (gd->parent >= 0) {
         put_guard(t, g, np, gd->parent);
         put(t, " && ");

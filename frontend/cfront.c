@@ -415,6 +415,30 @@ static enum CXChildVisitResult record(CXCursor c, CXCursor parent,
     return CXChildVisit_Recurse;
 }
 
+static bool is_pointer_like(CXCursor c)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    return k == CXType_Pointer || k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+           k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+/* E1[E2] is *((E1) + (E2)) (C11 6.5.2.1p2), so the array may come second,
+ * as in 3[a]; libclang lists the operands in source order.  Every reader
+ * of a subscript takes the array first. */
+static void base_first(reader *r, int x)
+{
+    node *n = &r->nodes[x];
+    if (n->kind != CXCursor_ArraySubscriptExpr || n->nkids != 2)
+        return;
+    int a = n->first, b = r->nodes[a].next;
+    if (is_pointer_like(r->nodes[a].c) || !is_pointer_like(r->nodes[b].c))
+        return;
+    n->first = b;
+    r->nodes[b].next = a;
+    r->nodes[a].next = -1;
+    n->last = a;
+}
+
 /* Records c's subtree after the nodes already recorded; returns c's node,
  * or -1 (out of memory). */
 static int record_tree(reader *r, CXCursor c)
@@ -426,7 +450,11 @@ static int record_tree(reader *r, CXCursor c)
         return -1;
     clang_visitChildren(c, record, r);
     r->depth = 0;
-    return r->lost ? -1 : root;
+    if (r->lost)
+        return -1;
+    for (int x = root; x < r->nnodes; x++)
+        base_first(r, x);
+    return root;
 }
 
 static CXCursor cur(reader *r, int x)
@@ -1643,6 +1671,52 @@ static int add_guard(reader *r, int cond, bool when)
     return l->nguards++;
 }
 
+/* The operand of sizeof or _Alignof (C11 6.5.3.4p2): not evaluated unless
+ * its type is a variable length array.  Its reads are guarded by a
+ * condition that never holds, so they are neither fetched nor checked
+ * against their array's bounds (the type is all the body needs of them). */
+static int add_unevaluated(reader *r, int x)
+{
+    hd_loop *l = r->loop;
+    hd_guard *grown = realloc(l->guards, (size_t)(l->nguards + 1) * sizeof *grown);
+    hd_expr *zero = hd_expr_new(HD_EX_CONST, 32, true);
+    if (!grown || !zero) {
+        free(zero);
+        if (grown)
+            l->guards = grown;
+        return r->guard;
+    }
+    l->guards = grown;
+    hd_guard *g = &l->guards[l->nguards];
+    memset(g, 0, sizeof *g);
+    node *ext = extent_of(r, x);
+    position pos = cursor_pos(r, cur(r, x));
+    g->begin = g->end = ext->begin;
+    g->line = pos.line;
+    g->col = pos.col;
+    g->when = true;
+    g->parent = r->guard;
+    g->cond = zero;
+    g->unevaluated = true;
+    return l->nguards++;
+}
+
+/* sizeof e and _Alignof e with e of constant size: e is walked under a
+ * guard that never holds.  (A type operand, or a variable length one, is
+ * walked as evaluated: checked more, never less.) */
+static bool walk_unevaluated(reader *r, enum CXCursorKind kind, const children *kids)
+{
+    if (kind != CXCursor_UnaryExpr || kids->n != 1 || !clang_isExpression(kind_of(r, kids->kid[0])))
+        return false;
+    if (clang_Type_getSizeOf(clang_getCursorType(cur(r, kids->kid[0]))) < 0)
+        return false;
+    int outer = r->guard;
+    r->guard = add_unevaluated(r, kids->kid[0]);
+    walk_rvalue(r, kids->kid[0]);
+    r->guard = outer;
+    return true;
+}
+
 /* c ? a : b, x && y, x || y: the condition is always evaluated, each
  * other operand only under its guard. */
 static bool walk_guarded(reader *r, enum CXCursorKind kind, const children *kids)
@@ -1709,7 +1783,7 @@ static void walk_rvalue(reader *r, int x)
         return;
     }
     children kids = kids_of(r, x);
-    if (walk_guarded(r, kind, &kids))
+    if (walk_guarded(r, kind, &kids) || walk_unevaluated(r, kind, &kids))
         return;
     switch (kind) {
     case CXCursor_CallExpr:

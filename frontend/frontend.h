@@ -213,6 +213,8 @@ typedef struct {
                              * (opaque where it is not known when
                              * translating; NULL when out of memory) */
     bool uses_locals;       /* it reads a variable declared in the body */
+    bool unevaluated;       /* the operand of sizeof or _Alignof, which C
+                             * never evaluates: cond is 0, the text empty */
 } hd_guard;
 
 /* Whether C evaluates what guard g (of loop l) guards at iteration i. */

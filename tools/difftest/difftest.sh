@@ -339,7 +339,13 @@ while :; do
             fkind=timeout detail="no end after $run_timeout s"
         elif ! cmp -s "$dir/seq.out" "$dir/$m.out"; then
             fkind=mismatch
-            detail="stdout differs from the sequential program's at line $(cmp "$dir/seq.out" "$dir/$m.out" 2>/dev/null | sed -n 's/.* line \([0-9]*\).*/\1/p')$( [ $st -ne $ref ] && echo ", exit status $st instead of $ref")"
+            where=$(cmp "$dir/seq.out" "$dir/$m.out" 2>&1)
+            case $where in
+            *"EOF on $dir/$m.out"*) where="cut short after line $(wc -l <"$dir/$m.out") of $(wc -l <"$dir/seq.out")" ;;
+            *"EOF on "*) where="longer than the sequential program's $(wc -l <"$dir/seq.out") lines" ;;
+            *) where="first at line $(printf '%s\n' "$where" | sed -n 's/.* line \([0-9]*\).*/\1/p')" ;;
+            esac
+            detail="stdout differs from the sequential program's, $where$( [ $st -ne $ref ] && echo ", exit status $st instead of $ref")"
             [ $st -ge 128 ] && [ $ref -lt 128 ] && fkind=crash detail="$detail (signal $((st - 128)))"
         elif [ $st -ne $ref ]; then
             fkind=mismatch detail="exit status $st instead of $ref"

@@ -2,7 +2,7 @@
  * gen.c — random annotated C programs for the differential tester
  * (tools/difftest/difftest.sh, docs/difftest.md).
  *
- *     gen [--avoid-known] [--force-known NAME[,NAME...]] [--max-dim N] SEED > prog.c
+ *     gen [--avoid-known | --avoid NAME[,NAME...]] [--force-known NAME[,NAME...]] [--max-dim N] SEED > prog.c
  *     gen --list-known
  *
  * Each program is a valid, deterministic C11 program with defined
@@ -154,6 +154,11 @@ enum {
     KN_MAINEMPTY,  /* int main() (refused) */
     KN_BCSMALL,    /* block_cyclic(B) with log2 B + n > log2 size (refused) */
     KN_NINE,       /* 9-dimensional arrays, 9 declarators in one declaration (refused) */
+    /* found by this tester (docs/difftest.md) */
+    KN_DEADARM,    /* a read through a distributed index array in an arm never evaluated */
+    KN_SIZEOF,     /* sizeof of a distributed reference in a doall body */
+    KN_SIZEOFOOB,  /* sizeof(a[i + 1]): its operand, never evaluated, outside a */
+    KN_COMMUTED,   /* a subscript written x[a] (refused) */
     KN_COUNT
 };
 
@@ -161,10 +166,11 @@ static const char *const known_name[KN_COUNT] = {
     "elem-pointer", "many-arrays", "atexit", "main-recursion", "index-comment",
     "register", "runtime-name", "outer-write-index", "locals-only-doall",
     "main-no-prototype", "block-cyclic-small", "nine",
+    "dead-arm-request", "sizeof-reference", "sizeof-out-of-bounds", "commuted-subscript",
 };
 
 static int avoid_known;
-static unsigned known_forced, known_on, known_used;
+static unsigned known_forced, known_avoided, known_on, known_used;
 static int maxdim = 6;
 
 /* Whether the program may contain construct k at all (decided once). */
@@ -173,13 +179,19 @@ static void decide_known(void)
     for (int k = 0; k < KN_COUNT; k++)
         if ((known_forced >> k) & 1u)
             known_on |= 1u << k;
-        else if (!avoid_known && chance(5))
+        else if (!avoid_known && chance(5) && !((known_avoided >> k) & 1u))
             known_on |= 1u << k;
 }
 
 static int kon(int k)
 {
     return (int)((known_on >> k) & 1u);
+}
+
+/* Asked for by --force-known: placed more often. */
+static int kforced(int k)
+{
+    return (int)((known_forced >> k) & 1u);
 }
 
 static void kuse(int k)
@@ -581,12 +593,18 @@ static char *index_expr(dstate *ds, int k, int m, int depth, int flags);
 static int force_comment;   /* the next 1-D read gets a comment in its index */
 
 /* An outer index scalar visible here (SK_IDX), with 2^rlog <= 2^maxlog, or -1. */
+/* An outer scalar the body can name: not one the loop variable hides. */
+static int sc_visible(const dstate *ds, int s)
+{
+    return strcmp(scs[s].name, ds->iv) != 0;
+}
+
 static int pick_idx_scalar(const dstate *ds, int maxlog)
 {
     int cand[MAXSC], n = 0;
     for (int x = 0; x < ds->sp->nsc; x++) {
         const scalar *s = &scs[ds->sp->sc[x]];
-        if (s->kind == SK_IDX && s->rlog <= maxlog)
+        if (s->kind == SK_IDX && s->rlog <= maxlog && sc_visible(ds, ds->sp->sc[x]))
             cand[n++] = ds->sp->sc[x];
     }
     return n ? cand[below(n)] : -1;
@@ -647,11 +665,13 @@ static char *index_expr(dstate *ds, int k, int m, int depth, int flags)
     }
     if (r < 20)
         return xs("%d", below(1 << m));
-    if (r < 21 && k <= m && m >= 4) {
+    if (r < 21 && k <= m && m >= 4 && kon(KN_SIZEOF)) {
         /* sizeof in an index: i ^ 1, 2, 4 or 8 */
         int a = pick_readable(ds, flags, -1, 1, 0);
-        if (a >= 0 && arrs[a].tk != TK_STRUCT)   /* at most 8 < 2^m */
+        if (a >= 0 && arrs[a].tk != TK_STRUCT) {   /* at most 8 < 2^m */
+            kuse(KN_SIZEOF);
             return xs("(%s ^ (int)sizeof(%s[0]))", iv, arrs[a].name);
+        }
     }
     if (k <= m) {
         char *p = perm(k, iv, depth > 0 ? 1 : 0);
@@ -786,8 +806,9 @@ static char *spell_ref(const array *A, const char *subs)
             bput(&d, "%s", *c == '[' ? "<:" : *c == ']' ? ":>" : xs("%c", *c));
         return d.p;
     }
-    if (r < 27 && A->nd == 1) {
+    if ((r < 27 || (kforced(KN_COMMUTED) && r < 100)) && A->nd == 1 && kon(KN_COMMUTED)) {
         size_t n = strlen(subs);
+        kuse(KN_COMMUTED);
         return xs("(%.*s)[%s]", (int)n - 2, subs + 1, A->name);
     }
     return xs("%s%s", A->name, subs);
@@ -833,7 +854,13 @@ static ex sizeof_leaf(dstate *ds)
     if (a < 0)
         return mk(xs("(int)sizeof(int)"), 8, 0);
     const array *A = &arrs[a];
-    char *sub = chance(92) ? read_subs(ds, A, 0) : xs("[%s + 1]", ds->iv);   /* the last one is never read */
+    char *sub;
+    if (kon(KN_SIZEOFOOB) && (kforced(KN_SIZEOFOOB) || chance(10))) {
+        sub = xs("[%s + 1]", ds->iv);   /* the last one is outside a, and never read */
+        kuse(KN_SIZEOFOOB);
+    } else {
+        sub = read_subs(ds, A, 0);
+    }
     return mk(xs(chance(50) ? "(int)sizeof(%s%s)" : "(int)sizeof %s%s", A->name, sub), 16, 0);
 }
 
@@ -873,7 +900,7 @@ static ex guarded(dstate *ds, int depth, double budget, int flags)
             int sc = -1;
             if (form == 2 && ds->ivsigned) {
                 for (int x = 0; x < ds->sp->nsc; x++)
-                    if (scs[ds->sp->sc[x]].kind == SK_OFF && chance(60))
+                    if (scs[ds->sp->sc[x]].kind == SK_OFF && sc_visible(ds, ds->sp->sc[x]) && chance(60))
                         sc = ds->sp->sc[x];
             }
             if (sc >= 0) {
@@ -955,17 +982,39 @@ static char *gen_cond(dstate *ds, int depth, int flags)
 {
     const char *iv = ds->iv;
     int r = below(100);
-    if (r < 4)   /* a constant condition: one arm is never evaluated */
+    if ((r < 4 || (kforced(KN_DEADARM) && r < 12)) && kon(KN_DEADARM)) {
+        /* a constant condition: one arm is never evaluated */
+        kuse(KN_DEADARM);
         return chance(50) ? xs("%d", below(2)) : xs("(E%d > %d)", between(0, 10), below(1000));
+    }
     if (r < 15)
         return xs("(%s & %d)", iv, 1 << below(ds->k));
     if (r < 22)
-        return xs("(%s > %d && %s < %d)", iv, below(1 << ds->k), iv, below(1 << ds->k) + 1);
+    {
+        /* an interval of the loop variable; an empty one (an arm never
+         * evaluated) only with the dead-arm construct */
+        int lo = below(1 << ds->k), hi = below(1 << ds->k) + 1;
+        if (hi <= lo + 1) {
+            if (kon(KN_DEADARM))
+                kuse(KN_DEADARM);
+            else
+                hi = lo + 2;
+        }
+        return xs("(%s > %d && %s < %d)", iv, lo, iv, hi);
+    }
     if (r < 30) {
         for (int x = 0; x < ds->sp->nsc; x++) {
             const scalar *s = &scs[ds->sp->sc[x]];
-            if (chance(40) && s->tk != TK_UNS && (s->kind == SK_VAL || s->kind == SK_IDX))
-                return xs(tk_float(s->tk) ? "(%s > %d.5)" : "(%s > %d)", s->name, between(-3, 5));
+            /* a const global is a known value: one arm never evaluated */
+            if ((s->scope == SS_CONST && !kon(KN_DEADARM)) || !sc_visible(ds, ds->sp->sc[x]))
+                continue;
+            if (chance(40) && s->tk != TK_UNS && (s->kind == SK_VAL || s->kind == SK_IDX)) {
+                if (s->scope == SS_CONST)
+                    kuse(KN_DEADARM);
+                /* an unsigned char is never below 0 (-Wtype-limits) */
+                return xs(tk_float(s->tk) ? "(%s > %d.5)" : "(%s > %d)", s->name,
+                          s->tk == TK_UCHAR ? between(1, 5) : between(-3, 5));
+            }
         }
     }
     if (r < 40 && depth > 0) {
@@ -1003,7 +1052,7 @@ static ex leaf(dstate *ds, int depth, double budget, int flags)
     if (r < 68) {
         int cand[MAXSC], n = 0;
         for (int x = 0; x < ds->sp->nsc; x++)
-            if (scs[ds->sp->sc[x]].tk != TK_UNS)
+            if (scs[ds->sp->sc[x]].tk != TK_UNS && sc_visible(ds, ds->sp->sc[x]))
                 cand[n++] = ds->sp->sc[x];
         if (n) {
             const scalar *s = &scs[cand[below(n)]];
@@ -1021,8 +1070,11 @@ static ex leaf(dstate *ds, int depth, double budget, int flags)
             e = as_int(e);
         return e;
     }
-    if (r < 87 && !(flags & V_NODIST))
+    if ((r < 87 || ((kforced(KN_SIZEOF) || kforced(KN_SIZEOFOOB)) && chance(10))) && !(flags & V_NODIST) &&
+        (kon(KN_SIZEOF) || kon(KN_SIZEOFOOB))) {
+        kuse(KN_SIZEOF);
         return sizeof_leaf(ds);
+    }
     if (r < 90) {
         /* a character constant with brackets in it */
         static const char *const cc[] = { "'['", "']'", "'a'", "'\\''" };
@@ -2127,6 +2179,14 @@ static void gen_main(void)
         scope_add_sc(&sp, s);
         bput(b, "    %s %s = %s;\n", tk_c[tk], scs[s].name, scalar_value(&scs[s]));
     }
+    if (chance(15)) {
+        /* a local of main named like a doall's loop variable, which hides it there */
+        static const char *const nm[] = { "i", "j", "k", "idx", "it" };
+        int s = new_scalar("lv", TK_INT, SK_VAL, SS_LOCAL, -1);
+        snprintf(scs[s].name, sizeof scs[s].name, "%s", nm[below(5)]);
+        scope_add_sc(&sp, s);
+        bput(b, "    int %s = %s;\n", scs[s].name, scalar_value(&scs[s]));
+    }
     int regsc = -1;
     if (kon(KN_REGISTER)) {
         regsc = new_scalar("rg", TK_INT, chance(50) ? SK_VAL : SK_IDX, SS_LOCAL, -1);
@@ -2449,8 +2509,8 @@ static void setup(void)
     for (int x = 0, n = between(0, 4); x < n; x++) {
         static const int kinds[] = { SK_VAL, SK_VAL, SK_IDX, SK_OFF };
         int kind = kinds[below(4)];
-        int tk = kind == SK_VAL ? (chance(40) ? TK_INT : chance(50) ? TK_DOUBLE : chance(50) ? TK_LONG : TK_FLOAT)
-                                : TK_INT;
+        static const int vtk[] = { TK_INT, TK_INT, TK_DOUBLE, TK_DOUBLE, TK_LONG, TK_FLOAT, TK_SHORT, TK_UCHAR };
+        int tk = kind == SK_VAL ? vtk[below(8)] : TK_INT;
         new_scalar(chance(30) ? "cg" : "g", tk, kind, 0, -1);
         scs[nscs - 1].scope = scs[nscs - 1].name[0] == 'c' ? SS_CONST : SS_GLOBAL;
     }
@@ -2693,12 +2753,13 @@ int main(int argc, char **argv)
             for (int k = 0; k < KN_COUNT; k++)
                 printf("%s\n", known_name[k]);
             return 0;
-        } else if (strcmp(argv[x], "--force-known") == 0 && x + 1 < argc) {
+        } else if ((strcmp(argv[x], "--force-known") == 0 || strcmp(argv[x], "--avoid") == 0) && x + 1 < argc) {
+            unsigned *set = strcmp(argv[x], "--avoid") == 0 ? &known_avoided : &known_forced;
             char *list = argv[++x];
             for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
                 int k = 0;
                 if (strcmp(t, "all") == 0) {
-                    known_forced = (1u << KN_COUNT) - 1;
+                    *set = (1u << KN_COUNT) - 1;
                     continue;
                 }
                 while (k < KN_COUNT && strcmp(known_name[k], t) != 0)
@@ -2707,7 +2768,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "gen: unknown construct '%s' (gen --list-known)\n", t);
                     return 2;
                 }
-                known_forced |= 1u << k;
+                *set |= 1u << k;
             }
         } else if (strcmp(argv[x], "--max-dim") == 0 && x + 1 < argc) {
             maxdim = atoi(argv[++x]);
@@ -2718,13 +2779,13 @@ int main(int argc, char **argv)
         } else if (argv[x][0] != '-' && !seed) {
             seed = argv[x];
         } else {
-            fprintf(stderr, "usage: gen [--avoid-known] [--force-known NAME,...|all] [--max-dim N] SEED\n"
+            fprintf(stderr, "usage: gen [--avoid-known | --avoid NAME,...] [--force-known NAME,...|all] [--max-dim N] SEED\n"
                             "       gen --list-known\n");
             return 2;
         }
     }
     if (!seed) {
-        fprintf(stderr, "usage: gen [--avoid-known] [--force-known NAME,...|all] [--max-dim N] SEED\n");
+        fprintf(stderr, "usage: gen [--avoid-known | --avoid NAME,...] [--force-known NAME,...|all] [--max-dim N] SEED\n");
         return 2;
     }
     char *end;
