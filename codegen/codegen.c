@@ -133,6 +133,15 @@ static void check_dependences(gen *g, const hd_loop *l)
         const hd_array *a = &g->prog->arrays[rd->array];
         if (rd->is_write || a->dist == HD_DIST_NONE || !uses_array(l, rd->array, true))
             continue;
+        /* Every write of the array names the element rd reads, whatever
+         * it is: iteration i reads only what i writes (no other iteration
+         * writes it: the front end checked the writes are one-to-one). */
+        bool own_only = true;
+        for (int w = 0; w < l->nrefs && own_only; w++)
+            if (l->refs[w].is_write && l->refs[w].array == rd->array)
+                own_only = hd_ref_same_index(g->prog, &l->refs[w], rd);
+        if (own_only)
+            continue;
         bool affine = rd->affine, conflict = false;
         uint64_t iw = 0, ir = 0;
         for (int w = 0; w < l->nrefs && affine; w++) {

@@ -654,6 +654,59 @@ static bool injective(const hd_expr *e, int k)
     }
 }
 
+bool hd_expr_determined(const hd_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == HD_EX_OPAQUE)
+        return e->invariant;
+    for (int k = 0; k < e->nkids; k++)
+        if (!hd_expr_determined(e->kid[k]))
+            return false;
+    return true;
+}
+
+bool hd_expr_equal(const hd_expr *a, const hd_expr *b)
+{
+    if (!a || !b || a->kind != b->kind || a->bits != b->bits || a->is_signed != b->is_signed ||
+        a->nkids != b->nkids)
+        return false;
+    switch (a->kind) {
+    case HD_EX_CONST:
+        return a->value == b->value;
+    case HD_EX_OPAQUE:
+        return a->invariant && b->invariant && a->reason && b->reason &&
+               strcmp(a->reason, b->reason) == 0;
+    case HD_EX_UNARY: case HD_EX_BINARY:
+        if (a->op != b->op)
+            return false;
+        break;
+    case HD_EX_CALL:
+        if (a->helper != b->helper)
+            return false;
+        break;
+    default:
+        break;
+    }
+    for (int k = 0; k < a->nkids; k++)
+        if (!hd_expr_equal(a->kid[k], b->kid[k]))
+            return false;
+    return true;
+}
+
+bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y)
+{
+    const hd_array *a = &p->arrays[x->array];
+    const hd_array *b = &p->arrays[y->array];
+    if (x->nsubs != y->nsubs || a->ndims != b->ndims || x->nsubs != a->ndims ||
+        !hd_expr_determined(x->index))
+        return false;
+    for (int d = 1; d < a->ndims; d++)
+        if (a->extent[d] != b->extent[d])
+            return false;
+    return hd_expr_equal(x->index, y->index);
+}
+
 bool hd_expr_injective(const hd_expr *e, int k)
 {
     return injective(e, k);

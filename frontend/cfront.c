@@ -1244,6 +1244,27 @@ static hd_expr *build_call(reader *r, int x, int bits, bool sg)
 }
 
 /* The index expression tree of node x. */
+/* s.m, s.t.m: a member, through '.' only, of a variable declared outside
+ * the loop, which the body cannot change (its value is shipped whole,
+ * docs/codegen.md), so it is the same at every iteration. */
+static bool outer_member(reader *r, int x)
+{
+    while (kind_of(r, x) == CXCursor_MemberRefExpr) {
+        children kids = kids_of(r, x);
+        if (kids.n != 1)
+            return false;
+        x = strip(r, kids.kid[0]);
+        enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(cur(r, x))).kind;
+        if (t != CXType_Record)
+            return false;   /* p->m: the body may not read through a pointer */
+    }
+    if (kind_of(r, x) != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor decl = clang_getCursorReferenced(cur(r, x));
+    return clang_getCursorKind(decl) == CXCursor_VarDecl && !is_local(r, decl) &&
+           !clang_equalCursors(decl, r->loop_var);
+}
+
 static hd_expr *build(reader *r, int x)
 {
     int bits = 64;
@@ -1337,6 +1358,15 @@ static hd_expr *build(reader *r, int x)
     }
     if (evaluate(c, &value))
         return constant(bits, sg, value);
+    if (kind == CXCursor_MemberRefExpr && outer_member(r, x)) {
+        char *name = source_text(r, x);
+        e = opaque(bits, sg, "the index depends on '%s', which is not a "
+                   "compile-time constant", name ? name : "?");
+        if (e)
+            e->invariant = true;   /* a member of an outer structure, shipped by value */
+        free(name);
+        return e;
+    }
     if (kind == CXCursor_DeclRefExpr) {
         char *name = spelling(c);
         if (is_local(r, clang_getCursorReferenced(c)))
@@ -2736,6 +2766,9 @@ static int same_owner_everywhere(reader *r, const hd_loop *l, const hd_ref *ref,
 {
     const hd_array *a = &r->prog->arrays[ref->array];
     const hd_array *h = &r->prog->arrays[home->array];
+    /* Owners are the bits shift .. shift + n - 1 of the element index. */
+    if (a->shift == h->shift && hd_ref_same_index(r->prog, ref, home))
+        return 1;
     if (ref->affine && home->affine) {
         hd_affine x = owner_map(a, &ref->map, r->prog->n);
         hd_affine y = owner_map(h, &home->map, r->prog->n);

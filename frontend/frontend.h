@@ -155,6 +155,14 @@ bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
  * values of its invariant unknowns (i ^ s, (i + s) & 1023, ~(i - s) with s
  * an outer variable)? */
 bool hd_expr_injective(const hd_expr *e, int k);
+/* Is e a function of the loop variable alone, its unknowns all invariant
+ * (outer variables), so that the same text means the same value
+ * everywhere in one iteration's body? */
+bool hd_expr_determined(const hd_expr *e);
+/* The same tree: operations, types and constants, and unknowns with the
+ * same reason (an outer variable's names it: one name in a loop body is
+ * one variable, as a variable of the body is never invariant). */
+bool hd_expr_equal(const hd_expr *a, const hd_expr *b);
 /* The value at iteration i; false (why says which operation) when it cannot
  * be known at compile time or is undefined in C. */
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
@@ -346,6 +354,13 @@ typedef struct {
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
               char **diagnostics);
 void hd_program_free(hd_program *p);
+
+/* x and y (of one loop) name the same element index at every iteration:
+ * equal subscripts (hd_expr_equal) of arrays whose rows are alike, each
+ * a function of the loop variable and outer variables only (an outer
+ * variable leaves the value unknown when translating, but the same in
+ * both). */
+bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y);
 
 /* The communications of the program as a spec: one entry per read
  * reference that makes processors exchange data, in source order. */
