@@ -6,9 +6,7 @@
  *
  * Prints, for each command, the best and median wall time over the runs,
  * the median CPU time (user + system) and the peak resident set size (the
- * largest ru_maxrss of its runs), then the ratios hyperdo / clang.  A third
- * command, hyperdo with HYPERDO_PARSE=whole, shows what parsing the file
- * in two halves at once gains (docs/frontend-performance.md).  The
+ * largest ru_maxrss of its runs), then the ratios hyperdo / clang.  The
  * target is a wall-time ratio of at most 1.30 (the issue's figure); the
  * program exits 0 either way, unless a command fails (status 1).
  *
@@ -189,11 +187,10 @@ int main(int argc, char **argv)
     }
     cargv[k++] = (char *)file;
 
-    enum { NCMD = 3 };
+    enum { NCMD = 2 };
     command cmd[NCMD] = {
-        { .name = "hyperdo", .env = "HYPERDO_PARSE=auto", .argv = hargv },
+        { .name = "hyperdo", .argv = hargv },
         { .name = "clang", .argv = cargv },
-        { .name = "whole", .env = "HYPERDO_PARSE=whole", .argv = hargv },
     };
 
     char errpath[] = "/tmp/bench_frontend.XXXXXX";
@@ -252,11 +249,6 @@ int main(int argc, char **argv)
            "peak RSS %.2fx (target: wall <= %.2fx: %s)\n",
            rb, rm, rc_cpu, rr, TARGET_RATIO,
            rm <= TARGET_RATIO ? "met" : "NOT met");
-    printf("ratio hyperdo/whole (parsing in two halves against one unit): "
-           "best %.2fx, median %.2fx, cpu %.2fx\n",
-           best(cmd[0].wall, runs) / best(cmd[2].wall, runs),
-           median(cmd[0].wall, runs) / median(cmd[2].wall, runs),
-           median(cmd[0].cpu, runs) / median(cmd[2].cpu, runs));
     free(hargv);
     free(cargv);
     return 0;

@@ -19,19 +19,16 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 
 #include "frontend.h"
-#include "halves.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /* Iterations are enumerated to check general (non-affine) references only
@@ -127,19 +124,6 @@ typedef struct {
 
     CXCursor function;         /* the function definition being walked */
 
-    /* When reading one half of the file (read_in_halves): */
-    const hd_halves *plan;
-    int half;
-    const char *unsafe;        /* why this half may differ from the file */
-    char **defined;            /* USRs of the functions its own bodies define */
-    int ndefined;
-    char **undefined;          /* USRs of those clang says are used here but
-                                * not defined (perhaps only blanked) */
-    int nundefined;
-    int own_bodies;            /* planned bodies of this half clang agrees on */
-    uint64_t signature;        /* of its file-scope declarations, in order */
-    char **keys;               /* each array's name across the halves */
-    int nkeys;
 } reader;
 
 /* ------------------------------------------------------- diagnostics */
@@ -231,36 +215,6 @@ static position cursor_pos(reader *r, CXCursor c)
     do { position p_ = cursor_pos((r), (c)); \
          report((r), "error", p_.offset, p_.line, __VA_ARGS__); } while (0)
 
-static bool push_usr(char ***list, int *n, CXCursor c)
-{
-    char **grown = realloc(*list, (size_t)(*n + 1) * sizeof *grown);
-    if (!grown)
-        return false;
-    *list = grown;
-    CXString usr = clang_getCursorUSR(c);
-    (*list)[*n] = strdup(clang_getCString(usr));
-    clang_disposeString(usr);
-    return (*list)[(*n)++] != NULL;
-}
-
-/*
- * In a half, a static or inline function whose definition is in a body
- * blanked there is "used but not defined" (-Wundefined-internal,
- * -Wundefined-inline).  Such a warning is set aside with the function's
- * USR; halves_agree checks that the other half defines it.
- */
-static bool blanking_artifact(reader *r, CXDiagnostic d, const char *option)
-{
-    if (!r->plan || clang_getDiagnosticSeverity(d) != CXDiagnostic_Warning ||
-        (strcmp(option, "-Wundefined-internal") != 0 &&
-         strcmp(option, "-Wundefined-inline") != 0))
-        return false;
-    CXCursor fn = clang_getCursor(r->tu, clang_getDiagnosticLocation(d));
-    if (!push_usr(&r->undefined, &r->nundefined, fn))
-        r->unsafe = "out of memory";
-    return true;
-}
-
 /* clang's own diagnostics, in its format, with a caret where we can. */
 static void pass_clang_diagnostics(reader *r)
 {
@@ -270,12 +224,7 @@ static void pass_clang_diagnostics(reader *r)
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
         CXString option = clang_getDiagnosticOption(d, NULL);
         bool unknown_pragma = strcmp(clang_getCString(option), "-Wunknown-pragmas") == 0;
-        bool artifact = blanking_artifact(r, d, clang_getCString(option));
         clang_disposeString(option);
-        if (artifact) {
-            clang_disposeDiagnostic(d);
-            continue;
-        }
         if (unknown_pragma && sev < CXDiagnostic_Error) {
             /* Asked for to find every pragma, ours among them; not news. */
             CXSourceLocation *grown = realloc(r->ignored,
@@ -2243,9 +2192,6 @@ static void find_nested(reader *r, int x)
     }
 }
 
-static void note_for_halves(reader *r, CXCursor c, CXCursor parent,
-                            enum CXCursorKind kind);
-
 static void read_loop(reader *r, CXCursor c, pragma *pr)
 {
     hd_program *p = r->prog;
@@ -2282,8 +2228,6 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
         error_at(r, c, "out of memory reading this doall loop");
         return;
     }
-    for (int k = 0; r->plan && k < r->nnodes; k++)
-        note_for_halves(r, r->nodes[k].c, clang_getNullCursor(), r->nodes[k].kind);
     node *ext = extent_of(r, loop);
     l->begin = ext->begin;
     l->end = ext->end;
@@ -2311,52 +2255,6 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     find_nested(r, loop);
 }
 
-/*
- * What a half must tell before its loops are merged with the other's
- * (docs/frontend-performance.md): the functions its own bodies define,
- * and what in a body reaches beyond it, which the other half would miss:
- * a declaration with linkage (an extern variable or a function declared
- * inside a body), or a definition without a prototype (the blanked copy
- * would lose its parameters).
- */
-static void note_for_halves(reader *r, CXCursor c, CXCursor parent,
-                            enum CXCursorKind kind)
-{
-    /* The body of a file-scope definition must be one the plan found, as
-     * the plan found it: else the scan and clang read the text apart. */
-    if (kind == CXCursor_CompoundStmt &&
-        clang_getCursorKind(parent) == CXCursor_FunctionDecl &&
-        clang_getCursorKind(clang_getCursorLexicalParent(parent)) == CXCursor_TranslationUnit) {
-        CXSourceRange ext = clang_getCursorExtent(c);
-        position b = where(r, clang_getRangeStart(ext));
-        position e = where(r, clang_getRangeEnd(ext));
-        const hd_body *body = b.in_main ? hd_halves_body_at(r->plan, b.offset) : NULL;
-        if (!body || !e.in_main || body->begin != b.offset || body->end != e.offset)
-            r->unsafe = "a function body the text scan did not find as clang did";
-        else if (body->half == r->half)
-            r->own_bodies++;
-        return;
-    }
-    if (kind != CXCursor_FunctionDecl && kind != CXCursor_VarDecl)
-        return;
-    if (clang_getCursorKind(clang_getCursorLexicalParent(c)) != CXCursor_TranslationUnit) {
-        if (kind == CXCursor_FunctionDecl || clang_Cursor_getStorageClass(c) == CX_SC_Extern)
-            r->unsafe = "a declaration with linkage inside a function body";
-        return;
-    }
-    if (kind != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
-        return;
-    position end = where(r, clang_getRangeEnd(clang_getCursorExtent(c)));
-    const hd_body *b = end.in_main && end.offset > 0
-                       ? hd_halves_body_at(r->plan, end.offset - 1) : NULL;
-    if (!b || b->half != r->half)
-        return;                /* kept in both halves: defined in both */
-    if (clang_getCursorType(c).kind == CXType_FunctionNoProto)
-        r->unsafe = "a function defined without a prototype";
-    if (!push_usr(&r->defined, &r->ndefined, c))
-        r->unsafe = "out of memory";
-}
-
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
                                      CXClientData data)
 {
@@ -2367,12 +2265,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
         !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    /* A half looks into expressions too (outside the doall loops, whose
-     * nodes read_loop checks): a statement expression can declare. */
-    if (clang_isExpression(kind) && kind != CXCursor_StmtExpr && !r->plan)
+    if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
         return CXChildVisit_Continue;
-    if (r->plan)
-        note_for_halves(r, c, parent, kind);
     if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
         r->function = c;
     if (kind == CXCursor_ForStmt) {
@@ -2864,55 +2758,13 @@ static void communications(reader *r, hd_loop *l)
     }
 }
 
-/* Loops from .. to - 1, checked with a reader of their own. */
-typedef struct {
-    reader r;
-    int from, to;
-} loop_range;
-
-static void *check_range(void *arg)
-{
-    loop_range *lr = arg;
-    for (int k = lr->from; k < lr->to; k++)
-        if (lr->r.prog->loops[k].home >= 0)
-            communications(&lr->r, &lr->r.prog->loops[k]);
-    return NULL;
-}
-
-/*
- * Each loop's maps, bounds, owners and communications, once the AST walk
- * is done: the first half of the loops on a thread of its own, the second
- * here.  The loops' work is independent; it reads the arrays and the
- * source and writes only its own loop's references.  Each half reports
- * into its own copy of the reader, whose diagnostics are then appended in
- * loop order, as if the loops had been checked one after the other.
- */
+/* Each loop's maps, bounds, owners and communications, once the AST walk
+ * is done. */
 static void check_loops(reader *r)
 {
-    int nloops = r->prog->nloops;
-    loop_range half[2];
-    for (int h = 0; h < 2; h++) {
-        half[h].r = *r;
-        half[h].r.diag = NULL;
-        half[h].r.diag_len = half[h].r.diag_cap = 0;
-        half[h].r.errors = 0;
-        half[h].from = h ? nloops / 2 : 0;
-        half[h].to = h ? nloops : nloops / 2;
-    }
-    pthread_t first;
-    bool threaded = nloops > 1 &&
-                    pthread_create(&first, NULL, check_range, &half[0]) == 0;
-    if (!threaded)
-        check_range(&half[0]);
-    check_range(&half[1]);
-    if (threaded)
-        pthread_join(first, NULL);
-    for (int h = 0; h < 2; h++) {
-        if (half[h].r.diag)
-            append(r, half[h].r.diag, half[h].r.diag_len);
-        r->errors += half[h].r.errors;
-        free(half[h].r.diag);
-    }
+    for (int k = 0; k < r->prog->nloops; k++)
+        if (r->prog->loops[k].home >= 0)
+            communications(r, &r->prog->loops[k]);
 }
 
 /* ------------------------------------------------------- the reader */
@@ -3622,15 +3474,6 @@ static void free_reader(reader *r)
     free(r->outer_decls);
     free(r->nodes);
     free(r->open);
-    for (int k = 0; k < r->ndefined; k++)
-        free(r->defined[k]);
-    free(r->defined);
-    for (int k = 0; k < r->nundefined; k++)
-        free(r->undefined[k]);
-    free(r->undefined);
-    for (int k = 0; r->keys && k < r->nkeys; k++)
-        free(r->keys[k]);
-    free(r->keys);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }
@@ -3647,18 +3490,15 @@ static void init_reader(reader *r, const char *path, const hd_c_options *opt,
 }
 
 /*
- * Parses the file (or `text`, its contents with some bodies blanked, given
- * to clang as an unsaved file), passes clang's diagnostics on, reads the
- * hyperdo pragmas and walks every doall loop.  -1: clang could not parse
- * at all; 0: clang reported errors (nothing walked); 1: walked.
+ * Parses the file, passes clang's diagnostics on, reads the hyperdo
+ * pragmas and walks every doall loop.  -1: clang could not parse at all;
+ * 0: clang reported errors (nothing walked); 1: walked.
  */
 static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
-                           char **args, int nargs, const char *text, size_t len)
+                           char **args, int nargs)
 {
-    struct CXUnsavedFile unsaved = { parse_path, text, (unsigned long)len };
     enum CXErrorCode ec = clang_parseTranslationUnit2(
-        index, parse_path, (const char *const *)args, nargs,
-        text ? &unsaved : NULL, text ? 1 : 0,
+        index, parse_path, (const char *const *)args, nargs, NULL, 0,
         CXTranslationUnit_DetailedPreprocessingRecord |
         CXTranslationUnit_KeepGoing, &r->tu);
     if (ec != CXError_Success || !r->tu) {
@@ -3686,9 +3526,6 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
     return 1;
 }
 
-/* Once every loop is read: the cube's dimension, the arrays' distributions,
- * each loop's maps, owners and messages (unless `checked` already), and
- * the sequential code. */
 static void free_loop(hd_loop *l);
 
 /*
@@ -3722,7 +3559,9 @@ static void keep_sequential(reader *r)
     p->nloops = kept;
 }
 
-static void finish(reader *r, bool checked)
+/* Once every loop is read: the cube's dimension, the arrays' distributions,
+ * each loop's maps, owners and messages, and the sequential code. */
+static void finish(reader *r)
 {
     hd_program *out = r->prog;
     const hd_c_options *opt = r->opt;
@@ -3751,441 +3590,10 @@ static void finish(reader *r, bool checked)
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
-        if (!checked)
-            check_loops(r);
+        check_loops(r);
         if (opt->host_code && r->errors == 0)
             read_host_code(r);
     }
-}
-
-/* ---------------------------------------------- parsing in two halves */
-
-/* Below this many bytes of doall bodies, a second parse of the headers
- * costs more than half the bodies saves (docs/frontend-performance.md). */
-#define HALVES_MIN_BYTES 65536
-
-typedef struct {
-    reader r;
-    hd_program prog;
-    CXIndex index;
-    const char *parse_path;
-    char **args;
-    int nargs;
-    char *text;
-    size_t len;
-    int walked;
-    bool checked;          /* its loops checked too */
-} half_job;
-
-static char **array_keys(reader *r);
-static void note_self_inclusion(CXFile included, CXSourceLocation *stack,
-                                unsigned depth, CXClientData data);
-
-static void *parse_half(void *arg)
-{
-    half_job *h = arg;
-    reader *r = &h->r;
-    h->walked = parse_and_walk(r, h->index, h->parse_path, h->args,
-                               h->nargs, h->text, h->len);
-    if (h->walked == 1) {
-        clang_getInclusions(r->tu, note_self_inclusion, r);
-        r->keys = array_keys(r);
-        for (int a = 0; a < h->prog.narrays; a++)
-            if (!r->keys || !r->keys[a])
-                r->unsafe = "out of memory";
-    }
-    /* With the cube known before the merge (--dim or cube(n)), the half's
-     * loops are checked here, beside the other half's.  Any report sends
-     * the file back whole, where it is made in file order; the names of
-     * the distribute pragmas wait for the merged arrays. */
-    int n = r->opt->dim > 0 ? r->opt->dim
-          : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value : 0;
-    if (h->walked == 1 && r->errors == 0 && r->diag_len == 0 && n >= 1 &&
-        n <= HD_DP_MAX_DIM) {
-        h->prog.n = n;
-        distribute_each(r);
-        check_loops(r);
-        h->checked = true;
-    }
-    return NULL;
-}
-
-typedef struct {
-    reader *r;
-    char **keys;
-    int index;                 /* of the declaration being visited */
-} key_search;
-
-static char *numbered(char tag, int a, int b)
-{
-    char *s = malloc(32);
-    if (s)
-        snprintf(s, 32, "%c%d:%d", tag, a, b);
-    return s;
-}
-
-static enum CXChildVisitResult key_globals(CXCursor c, CXCursor parent,
-                                           CXClientData data)
-{
-    (void)parent;
-    key_search *ks = data;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    if (!clang_isDeclaration(kind))
-        return CXChildVisit_Continue;     /* macros differ between halves */
-    /* FNV-1a over each declaration's kind and name. */
-    CXString name = clang_getCursorSpelling(c);
-    const char *n = clang_getCString(name);
-    ks->r->signature = (ks->r->signature ^ (uint64_t)kind) * 1099511628211u;
-    for (; n && *n; n++)
-        ks->r->signature = (ks->r->signature ^ (unsigned char)*n) * 1099511628211u;
-    clang_disposeString(name);
-    for (int k = 0; k < ks->r->ndecls; k++) {
-        int a = ks->r->decls[k].index;
-        if (!ks->keys[a] && clang_equalCursors(c, ks->r->decls[k].decl))
-            ks->keys[a] = numbered('g', ks->index, 0);
-    }
-    ks->index++;
-    return CXChildVisit_Continue;
-}
-
-/*
- * Names each array's declaration alike in both halves' units (and signs
- * the sequence of file-scope declarations, which must be alike), where
- * clang_equalCursors compares cursors of one unit only.  A file-scope
- * declaration is named by its place among the unit's file-scope
- * declarations, which the blanking leaves alike (a blanked definition is
- * still one declaration), and which tells apart two inclusions of one
- * header.  An array declared in a body is in one half only: named apart.
- */
-static char **array_keys(reader *r)
-{
-    char **keys = calloc((size_t)r->prog->narrays + 1, sizeof *keys);
-    if (!keys)
-        return NULL;
-    key_search ks = { r, keys, 0 };
-    r->nkeys = r->prog->narrays;
-    r->signature = 1469598103934665603u;
-    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), key_globals, &ks);
-    for (int a = 0; a < r->prog->narrays; a++)
-        if (!keys[a])
-            keys[a] = numbered('l', r->half, a);
-    return keys;
-}
-
-static void note_self_inclusion(CXFile included, CXSourceLocation *stack,
-                                unsigned depth, CXClientData data)
-{
-    (void)stack;
-    reader *r = data;
-    if (depth > 0 && clang_File_isEqual(included, r->file))
-        r->unsafe = "the file includes itself";
-}
-
-static bool listed(char *const *list, int n, const char *s)
-{
-    for (int k = 0; k < n; k++)
-        if (strcmp(list[k], s) == 0)
-            return true;
-    return false;
-}
-
-/* Did each half read cleanly, and only its own loops?  Anything else is
- * left to the parse of the whole file, which reports it as usual. */
-static bool halves_agree(half_job h[2], const hd_halves *plan)
-{
-    for (int k = 0; k < 2; k++) {
-        reader *r = &h[k].r, *other = &h[1 - k].r;
-        if (h[k].walked != 1 || r->errors || r->diag_len || r->unsafe ||
-            r->signature != other->signature)
-            return false;
-        int own = 0;
-        for (int j = 0; j < plan->nbodies; j++)
-            own += plan->bodies[j].half == k;
-        if (r->own_bodies != own)
-            return false;
-        for (int j = 0; j < r->npragmas; j++) {
-            const hd_body *b = hd_halves_body_at(plan, r->pragmas[j].offset);
-            if (r->pragmas[j].kind == PRAGMA_DOALL ? !b || b->half != k : b != NULL)
-                return false;
-        }
-        /* A function defined in both halves is a redefinition in the
-         * file; one "not defined" here must be defined in the other. */
-        for (int j = 0; j < r->ndefined; j++)
-            if (k == 0 && listed(other->defined, other->ndefined, r->defined[j]))
-                return false;
-        for (int j = 0; j < r->nundefined; j++)
-            if (!listed(other->defined, other->ndefined, r->undefined[j]))
-                return false;
-    }
-    return true;
-}
-
-/* Appends the second half's loops and new arrays to the first's program;
- * an array the first half also uses keeps its first index, so the arrays
- * are in the order a walk of the whole file meets them. */
-static bool merge_halves(half_job h[2])
-{
-    hd_program *p = &h[0].prog, *q = &h[1].prog;
-    char **keys0 = h[0].r.keys, **keys1 = h[1].r.keys;
-    int *index = calloc((size_t)q->narrays + 1, sizeof *index);
-    hd_array *arrays = realloc(p->arrays, (size_t)(p->narrays + q->narrays + 1) * sizeof *arrays);
-    hd_loop *loops = realloc(p->loops, (size_t)(p->nloops + q->nloops + 1) * sizeof *loops);
-    if (arrays)
-        p->arrays = arrays;
-    if (loops)
-        p->loops = loops;
-    /* Every key is there: parse_half counts a missing one as unsafe. */
-    bool ok = index && arrays && loops;
-    int narrays0 = p->narrays;
-    if (ok) {
-        for (int k = 0; k < q->narrays; k++) {
-            index[k] = -1;
-            for (int j = 0; j < narrays0 && index[k] < 0; j++)
-                if (strcmp(keys0[j], keys1[k]) == 0)
-                    index[k] = j;
-            if (index[k] < 0) {
-                index[k] = p->narrays;
-                p->arrays[p->narrays++] = q->arrays[k];
-                memset(&q->arrays[k], 0, sizeof q->arrays[k]);
-            }
-        }
-        for (int k = 0; k < q->nloops; k++) {
-            hd_loop *l = &p->loops[p->nloops++];
-            *l = q->loops[k];
-            for (int j = 0; j < l->nrefs; j++)
-                l->refs[j].array = index[l->refs[j].array];
-        }
-        q->nloops = 0;
-    }
-    free(index);
-    return ok;
-}
-
-/*
- * The halves are for C as clang reads it by default, with flags that act
- * alike on both halves: a .c file, and only compiler arguments of this
- * list (include paths, macros, standards up to C17, optimisation, debug
- * and machine flags, warnings that are not errors, a few -f flags).
- * Anything else (a language, -Werror, -Wp,..., -fms-extensions, -std=c89,
- * -std=c2x with its digit separators, ...) is read whole, and so is a
- * macro definition that holds what the text scan refuses in the file.
- */
-static bool halves_arg(const char *a, const char *value)
-{
-    static const char *const exact[] = {
-        "-w", "-g", "-O", "-Os", "-Oz", "-Og", "-Ofast", "-fPIC", "-fpic",
-        "-fPIE", "-fpie", "-fno-common", "-fno-strict-aliasing", "-fwrapv",
-        "-fsigned-char", "-funsigned-char", "-fno-builtin", "-ffreestanding",
-        "-fno-math-errno", "-ffast-math", "-pthread", "-std=c99", "-std=c11",
-        "-std=c17", "-std=c18", "-std=gnu99", "-std=gnu11", "-std=gnu17",
-        "-std=gnu18", "-std=iso9899:1999", "-std=iso9899:2011",
-        "-std=iso9899:2017", "-std=iso9899:2018",
-    };
-    static const char *const refused_in_macros[] = {
-        "__COUNTER__", "_Pragma", "__pragma", "{", "##", "section", "asm",
-        "extern",
-    };
-    for (size_t j = 0; j < sizeof exact / sizeof *exact; j++)
-        if (strcmp(a, exact[j]) == 0)
-            return true;
-    if (strncmp(a, "-D", 2) == 0) {
-        for (size_t j = 0; j < sizeof refused_in_macros / sizeof *refused_in_macros; j++)
-            if (strstr(value, refused_in_macros[j]))
-                return false;
-        return true;
-    }
-    if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-U", 2) == 0 ||
-        strcmp(a, "-isystem") == 0 || strcmp(a, "-iquote") == 0 ||
-        strcmp(a, "-idirafter") == 0)
-        return true;
-    if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '9' && !a[3])
-        return true;
-    if (strncmp(a, "-g", 2) == 0 || (strncmp(a, "-m", 2) == 0 &&
-                                     strncmp(a, "-mllvm", 6) != 0))
-        return true;
-    return strncmp(a, "-W", 2) == 0 && strncmp(a, "-Werror", 7) != 0 &&
-           strncmp(a, "-Wp,", 4) != 0 && strncmp(a, "-Wa,", 4) != 0 &&
-           strncmp(a, "-Wl,", 4) != 0 && strcmp(a, "-Wfatal-errors") != 0;
-}
-
-static bool halves_allowed(const char *path, char **args, int nargs)
-{
-    size_t n = strlen(path);
-    if (n < 2 || strcmp(path + n - 2, ".c") != 0)
-        return false;
-    for (int k = 0; k < nargs; k++) {
-        const char *a = args[k];
-        /* -p gives clang the file by its absolute name: its directory
-         * changes nothing of what read_file reads. */
-        if (strncmp(a, "-working-directory=", 19) == 0 && path[0] == '/')
-            continue;
-        bool separate = strcmp(a, "-D") == 0 || strcmp(a, "-I") == 0 ||
-                        strcmp(a, "-U") == 0 || strcmp(a, "-isystem") == 0 ||
-                        strcmp(a, "-iquote") == 0 || strcmp(a, "-idirafter") == 0;
-        if (separate && k + 1 >= nargs)
-            return false;
-        const char *value = separate ? args[++k] : a + 2;
-        if (!halves_arg(a, value))
-            return false;
-    }
-    return true;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            char *grown = realloc(text, cap = 2 * (n + 65536 + 1));
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = grown;
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
-/*
- * The file parsed as two translation units at once, one on a thread of its
- * own, each with the other half's doall bodies blanked (halves.h), then the
- * two programs merged and checked as one.  Returns the number of errors, or
- * -1 when the file must be parsed whole instead: no plan, a diagnostic in
- * either half, a loop outside its half.  Either way the result is the one
- * the whole file's parse gives.
- */
-static int read_in_halves(const char *path, const hd_c_options *opt,
-                          const char *parse_path, char **args, int nargs,
-                          hd_program *out, char **diagnostics)
-{
-    if (!halves_allowed(parse_path, args, nargs))
-        return -1;
-    size_t len = 0;
-    char *text = read_file(parse_path, &len);
-    if (!text)
-        return -1;
-    hd_halves plan;
-    if (!hd_halves_plan(text, len, &plan)) {
-        free(text);
-        return -1;
-    }
-    size_t bytes = 0;
-    for (int k = 0; k < plan.nbodies; k++)
-        if (plan.bodies[k].half >= 0)
-            bytes += plan.bodies[k].end - plan.bodies[k].begin;
-    if (opt->parse != HD_PARSE_HALVES && bytes < HALVES_MIN_BYTES) {
-        hd_halves_free(&plan);
-        free(text);
-        return -1;
-    }
-    /* An implicit declaration in a body would be seen by later bodies of
-     * the whole file only; C99 and later warn of it anyway, C89 does not
-     * unless asked.  A warning sends the file back whole. */
-    char **hargs = malloc((size_t)(nargs + 1) * sizeof *hargs);
-    if (!hargs) {
-        hd_halves_free(&plan);
-        free(text);
-        return -1;
-    }
-    memcpy(hargs, args, (size_t)nargs * sizeof *hargs);
-    hargs[nargs] = "-Wimplicit-function-declaration";
-    half_job h[2];
-    bool ready = true;
-    for (int k = 0; k < 2; k++) {
-        init_reader(&h[k].r, path, opt, &h[k].prog);
-        h[k].r.plan = &plan;
-        h[k].r.half = k;
-        h[k].index = clang_createIndex(0, 0);
-        h[k].parse_path = parse_path;
-        h[k].args = hargs;
-        h[k].nargs = nargs + 1;
-        h[k].text = hd_halves_text(text, len, &plan, k);
-        h[k].len = len;
-        h[k].walked = -1;
-        h[k].checked = false;
-        ready = ready && h[k].text;
-    }
-    /* The walk recurses as deep as the code nests: give the thread the
-     * stack the main thread has (its limit, at least 8 MiB, at most 1 GiB),
-     * so that a file the whole reading can walk, this one can too. */
-    pthread_attr_t attr;
-    pthread_t first;
-    bool threaded = false;
-    struct rlimit stack;
-    size_t stack_size = (size_t)8 << 20;
-    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur > stack_size)
-        stack_size = stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur > ((rlim_t)1 << 30)
-                     ? (size_t)1 << 30 : (size_t)stack.rlim_cur;
-    if (ready && pthread_attr_init(&attr) == 0) {
-        pthread_attr_setstacksize(&attr, stack_size);
-        threaded = pthread_create(&first, &attr, parse_half, &h[0]) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (ready) {
-        if (!threaded)
-            parse_half(&h[0]);
-        parse_half(&h[1]);
-        if (threaded)
-            pthread_join(first, NULL);
-    }
-    int errors = -1;
-    if (ready && h[0].checked == h[1].checked && halves_agree(h, &plan) &&
-        merge_halves(h)) {
-        /* A reader of the merged program over the whole text finishes, so
-         * its diagnostics quote the file's own lines.  finish needs no
-         * unit: only the program, the pragmas (file-scope ones, alike in
-         * both halves; the first half's are taken over) and the text. */
-        reader r;
-        init_reader(&r, path, opt, out);
-        *out = h[0].prog;
-        memset(&h[0].prog, 0, sizeof h[0].prog);
-        r.src = text;
-        r.len = len;
-        r.pragmas = h[0].r.pragmas;
-        r.npragmas = h[0].r.npragmas;
-        r.cube_pragma = h[0].r.cube_pragma;
-        h[0].r.pragmas = NULL;
-        h[0].r.npragmas = 0;
-        out->path = xstrdup(path);
-        out->units = 2;
-        finish(&r, h[1].checked);
-        free_reader(&r);
-        *diagnostics = r.diag;
-        errors = r.errors;
-        if (errors) {
-            hd_program_free(out);
-            out->units = 2;
-        }
-    }
-    for (int k = 0; k < 2; k++) {
-        free_reader(&h[k].r);
-        free(h[k].r.diag);
-        hd_program_free(&h[k].prog);
-        clang_disposeIndex(h[k].index);
-        free(h[k].text);
-    }
-    hd_halves_free(&plan);
-    free(hargs);
-    free(text);
-    return errors;
 }
 
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
@@ -4216,41 +3624,29 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
     if (!parse_path)
         parse_path = xstrdup(path);
-    /* The code generator's pass over the sequential code needs the whole
-     * file in one unit. */
-    int errors = -1, walked = -1;
-    if (!opt->host_code && opt->parse != HD_PARSE_WHOLE)
-        errors = read_in_halves(path, opt, parse_path, args, nargs, out,
-                                diagnostics);
-    if (errors < 0) {
-        CXIndex index = clang_createIndex(0, 0);
-        walked = parse_and_walk(&r, index, parse_path, args, nargs, NULL, 0);
-        if (walked < 0) {
-            errors = 1;
-        } else {
-            out->units = 1;
-            if (walked) {
-                out->path = xstrdup(path);
-                if (opt->host_code) {
-                    out->source = malloc(r.len + 1);
-                    if (out->source) {
-                        memcpy(out->source, r.src, r.len);
-                        out->source[r.len] = '\0';
-                        out->source_len = r.len;
-                    }
+    int errors = 1;
+    CXIndex index = clang_createIndex(0, 0);
+    int walked = parse_and_walk(&r, index, parse_path, args, nargs);
+    if (walked >= 0) {
+        if (walked) {
+            out->path = xstrdup(path);
+            if (opt->host_code) {
+                out->source = malloc(r.len + 1);
+                if (out->source) {
+                    memcpy(out->source, r.src, r.len);
+                    out->source[r.len] = '\0';
+                    out->source_len = r.len;
                 }
-                finish(&r, false);
             }
-            errors = r.errors;
+            finish(&r);
         }
-        free_reader(&r);
-        clang_disposeIndex(index);
-        *diagnostics = r.diag;
-        if (errors) {
-            hd_program_free(out);
-            out->units = walked >= 0;
-        }
+        errors = r.errors;
     }
+    free_reader(&r);
+    clang_disposeIndex(index);
+    *diagnostics = r.diag;
+    if (errors)
+        hd_program_free(out);
     for (int k = 0; k < nargs; k++)
         free(args[k]);
     free(args);

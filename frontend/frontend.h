@@ -321,18 +321,7 @@ typedef struct {
     size_t source_len;      /* which every offset above indexes */
     int nincludes;          /* every file the program includes, for -MD */
     char **includes;
-    int units;              /* translation units clang parsed: 1, or 2 when
-                             * the file was parsed in two halves at once
-                             * (set even when hd_c_read reports errors) */
 } hd_program;
-
-/* How hd_c_read has clang parse the file (docs/frontend-performance.md). */
-typedef enum {
-    HD_PARSE_AUTO,          /* in two halves at once when it is large and
-                             * safe, else whole; same result either way */
-    HD_PARSE_WHOLE,         /* one translation unit */
-    HD_PARSE_HALVES,        /* in two halves whenever it is safe (tests) */
-} hd_parse_mode;
 
 typedef struct {
     int dim;                /* --dim, or 0 */
@@ -342,7 +331,6 @@ typedef struct {
     const char *include_dir; /* holds hyperdo/bits.h; added as -I, or NULL */
     bool host_code;         /* also read what the code generator needs of
                              * the sequential code (hd_program.uses, main) */
-    hd_parse_mode parse;    /* ignored with host_code: always whole */
 } hd_c_options;
 
 /* Parses and analyses an annotated C file.  Diagnostics, formatted as the

@@ -72,14 +72,7 @@ static void print_help(void)
         "                        max     the largest T(A_r, b_r) of any LCC\n"
         "                        maxsum  the largest sum over LCCs of T_i\n"
         "                        sum     the sum over LCCs and dimensions\n"
-        "  -h, --help          show this help and exit\n"
-        "\n"
-        "Environment:\n"
-        "  HYPERDO_PARSE=auto|whole|halves\n"
-        "                      how a C file is parsed: auto (default) splits a\n"
-        "                      large file in two halves parsed at once, whole\n"
-        "                      never, halves whenever it is safe; the result is\n"
-        "                      the same (docs/frontend-performance.md)\n",
+        "  -h, --help          show this help and exit\n",
         usage_line);
 }
 
@@ -181,21 +174,8 @@ static const reader *reader_for(const char *path)
 static int read_c(const options *opt, hd_spec *spec)
 {
     hd_program prog;
-    /* For tests and measurements (docs/frontend-performance.md): the
-     * result is the same whichever way the file is parsed. */
-    const char *mode = getenv("HYPERDO_PARSE");
-    hd_parse_mode parse = HD_PARSE_AUTO;
-    if (mode && strcmp(mode, "whole") == 0)
-        parse = HD_PARSE_WHOLE;
-    else if (mode && strcmp(mode, "halves") == 0)
-        parse = HD_PARSE_HALVES;
-    else if (mode && *mode && strcmp(mode, "auto") != 0) {
-        fprintf(stderr, "hyperdo: error: HYPERDO_PARSE must be auto, whole or "
-                "halves, not '%s'\n", mode);
-        return HD_EXIT_USAGE;
-    }
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
-                          opt->build_dir, NULL, false, parse };
+                          opt->build_dir, NULL, false };
     if (hd_read_c_program(opt->path, copt, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     int rc = hd_program_spec(&prog, spec);

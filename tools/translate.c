@@ -381,7 +381,7 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     *out_len = 0;
     hd_c_options copt = { in->t.dim, in->nclang,
                           (const char *const *)in->clang, build_dir, NULL,
-                          true, HD_PARSE_WHOLE };
+                          true };
     if (hd_read_c_program(in->path, copt, prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
 

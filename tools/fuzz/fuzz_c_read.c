@@ -5,18 +5,13 @@
  * Each input is written to input.c in a private directory (hd_c_read takes
  * a path) and read as `hyperdo analyze` reads it, with runtime/include as
  * the directory of hyperdo/bits.h.  A first line of the form
- *     // hd [dim N] [args LETTERS] [compdb] [halves]
+ *     // hd [dim N] [args LETTERS] [compdb]
  * (any order, any subset) selects the command-line options the fuzzer
  * would otherwise never reach: --dim N; compiler arguments, one per letter
  * from a fixed menu of harmless ones (never free text: an argument such as
  * -Xclang -load would make libclang load a library); and -p, the
  * compilation database, for which a compile_commands.json holding those
- * arguments is written beside input.c; `halves` reads the file a second
- * time in two halves at once (frontend/halves.h) and aborts unless both
- * readings give the same errors, diagnostics and communications.  Every
- * input also goes through the halves plan on its own, whose invariants are
- * checked (bodies in order, braces at their ends, lengths and lines kept in
- * the blanked texts).  A successful read is turned into a
+ * arguments is written beside input.c.  A successful read is turned into a
  * spec (hd_program_spec) and every LCC is analysed as `hyperdo analyze`
  * does: class, contention before and after its own optimum, and the Section
  * 5 set optimizer for every objective while the cube is small enough to
@@ -35,7 +30,6 @@
 
 #include "analysis.h"
 #include "frontend.h"
-#include "halves.h"
 
 #ifndef HD_FUZZ_INCLUDE
 #error "define HD_FUZZ_INCLUDE as the runtime/include directory"
@@ -85,7 +79,7 @@ static const char *const menu[] = {
 
 typedef struct {
     int dim;
-    bool compdb, halves;
+    bool compdb;
     int nargs;
     const char *args[MAX_ARGS];
 } leading;
@@ -106,8 +100,6 @@ static leading leading_options(const uint8_t *data, size_t size)
     for (char *w = strtok_r(line + 6, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
         if (strcmp(w, "compdb") == 0) {
             o.compdb = true;
-        } else if (strcmp(w, "halves") == 0) {
-            o.halves = true;
         } else if (strcmp(w, "dim") == 0 || strcmp(w, "args") == 0) {
             /* A word that takes a value, which may be missing. */
             char *value = strtok_r(NULL, " ", &save);
@@ -173,94 +165,8 @@ static void analyse(const hd_spec *spec)
     free(set);
 }
 
-/* The documented promises of the halves plan, on any text. */
-static void check_plan(const uint8_t *data, size_t size)
-{
-    const char *src = (const char *)data;
-    hd_halves p;
-    if (!hd_halves_plan(src, size, &p)) {
-        if (p.bodies || p.nbodies || !p.why)
-            abort();
-        return;
-    }
-    size_t last = 0;
-    int last_half = 0, ndoall = 0;
-    for (int k = 0; k < p.nbodies; k++) {
-        const hd_body *b = &p.bodies[k];
-        if (b->begin < last || b->end <= b->begin ||
-            b->end > size || src[b->begin] != '{' || src[b->end - 1] != '}' ||
-            (b->half >= 0) != b->doall || b->half > 1 ||
-            (b->half >= 0 && b->half < last_half) ||
-            hd_halves_body_at(&p, b->begin) != b ||
-            hd_halves_body_at(&p, b->end - 1) != b)
-            abort();
-        if (b->half >= 0) {
-            last_half = b->half;
-            ndoall++;
-        }
-        last = b->end;
-    }
-    if (ndoall < 2 || p.bodies[0].half == 1 || last_half != 1)
-        abort();
-    for (int h = 0; h < 2; h++) {
-        char *t = hd_halves_text(src, size, &p, h);
-        if (!t || t[size] != '\0')
-            abort();
-        for (size_t k = 0; k < size; k++) {
-            const hd_body *b = hd_halves_body_at(&p, k);
-            bool blank = b && b->half >= 0 && b->half != h;
-            char want = !blank ? src[k] : k == b->begin ? ';'
-                      : src[k] == '\n' || src[k] == '\r' ? src[k] : ' ';
-            if (t[k] != want)
-                abort();
-        }
-        free(t);
-    }
-    hd_halves_free(&p);
-}
-
-/* Both readings' communications, as hyperdo analyze prints them. */
-static bool same_specs(const hd_spec *a, const hd_spec *b)
-{
-    if (a->n != b->n || a->m != b->m)
-        return false;
-    for (int k = 0; k < a->m; k++) {
-        const hd_named_lcc *x = &a->lccs[k], *y = &b->lccs[k];
-        if (strcmp(x->name, y->name) != 0 || strcmp(x->array, y->array) != 0 ||
-            x->line != y->line || x->col != y->col || x->loop_line != y->loop_line ||
-            !x->reason != !y->reason || (x->reason && strcmp(x->reason, y->reason) != 0) ||
-            x->lcc.b != y->lcc.b || !hd_matrix_equal(&x->lcc.A, &y->lcc.A))
-            return false;
-    }
-    return true;
-}
-
-/* The file read again in halves must give what the whole reading gave. */
-static void compare_halves(const hd_c_options *whole_opt, int errors,
-                           const char *diagnostics, const hd_spec *spec)
-{
-    hd_c_options opt = *whole_opt;
-    opt.parse = HD_PARSE_HALVES;
-    hd_program prog;
-    char *diag = NULL;
-    int e = hd_c_read(path, &opt, &prog, &diag);
-    if (e != errors || strcmp(diag ? diag : "", diagnostics ? diagnostics : "") != 0)
-        abort();
-    if (e == 0) {
-        hd_spec other;
-        if (hd_program_spec(&prog, &other) != HD_SPEC_OK)
-            abort();
-        if (spec && !same_specs(spec, &other))
-            abort();
-        hd_spec_free(&other);
-        hd_program_free(&prog);
-    }
-    free(diag);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    check_plan(data, size);
     FILE *f = fopen(path, "wb");
     if (!f)
         abort();
@@ -284,15 +190,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hd_program prog;
     memset(&prog, 0, sizeof prog);
     char *diagnostics = NULL;
-    opt.parse = HD_PARSE_WHOLE;
     int errors = hd_c_read(path, &opt, &prog, &diagnostics);
     if (errors < 0)
         abort();                /* documented: the number of errors */
     hd_spec spec;
     memset(&spec, 0, sizeof spec);
     bool have_spec = errors == 0 && hd_program_spec(&prog, &spec) == HD_SPEC_OK;
-    if (lead.halves)
-        compare_halves(&opt, errors, diagnostics, have_spec ? &spec : NULL);
     if (have_spec) {
         analyse(&spec);
         hd_spec_free(&spec);

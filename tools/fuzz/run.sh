@@ -9,8 +9,7 @@
 # inputs (build-fuzz/artifacts) and the log of each run.
 #
 # Seeds: tools/fuzz/seeds/*.c and, when present, the reader's test corpus
-# tests/frontend/*.c and tests/frontend/*/*.c (its rejects included) and
-# tests/unit/halves/*.c (read both ways: whole and in two halves).
+# tests/frontend/*.c and tests/frontend/*/*.c (its rejects included).
 #
 # Environment:
 #   CC             clang with libFuzzer (default clang-14)
@@ -61,13 +60,9 @@ if [ "${HD_FUZZ_NO_BUILD:-0}" != 1 ]; then
     echo "built $out/fuzz_c_read"
 fi
 
-# Seeds another helper keeps with the front end's tests; those of the
-# halves reader with a first line asking for both readings.
+# Seeds another helper keeps with the front end's tests.
 for f in "$root"/tests/frontend/*.c "$root"/tests/frontend/*/*.c; do
     [ -e "$f" ] && cp "$f" "$out/seeds-tests/$(echo "${f#"$root"/tests/frontend/}" | tr / _)"
-done
-for f in "$root"/tests/unit/halves/*.c; do
-    [ -e "$f" ] && { echo "// hd halves"; cat "$f"; } >"$out/seeds-tests/halves_$(basename "$f")"
 done
 
 export ASAN_OPTIONS="detect_leaks=${HD_FUZZ_LEAKS:-1}:${ASAN_OPTIONS:-}"

@@ -1,5 +1,5 @@
-# tools/robustness/mutate.awk — the doall and canon passes of sweep.sh and
-# halves.sh: `#pragma hyperdo doall` before every line that starts with
+# tools/robustness/mutate.awk — the doall and canon passes of sweep.sh:
+# `#pragma hyperdo doall` before every line that starts with
 # `for (`, and with -v canon=1 each such header (when on one line)
 # replaced by `for (int i = 0; i < 256; i++)`.
 

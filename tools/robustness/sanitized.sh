@@ -1,4 +1,4 @@
-# tools/robustness/sanitized.sh — sourced by sweep.sh and halves.sh: the
+# tools/robustness/sanitized.sh — sourced by sweep.sh: the
 # ASan+UBSan build they run (build-robust/, Debug -O1, tests included so
 # that both scripts share one configuration) and the sanitizers' settings.
 #

@@ -1,2 +1,0 @@
-/* Included twice by included_twice.c: two declarations of t. */
-double t[16];
