@@ -1,6 +1,6 @@
 /*
  * codegen.h — Hyperdo's code generator: from an annotated C program (the
- * front end's hd_program, read with hd_c_options.host_code) to the SPMD C
+ * model's hd_program, read with hd_c_options.host_code) to the SPMD C
  * program that runs it on 2^n processors through hyperdo.h.
  *
  * The shape of the output is Fig. 1d of Hou et al. 2001: every doall becomes a
@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
-#include "frontend.h"
+#include "model.h"
 
 typedef enum {
     HD_MAPPING_OPTIMAL,    /* the Section 5 DP over all LCCs of the file */

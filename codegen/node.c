@@ -18,6 +18,7 @@
  */
 #include "codegen_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

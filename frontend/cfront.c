@@ -2,7 +2,7 @@
  * cfront.c — the C reader: finds the `#pragma hyperdo doall` loops of a C
  * file with libclang, checks that each is a canonical loop whose body is
  * plain assignments, turns every array subscript into an index expression
- * (cexpr.c), and works out under owner computes which references make
+ * (expr.c), and works out under owner computes which references make
  * processors exchange data, and how (Hou et al. 2001, Section 3).
  *
  * The pass order: clang parses; the pragmas are read from the file's tokens
@@ -3526,7 +3526,6 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
     return 1;
 }
 
-static void free_loop(hd_loop *l);
 
 /*
  * A doall that writes no array element computes nothing that outlives an
@@ -3554,7 +3553,7 @@ static void keep_sequential(reader *r)
         } else {
             report(r, "error", l->begin, l->line, "out of memory");
         }
-        free_loop(l);
+        hd_loop_free(l);
     }
     p->nloops = kept;
 }
@@ -3652,79 +3651,4 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     free(args);
     free(parse_path);
     return errors;
-}
-
-static void free_loop(hd_loop *l)
-{
-    for (int j = 0; j < l->nrefs; j++) {
-        free(l->refs[j].text);
-        free(l->refs[j].reason);
-        hd_expr_free(l->refs[j].index);
-    }
-    free(l->refs);
-    for (int j = 0; j < l->nguards; j++)
-        hd_expr_free(l->guards[j].cond);
-    free(l->guards);
-    free(l->var);
-    free(l->var_type);
-    for (int j = 0; j < l->nouters; j++) {
-        free(l->outers[j].name);
-        free(l->outers[j].type);
-    }
-    free(l->outers);
-}
-
-void hd_program_free(hd_program *p)
-{
-    for (int k = 0; k < p->nloops; k++)
-        free_loop(&p->loops[k]);
-    for (int k = 0; k < p->nuses; k++)
-        free(p->uses[k].arrays);
-    free(p->pragmas);
-    free(p->source);
-    for (int k = 0; k < p->nincludes; k++)
-        free(p->includes[k]);
-    free(p->includes);
-    free(p->main_refs);
-    free(p->uses);
-    for (int k = 0; k < p->narrays; k++) {
-        free(p->arrays[k].name);
-        free(p->arrays[k].elem_type);
-    }
-    free(p->arrays);
-    free(p->loops);
-    free(p->path);
-    memset(p, 0, sizeof *p);
-}
-
-int hd_program_spec(const hd_program *p, hd_spec *out)
-{
-    memset(out, 0, sizeof *out);
-    out->n = p->n;
-    for (int k = 0; k < p->nloops; k++)
-        for (int j = 0; j < p->loops[k].nrefs; j++) {
-            const hd_ref *ref = &p->loops[k].refs[j];
-            if (ref->is_write || ref->comm == HD_COMM_LOCAL)
-                continue;
-            hd_named_lcc *grown = realloc(out->lccs, (size_t)(out->m + 1) * sizeof *grown);
-            if (!grown) {
-                hd_spec_free(out);
-                return HD_SPEC_ENOMEM;
-            }
-            out->lccs = grown;
-            hd_named_lcc *e = &out->lccs[out->m++];
-            memset(e, 0, sizeof *e);
-            e->name = xstrdup(ref->text);
-            e->line = ref->line;
-            e->col = ref->col;
-            e->loop_line = p->loops[k].line;
-            e->array = xstrdup(p->arrays[ref->array].name);
-            if (ref->comm == HD_COMM_LCC) {
-                e->lcc = ref->lcc;
-            } else {
-                e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
-                e->reason = xstrdup(ref->reason ? ref->reason : "not an LCC");
-            }
-        }
-    return HD_SPEC_OK;
 }

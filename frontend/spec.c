@@ -437,15 +437,3 @@ int hd_spec_read(FILE *in, const char *path, hd_spec *out, hd_diag *err)
     free(text);
     return rc;
 }
-
-void hd_spec_free(hd_spec *spec)
-{
-    for (int k = 0; k < spec->m; k++) {
-        free(spec->lccs[k].name);
-        free(spec->lccs[k].array);
-        free(spec->lccs[k].reason);
-    }
-    free(spec->lccs);
-    spec->lccs = NULL;
-    spec->n = spec->n_line = spec->m = 0;
-}

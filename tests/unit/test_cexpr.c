@@ -1,5 +1,5 @@
 /*
- * test_cexpr.c — index expressions (frontend/cexpr.c): hd_expr_affine's
+ * test_cexpr.c — index expressions (frontend/expr.c): hd_expr_affine's
  * GF(2)-affine map of the loop variable's bits, and hd_expr_eval.
  *
  * Trees are built here with a small DSL that applies C's conversion rules

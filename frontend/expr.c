@@ -1,5 +1,5 @@
 /*
- * cexpr.c — index expressions of doall bodies: when they are GF(2)-affine
+ * expr.c — index expressions of doall bodies: when they are GF(2)-affine
  * in the bits of the loop variable, and what they evaluate to otherwise.
  *
  * An affine map gives every output bit as a sum over GF(2) of input bits

@@ -1,0 +1,103 @@
+/*
+ * model.c — releasing the program model, and the communications of a
+ * program as a spec.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+void hd_spec_free(hd_spec *spec)
+{
+    for (int k = 0; k < spec->m; k++) {
+        free(spec->lccs[k].name);
+        free(spec->lccs[k].array);
+        free(spec->lccs[k].reason);
+    }
+    free(spec->lccs);
+    spec->lccs = NULL;
+    spec->n = spec->n_line = spec->m = 0;
+}
+
+void hd_loop_free(hd_loop *l)
+{
+    for (int j = 0; j < l->nrefs; j++) {
+        free(l->refs[j].text);
+        free(l->refs[j].reason);
+        hd_expr_free(l->refs[j].index);
+    }
+    free(l->refs);
+    for (int j = 0; j < l->nguards; j++)
+        hd_expr_free(l->guards[j].cond);
+    free(l->guards);
+    free(l->var);
+    free(l->var_type);
+    for (int j = 0; j < l->nouters; j++) {
+        free(l->outers[j].name);
+        free(l->outers[j].type);
+    }
+    free(l->outers);
+}
+
+void hd_program_free(hd_program *p)
+{
+    for (int k = 0; k < p->nloops; k++)
+        hd_loop_free(&p->loops[k]);
+    for (int k = 0; k < p->nuses; k++)
+        free(p->uses[k].arrays);
+    free(p->pragmas);
+    free(p->source);
+    for (int k = 0; k < p->nincludes; k++)
+        free(p->includes[k]);
+    free(p->includes);
+    free(p->main_refs);
+    free(p->uses);
+    for (int k = 0; k < p->narrays; k++) {
+        free(p->arrays[k].name);
+        free(p->arrays[k].elem_type);
+    }
+    free(p->arrays);
+    free(p->loops);
+    free(p->path);
+    memset(p, 0, sizeof *p);
+}
+
+int hd_program_spec(const hd_program *p, hd_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = p->n;
+    for (int k = 0; k < p->nloops; k++)
+        for (int j = 0; j < p->loops[k].nrefs; j++) {
+            const hd_ref *ref = &p->loops[k].refs[j];
+            if (ref->is_write || ref->comm == HD_COMM_LOCAL)
+                continue;
+            hd_named_lcc *grown = realloc(out->lccs, (size_t)(out->m + 1) * sizeof *grown);
+            if (!grown) {
+                hd_spec_free(out);
+                return HD_SPEC_ENOMEM;
+            }
+            out->lccs = grown;
+            hd_named_lcc *e = &out->lccs[out->m++];
+            memset(e, 0, sizeof *e);
+            e->name = xstrdup(ref->text);
+            e->line = ref->line;
+            e->col = ref->col;
+            e->loop_line = p->loops[k].line;
+            e->array = xstrdup(p->arrays[ref->array].name);
+            if (ref->comm == HD_COMM_LCC) {
+                e->lcc = ref->lcc;
+            } else {
+                e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
+                e->reason = xstrdup(ref->reason ? ref->reason : "not an LCC");
+            }
+        }
+    return HD_SPEC_OK;
+}

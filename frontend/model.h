@@ -1,0 +1,301 @@
+/*
+ * model.h — the program model every stage after the front end reads: the
+ * annotated C program (hd_program: its distributed arrays, its doall loops,
+ * their references as index expressions, and the host's uses of the
+ * arrays) and a set of named communications (hd_spec).  The front end
+ * (frontend.h) fills them; the analysis and the code generator read them.
+ * No libclang here: a later stage links this library alone.
+ */
+#ifndef HYPERDO_MODEL_H
+#define HYPERDO_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+
+/* Limits of the model; the front end refuses, with a message, what goes
+ * beyond them. */
+#define HD_MAX_DIMS 32     /* dimensions of a distributed or replicated array */
+
+typedef struct {
+    char *name;   /* owned by the hd_spec */
+    int line;     /* of its lcc directive, 1-based; of the reference in C */
+    hd_lcc lcc;   /* lcc.A.n == the spec's n; unused when general */
+    /* Filled by the C reader only (array == NULL for specs): */
+    char *array;      /* the array read */
+    int col;          /* of the reference */
+    int loop_line;    /* of the doall's for keyword */
+    char *reason;     /* non-NULL: a general communication, not an LCC */
+} hd_named_lcc;
+
+/* The LCCs of one input, in input order.  Owns everything it points to. */
+typedef struct {
+    int n;           /* hypercube dimension */
+    int n_line;      /* line of the `n` directive */
+    int m;           /* number of LCCs, >= 1 after a successful read */
+    hd_named_lcc *lccs;
+} hd_spec;
+
+/* Status of the readers. */
+enum {
+    HD_SPEC_OK = 0,
+    HD_SPEC_ESYNTAX = 1,   /* the input is malformed: err has the line */
+    HD_SPEC_EIO = 2,       /* reading failed: err->line is 0 */
+    HD_SPEC_ENOMEM = 3,    /* out of memory: err->line is 0 */
+};
+
+/* Frees what a successful read put in *spec and empties it. */
+void hd_spec_free(hd_spec *spec);
+
+/* ------------------------------------------------------------------ C */
+
+/*
+ * Index expressions.  The C reader turns every array subscript of a doall
+ * body into this small tree, which the analysis reads as a GF(2)-affine map
+ * of the loop variable's bits (hd_expr_affine) and, when it is not one,
+ * still evaluates for a given iteration (hd_expr_eval).  Values are C
+ * integers of `bits` bits, held in 64 bits sign- or zero-extended.
+ */
+typedef enum {
+    HD_EX_CONST,    /* value */
+    HD_EX_INDEX,    /* the doall loop variable */
+    HD_EX_UNARY,    /* op kid[0] */
+    HD_EX_BINARY,   /* kid[0] op kid[1] */
+    HD_EX_COND,     /* kid[0] ? kid[1] : kid[2] */
+    HD_EX_CALL,     /* a helper of hyperdo/bits.h applied to kid[0..nkids) */
+    HD_EX_CAST,     /* kid[0] converted to this node's type */
+    HD_EX_OPAQUE,   /* unknown at compile time; reason says why */
+} hd_expr_kind;
+
+typedef enum {
+    HD_OP_ADD, HD_OP_SUB, HD_OP_MUL, HD_OP_DIV, HD_OP_MOD,
+    HD_OP_SHL, HD_OP_SHR, HD_OP_AND, HD_OP_OR, HD_OP_XOR,
+    HD_OP_LT, HD_OP_GT, HD_OP_LE, HD_OP_GE, HD_OP_EQ, HD_OP_NE,
+    HD_OP_LAND, HD_OP_LOR,
+    HD_OP_NEG, HD_OP_PLUS, HD_OP_NOT /* ~ */, HD_OP_LNOT /* ! */,
+} hd_op;
+
+/* The helpers of hyperdo/bits.h, each also a plain C function there. */
+typedef enum {
+    HD_HELPER_REVERSE,    /* reverse(i, n): bits 0..n-1 of i reversed */
+    HD_HELPER_GRAY,       /* gray(i) = i ^ (i >> 1) */
+    HD_HELPER_ROTL,       /* rotl(i, r, n): rotate the low n bits left by r */
+    HD_HELPER_ROTR,       /* rotr(i, r, n) */
+    HD_HELPER_SHUFFLE,    /* shuffle(i, n) = rotl(i, 1, n) */
+    HD_HELPER_UNSHUFFLE,  /* unshuffle(i, n) = rotr(i, 1, n) */
+    HD_HELPER_TRANSPOSE,  /* transpose(i, n): swap the halves of n bits */
+    HD_HELPER_BIT,        /* bit(i, k) = (i >> k) & 1 */
+} hd_helper;
+
+typedef struct hd_expr {
+    hd_expr_kind kind;
+    int bits;              /* width of the C type, 1..64 */
+    bool is_signed;
+    hd_op op;              /* UNARY, BINARY */
+    hd_helper helper;      /* CALL */
+    uint64_t value;        /* CONST, already extended */
+    int nkids;
+    struct hd_expr *kid[3];
+    char *reason;          /* OPAQUE; owned */
+    bool invariant;        /* OPAQUE: the same at every iteration (an outer
+                            * variable, which the body cannot change) */
+} hd_expr;
+
+hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed);
+void hd_expr_free(hd_expr *e);
+/* The helper named `name`, or -1. */
+int hd_helper_lookup(const char *name, int *nargs);
+/* The map from the k bits of the loop variable to the value's bits; false,
+ * with a reason for people in `why`, when it is not GF(2)-affine. */
+bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
+                    size_t why_size);
+/* Is e one-to-one on the 2^k values of the loop variable whatever the
+ * values of its invariant unknowns (i ^ s, (i + s) & 1023, ~(i - s) with s
+ * an outer variable)? */
+bool hd_expr_injective(const hd_expr *e, int k);
+/* Is e a function of the loop variable alone, its unknowns all invariant
+ * (outer variables), so that the same text means the same value
+ * everywhere in one iteration's body? */
+bool hd_expr_determined(const hd_expr *e);
+/* The same tree: operations, types and constants, and unknowns with the
+ * same reason (an outer variable's names it: one name in a loop body is
+ * one variable, as a variable of the body is never invariant). */
+bool hd_expr_equal(const hd_expr *a, const hd_expr *b);
+/* The value at iteration i; false (why says which operation) when it cannot
+ * be known at compile time or is undefined in C. */
+bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
+                  size_t why_size);
+/* The same at iterations base .. base + n - 1, n <= HD_EVAL_BLOCK: ok[j] and
+ * value[j] as hd_expr_eval gives them for base + j, without the reasons;
+ * one pass over the tree for all of them. */
+#define HD_EVAL_BLOCK 64   /* small: a level of the tree keeps 2 KiB of stack */
+void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
+                        uint64_t *value, bool *ok);
+
+/* How a distributed array's elements are spread over the 2^n processors:
+ * element e lives on the processor given by bits shift .. shift+n-1 of e. */
+typedef enum {
+    HD_DIST_NONE,          /* replicated: every processor has all of it */
+    HD_DIST_EXACT,         /* 2^n elements: element e on processor e */
+    HD_DIST_CYCLIC,        /* the low n bits */
+    HD_DIST_BLOCK,         /* the high n bits */
+    HD_DIST_BLOCK_CYCLIC,  /* bits log2(B) .. log2(B)+n-1 */
+} hd_dist_kind;
+
+typedef struct {
+    char *name;
+    int line, col;          /* of its declaration */
+    int ndims;
+    int64_t extent[HD_MAX_DIMS];
+    int log2_size;          /* all extents are powers of two */
+    hd_dist_kind dist;
+    int block_log2;         /* BLOCK_CYCLIC: log2(B) */
+    int shift;              /* owner = bits shift .. shift+n-1 */
+    /* For the code generator (hd_c_options.host_code only): */
+    char *elem_type;        /* the innermost element type, as written,
+                             * without qualifiers ("double", "real_t") */
+    long long elem_size;    /* its size in bytes */
+    bool is_global;         /* declared at file scope */
+    unsigned decl_end;      /* local arrays: just after the declaration */
+    unsigned static_end;    /* static local arrays: the same */
+    bool is_const;          /* const elements: never written, so replicated */
+    bool host_escapes;      /* sequential code uses it other than as x[...]
+                             * or next to a call that may run a doall */
+    bool has_init;          /* its declaration has an initializer */
+} hd_array;
+
+/* A condition under which part of a doall body is evaluated: C evaluates
+ * the middle operand of c ? a : b only when c is nonzero, the last only
+ * when it is zero, the right operand of x && y only when x is nonzero and
+ * that of x || y only when x is zero.  A read inside such a part is
+ * guarded: it happens at an iteration only if every guard of its chain
+ * holds there (docs/annotations.md, "Guarded reads"). */
+typedef struct {
+    unsigned begin, end;    /* the condition's text (c, or x) */
+    int line, col;
+    bool when;              /* the part runs when the condition is nonzero */
+    int parent;             /* the guard of the part the condition is in, or -1 */
+    hd_expr *cond;          /* the condition, as an integer expression
+                             * (opaque where it is not known when
+                             * translating; NULL when out of memory) */
+    bool uses_locals;       /* it reads a variable declared in the body */
+    bool unevaluated;       /* the operand of sizeof or _Alignof, which C
+                             * never evaluates: cond is 0, the text empty */
+} hd_guard;
+
+/* Whether C evaluates what guard g (of loop l) guards at iteration i. */
+typedef enum { HD_GUARD_NO, HD_GUARD_YES, HD_GUARD_MAYBE } hd_guard_truth;
+
+typedef struct {
+    int array;              /* index in hd_program.arrays */
+    bool is_write;
+    int line, col;
+    unsigned begin, end;    /* byte offsets of the reference in the file */
+    unsigned sub_begin[HD_MAX_DIMS], sub_end[HD_MAX_DIMS]; /* of each subscript's text */
+    bool in_macro;          /* written by a macro: no text of its own */
+    bool partial;           /* a write of one member: q[i].x = ... */
+    char *text;             /* its spelling */
+    hd_expr *index;         /* the flattened subscript */
+    int nsubs;
+    const hd_expr *subscript[HD_MAX_DIMS]; /* each subscript, inside index */
+    bool affine;
+    hd_affine map;          /* when affine */
+    char *reason;           /* when not */
+    hd_comm_kind comm;      /* reads of distributed arrays */
+    hd_lcc lcc;             /* when comm == HD_COMM_LCC */
+    int guard;              /* its innermost guard in hd_loop.guards, or -1 */
+    bool check_at_run_time; /* its subscripts could not all be checked when
+                             * translating: the node code checks them */
+} hd_ref;
+
+/* A variable declared outside a doall and read in its body (a scalar:
+ * arrays read are references).  The code generator ships its value. */
+typedef struct {
+    char *name;
+    char *type;             /* as written, without qualifiers */
+    bool is_value;          /* not a pointer, array or function: copyable */
+    int line, col;          /* of its first use in the body */
+} hd_outer;
+
+typedef struct {
+    int line, col;          /* of the for keyword */
+    int pragma_line;
+    char *var;              /* the loop variable */
+    char *var_type;         /* its type, as written, without qualifiers */
+    bool var_outside;       /* declared before the loop, not in it */
+    unsigned pragma_begin;  /* offset of the '#' of its pragma line */
+    unsigned body_begin, body_end; /* the body statement's text */
+    bool body_is_block;     /* a { } compound */
+    unsigned stmt_end;      /* just after the whole for statement (its ';') */
+    unsigned func_begin;    /* where the enclosing function definition starts */
+    int func_line;          /* and its line */
+    int nouters;
+    hd_outer *outers;
+    int k;                  /* 2^k iterations */
+    unsigned begin, end;    /* byte offsets of the for statement */
+    int nrefs;
+    hd_ref *refs;           /* in source order */
+    int home;               /* the write whose owner runs an iteration */
+    int nguards;
+    hd_guard *guards;       /* a guard's parent comes before it */
+} hd_loop;
+
+/* HD_GUARD_NO when some guard of the chain from g is known false at
+ * iteration i, HD_GUARD_YES when all are known true (and for g = -1),
+ * HD_GUARD_MAYBE otherwise. */
+hd_guard_truth hd_guard_at(const hd_loop *l, int g, uint64_t i);
+
+/* A statement outside the doall loops that uses distributed arrays: the
+ * host needs their current elements there (hd_c_options.host_code). */
+typedef struct {
+    unsigned begin, end;    /* its text, end just after a final ';' */
+    int line;
+    bool wrap;              /* not directly in a { } block: wrap it */
+    int narrays;
+    int *arrays;            /* indices in hd_program.arrays */
+} hd_host_use;
+
+typedef struct {
+    char *path;
+    int n;                  /* the cube's dimension */
+    int narrays;
+    hd_array *arrays;
+    int nloops;
+    hd_loop *loops;
+    /* With hd_c_options.host_code: */
+    int nuses;
+    hd_host_use *uses;
+    bool has_main;          /* a definition of main */
+    unsigned main_name;     /* offset of its name */
+    int nmain_refs;         /* other places that name main: calls, its */
+    unsigned *main_refs;    /* address, declarations (offsets of "main") */
+    int main_params;        /* 0 (void) or 2 (argc, argv) */
+    unsigned first_function; /* offset where the first function definition
+                              * of the file starts, and its line */
+    int first_function_line;
+    int npragmas;           /* the '#' of each cube and distribute pragma */
+    unsigned *pragmas;
+    char *source;           /* the bytes clang parsed, NUL-terminated, */
+    size_t source_len;      /* which every offset above indexes */
+    int nincludes;          /* every file the program includes, for -MD */
+    char **includes;
+} hd_program;
+
+void hd_program_free(hd_program *p);
+/* What one loop owns (hd_program_free calls it for each). */
+void hd_loop_free(hd_loop *l);
+
+/* x and y (of one loop) name the same element index at every iteration:
+ * equal subscripts (hd_expr_equal) of arrays whose rows are alike, each
+ * a function of the loop variable and outer variables only (an outer
+ * variable leaves the value unknown when translating, but the same in
+ * both). */
+bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y);
+
+/* The communications of the program as a spec: one entry per read
+ * reference that makes processors exchange data, in source order. */
+int hd_program_spec(const hd_program *p, hd_spec *out);
+
+#endif
