@@ -2,7 +2,7 @@
  * affine.c — GF(2)-affine maps of a loop variable's bits, and the
  * communication two of them (a reader's and a writer's owners) define.
  */
-#include "analysis.h"
+#include "gf2.h"
 
 #include <string.h>
 

@@ -21,7 +21,7 @@
  *     elements differ is always a leading bit, and there the larger j has
  *     the 1), so a processor runs its iterations in the sequential order.
  */
-#include "analysis.h"
+#include "gf2.h"
 
 #include <string.h>
 

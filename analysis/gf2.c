@@ -2,7 +2,7 @@
  * gf2.c — binary matrices over GF(2), one uint64_t per row, and the
  * reordering mappings (permutations of address bits) that act on them.
  */
-#include "analysis.h"
+#include "gf2.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * lcc.c — linear-complement communications (Section 2.2) and how a
  * reordering mapping transforms them (Theorem 2).
  */
-#include "analysis.h"
+#include "gf2.h"
 
 hd_lcc_class hd_lcc_classify(const hd_lcc *c)
 {

@@ -18,6 +18,7 @@
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
+#include "analysis.h"
 #include "frontend.h"
 
 #include <clang-c/CXCompilationDatabase.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
+#include "gf2.h"
 
 /* Limits of the model; the front end refuses, with a message, what goes
  * beyond them. */
