@@ -793,6 +793,8 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     g.src = src;
     g.len = len;
     g.opt = opt;
+    hd_diags_init(&g.d, prog->path);
+    hd_diags_set_source(&g.d, src, len);
     *out = NULL;
     *out_len = 0;
     *diagnostics = NULL;
@@ -807,22 +809,21 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
 
     if (prog->n == 0) {
         /* No doall and no dimension: the front end read nothing else. */
-        putf(&g.diag, "%s: error: no '#pragma hyperdo doall' loop and no cube "
-             "dimension: nothing to translate (give --dim n or '#pragma hyperdo "
-             "cube(n)' to translate it anyway)\n", prog->path);
-        *diagnostics = take(&g.diag);
+        hd_report_file(&g.d, "no '#pragma hyperdo doall' loop and no cube "
+                       "dimension: nothing to translate (give --dim n or '#pragma "
+                       "hyperdo cube(n)' to translate it anyway)");
+        *diagnostics = hd_diags_text(&g.d);
+        hd_diags_free(&g.d);
         free(g.line_start);
         return 1;
     }
     if (prog->n > 16) {
-        putf(&g.diag, "%s: error: a %d-cube: the translator's tables handle "
-             "1 to 16 dimensions\n", prog->path, prog->n);
-        g.errors++;
+        hd_report_file(&g.d, "a %d-cube: the translator's tables handle "
+                       "1 to 16 dimensions", prog->n);
     }
     if (!prog->has_main) {
-        putf(&g.diag, "%s: error: no definition of main: the translated "
-             "program's host runs the file's own main\n", prog->path);
-        g.errors++;
+        hd_report_file(&g.d, "no definition of main: the translated "
+                       "program's host runs the file's own main");
     } else if (prog->main_params != 0 && prog->main_params != 2) {
         error_at(&g, prog->main_name, "main must take no parameters or "
                  "(int argc, char **argv)");
@@ -832,15 +833,15 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     g.array_id = malloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
     for (int a = 0; g.array_id && a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
-    bool planned = !g.errors && g.array_id && plan_all(&g);
-    if (!g.array_id || g.errors || !planned || compute_order(&g) != 0) {
-        if (!g.errors) {
-            putf(&g.diag, "hyperdo: error: out of memory\n");
-            g.errors++;
-        }
+    bool planned = !g.d.errors && g.array_id && plan_all(&g);
+    if (!g.array_id || g.d.errors || !planned || compute_order(&g) != 0) {
+        if (!g.d.errors)
+            hd_report_input(&g.d, "out of memory");
         release(&g);
-        *diagnostics = take(&g.diag);
-        return g.errors;
+        *diagnostics = hd_diags_text(&g.d);
+        int errors = g.d.errors;
+        hd_diags_free(&g.d);
+        return errors;
     }
 
     /* The edits, in file order. */
@@ -915,14 +916,13 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     put_tables(&t, &g);
     free(edits);
     release(&g);
-    if (t.failed && !g.errors) {
-        putf(&g.diag, "hyperdo: error: out of memory\n");
-        g.errors++;
-    }
-    *diagnostics = take(&g.diag);
-    if (g.errors) {
+    if (t.failed && !g.d.errors)
+        hd_report_input(&g.d, "out of memory");
+    *diagnostics = hd_diags_text(&g.d);
+    hd_diags_free(&g.d);
+    if (g.d.errors) {
         free(t.s);
-        return g.errors;
+        return g.d.errors;
     }
     *out_len = t.len;
     *out = take(&t);

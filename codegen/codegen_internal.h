@@ -151,8 +151,7 @@ struct gen {
     const char *src;
     size_t len;
     const hd_codegen_options *opt;
-    text diag;
-    int errors;
+    hd_diags d;            /* what it reports (d.errors: how many errors) */
     int *array_id;         /* program array -> runtime array, or -1 */
     int ndist;
     hd_order order;

@@ -44,24 +44,12 @@ int line_of(const gen *g, size_t offset)
 
 void error_at(gen *g, size_t offset, const char *fmt, ...)
 {
-    size_t b = offset, e = offset;
-    while (b > 0 && g->src[b - 1] != '\n')
-        b--;
-    while (e < g->len && g->src[e] != '\n' && g->src[e] != '\r')
-        e++;
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    putf(&g->diag, "%s:%d:%d: error: %s\n", g->prog->path, line_of(g, offset),
-         (int)(offset - b) + 1, msg);
-    put_n(&g->diag, g->src + b, e - b);
-    put(&g->diag, "\n");
-    for (size_t k = b; k < offset; k++)
-        put(&g->diag, g->src[k] == '\t' ? "\t" : " ");
-    put(&g->diag, "^\n");
-    g->errors++;
+    hd_report(&g->d, HD_ERROR, offset, line_of(g, offset), "%s", msg);
 }
 
 void put_source(text *t, const gen *g, size_t b, size_t e)

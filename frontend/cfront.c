@@ -87,9 +87,7 @@ typedef struct {
     const char *src;
     size_t len;
 
-    char *diag;                /* collected diagnostics */
-    size_t diag_len, diag_cap;
-    int errors;
+    hd_diags d;                /* what it reports */
 
     pragma *pragmas;
     int npragmas;
@@ -129,65 +127,6 @@ typedef struct {
 
 /* ------------------------------------------------------- diagnostics */
 
-static void append(reader *r, const char *text, size_t n)
-{
-    if (r->diag_len + n + 1 > r->diag_cap) {
-        size_t cap = (r->diag_len + n + 1) * 2;
-        char *d = realloc(r->diag, cap);
-        if (!d)
-            return;
-        r->diag = d;
-        r->diag_cap = cap;
-    }
-    memcpy(r->diag + r->diag_len, text, n);
-    r->diag_len += n;
-    r->diag[r->diag_len] = '\0';
-}
-
-/* The line of src holding `offset` and a caret under column `col`. */
-static void append_caret_in(reader *r, const char *src, size_t len,
-                            unsigned offset, int col)
-{
-    if (!src || offset > len)
-        return;
-    size_t b = offset, e = offset;
-    while (b > 0 && src[b - 1] != '\n')
-        b--;
-    while (e < len && src[e] != '\n' && src[e] != '\r')
-        e++;
-    append(r, src + b, e - b);
-    append(r, "\n", 1);
-    for (size_t k = b; k < b + (size_t)col - 1 && k < e; k++)
-        append(r, src[k] == '\t' ? "\t" : " ", 1);
-    append(r, "^\n", 2);
-}
-
-static void append_caret(reader *r, unsigned offset, int col)
-{
-    append_caret_in(r, r->src, r->len, offset, col);
-}
-
-__attribute__((format(printf, 5, 6)))
-static void report(reader *r, const char *severity, unsigned offset,
-                   int line, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    int col = 1;
-    for (size_t b = offset; b > 0 && r->src && r->src[b - 1] != '\n'; b--)
-        col++;
-    va_start(ap, fmt);
-    int n = snprintf(msg, sizeof msg, "%s:%d:%d: %s: ", r->path, line, col,
-                     severity);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    va_end(ap);
-    append(r, msg, strlen(msg));
-    append(r, "\n", 1);
-    append_caret(r, offset, col);
-    if (strcmp(severity, "error") == 0)
-        r->errors++;
-}
-
 typedef struct {
     unsigned offset;
     int line, col;
@@ -214,7 +153,9 @@ static position cursor_pos(reader *r, CXCursor c)
 
 #define error_at(r, c, ...) \
     do { position p_ = cursor_pos((r), (c)); \
-         report((r), "error", p_.offset, p_.line, __VA_ARGS__); } while (0)
+         hd_report(&(r)->d, HD_ERROR, p_.offset, p_.line, __VA_ARGS__); } while (0)
+
+static unsigned offset_of(reader *r, CXSourceLocation loc, bool *in_main);
 
 /* clang's own diagnostics, in its format, with a caret where we can. */
 static void pass_clang_diagnostics(reader *r)
@@ -238,20 +179,19 @@ static void pass_clang_diagnostics(reader *r)
             CXString s = clang_formatDiagnostic(d,
                 CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
                 CXDiagnostic_DisplayOption);
-            const char *text = clang_getCString(s);
-            append(r, text, strlen(text));
-            append(r, "\n", 1);
-            clang_disposeString(s);
-            /* The caret goes where clang would put it: the spelling. */
+            /* Placed by where it is expanded in the input; the caret goes
+             * where clang would put it: the spelling. */
             CXFile f;
             unsigned line, col, off;
             size_t len = 0;
+            bool in_main = false;
+            unsigned at = offset_of(r, clang_getDiagnosticLocation(d), &in_main);
             clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f,
                                       &line, &col, &off);
             const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
-            append_caret_in(r, src, len, off, (int)col);
-            if (sev >= CXDiagnostic_Error)
-                r->errors++;
+            hd_report_formatted(&r->d, in_main, at, sev >= CXDiagnostic_Error,
+                                clang_getCString(s), src, len, off, (int)col);
+            clang_disposeString(s);
         }
         clang_disposeDiagnostic(d);
     }
@@ -703,7 +643,7 @@ static void pragma_error(reader *r, token_cursor *tc, const char *fmt,
 {
     unsigned k = tc->at < tc->n && token_on_line(r, tc) ? tc->at : tc->at - 1;
     position p = token_pos(r, tc->tok[k]);
-    report(r, "error", p.offset, p.line, fmt, arg);
+    hd_report(&r->d, HD_ERROR, p.offset, p.line, fmt, arg);
 }
 
 /* An integer literal on the pragma's line; *at is its token. */
@@ -968,7 +908,7 @@ static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
             ours = search.ours;
         }
         if (ours)
-            report(r, "error", at.offset, at.line, "a hyperdo pragma must be "
+            hd_report(&r->d, HD_ERROR, at.offset, at.line, "a hyperdo pragma must be "
                    "written as a '#pragma hyperdo ...' line: _Pragma and "
                    "pragmas from macros are not supported");
     }
@@ -1051,7 +991,7 @@ static void scan_pragmas(reader *r)
             /* The loop must come next: only comments may stand between. */
             size_t next = skip_blank(r->src, r->len, eol);
             if (!word_at(r->src, r->len, next, "for")) {
-                report(r, "error", p.offset, p.line, "'#pragma hyperdo doall' "
+                hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
                        "must be followed by a for loop");
                 continue;
             }
@@ -1064,7 +1004,7 @@ static void scan_pragmas(reader *r)
         r->pragmas[r->npragmas++] = p;
         if (p.kind == PRAGMA_CUBE) {
             if (r->cube_pragma >= 0)
-                report(r, "error", p.offset, p.line, "a second '#pragma hyperdo "
+                hd_report(&r->d, HD_ERROR, p.offset, p.line, "a second '#pragma hyperdo "
                        "cube' (the first is on line %d)",
                        r->pragmas[r->cube_pragma].line);
             else
@@ -2233,7 +2173,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     l->begin = ext->begin;
     l->end = ext->end;
     int body;
-    int errors = r->errors;
+    int errors = r->d.errors;
     if (read_header(r, loop, &body)) {
         if (r->opt->host_code) {
             bool in_main = true;
@@ -2243,7 +2183,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
             l->stmt_end = (unsigned)statement_end(r, l->end);
         }
         walk_statement(r, body);
-        if (r->errors == errors) {
+        if (r->d.errors == errors) {
             for (int k = 0; k < l->nrefs; k++)
                 if (l->refs[k].is_write) {
                     l->home = k;
@@ -2338,7 +2278,7 @@ static void distribute_each(reader *r)
             continue;
         }
         if (a->is_const) {
-            report(r, "error", (unsigned)d->name_cols[which], d->line,
+            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
                    "'%s' is const: it is never written, so it is not distributed "
                    "(every processor reads its own copy); leave it out of distribute",
                    a->name);
@@ -2347,7 +2287,7 @@ static void distribute_each(reader *r)
         int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
                          ? __builtin_ctzll((unsigned long long)d->value) : 0;
         if (a->log2_size < 0 || a->log2_size < p->n) {
-            report(r, "error", (unsigned)d->name_cols[which], d->line,
+            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
                    "'%s' cannot be distributed this way: it needs a power-of-two "
                    "number of elements, at least 2^%d", a->name, p->n);
             continue;
@@ -2357,7 +2297,7 @@ static void distribute_each(reader *r)
              * fewer, some processors would hold none, which the slices of
              * equal size cannot express.  Smaller blocks give the same
              * results (a layout never changes what the program computes). */
-            report(r, "warning", (unsigned)d->name_cols[which], d->line,
+            hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
                    "'%s' has %lld elements: blocks of %lld would leave processors of "
                    "the %d-cube without any, so it is distributed in blocks of %lld "
                    "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
@@ -2381,7 +2321,7 @@ static void check_distributed_names(reader *r)
             for (int a = 0; a < p->narrays && !found; a++)
                 found = strcmp(p->arrays[a].name, d->names[j]) == 0;
             if (!found)
-                report(r, "error", (unsigned)d->name_cols[j], d->line,
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
                        "'%s' in distribute is not an array used in a doall "
                        "loop of this file", d->names[j]);
         }
@@ -2438,12 +2378,12 @@ static void report_outside(reader *r, const hd_loop *l, const hd_ref *ref, uint6
 {
     const hd_array *a = &r->prog->arrays[ref->array];
     if (m->sub)
-        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
                "subscript %d is %lld, but that dimension of '%s' has %lld elements%s",
                ref->text, l->var, (unsigned long long)i, m->sub, (long long)m->value,
                a->name, (long long)a->extent[m->sub - 1], context);
     else
-        report(r, "error", ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
                "the element index is %lld, but '%s' has %llu elements%s", ref->text,
                l->var, (unsigned long long)i, (long long)m->value, a->name,
                1ULL << a->log2_size, context);
@@ -2587,7 +2527,7 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
     if (ref->affine) {
         uint64_t v = hd_affine_collision(&ref->map, a->log2_size);
         if (v)
-            report(r, "error", ref->begin, ref->line, "iterations %s = 0 and "
+            hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = 0 and "
                    "%s = %llu both write element %llu of '%s' (a doall loop "
                    "may not write an element twice; no reductions yet)",
                    l->var, l->var, (unsigned long long)v,
@@ -2598,14 +2538,14 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
     if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why) && hd_expr_injective(ref->index, l->k))
         return;   /* one element per iteration whatever the outer values */
     if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why)) {
-        report(r, "error", ref->begin, ref->line, "the element written by '%s' "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' "
                "is not known at compile time (%s), so its owner cannot run the "
                "iteration", ref->text, why);
         return;
     }
     if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K) {
         /* What cannot be checked is not translated. */
-        report(r, "error", ref->begin, ref->line, "cannot check that no two iterations "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "cannot check that no two iterations "
                "write one element of '%s': the index of '%s' is not a GF(2)-affine map of "
                "%s, and the loop has 2^%d iterations (they are enumerated up to 2^%d)",
                a->name, ref->text, l->var, l->k, ENUMERATE_MAX_K);
@@ -2614,12 +2554,12 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
     uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
     uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
     if (!who)
-        report(r, "error", ref->begin, ref->line, "out of memory checking that no two "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "out of memory checking that no two "
                "iterations write one element of '%s'", a->name);
     for (uint64_t i = 0; who && i < (UINT64_C(1) << l->k); i++) {
         uint64_t v;
         if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
-            report(r, "error", ref->begin, ref->line, "the element written by '%s' at %s = "
+            hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' at %s = "
                    "%llu is not known when translating (%s)", ref->text, l->var,
                    (unsigned long long)i, why);
             break;
@@ -2627,7 +2567,7 @@ static void check_writes(reader *r, const hd_loop *l, const hd_ref *ref)
         if (v >> a->log2_size)
             break;   /* out of bounds: check_bounds reported it */
         if (seen[v]) {
-            report(r, "error", ref->begin, ref->line, "iterations %s = %llu "
+            hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = %llu "
                    "and %s = %llu both write element %llu of '%s' (a doall loop "
                    "may not write an element twice; no reductions yet)", l->var,
                    (unsigned long long)who[v], l->var, (unsigned long long)i,
@@ -2715,7 +2655,7 @@ static void communications(reader *r, hd_loop *l)
             long long elements = 1;
         for (int d = 0; d < a->ndims; d++)
             elements *= a->extent[d];
-        report(r, "error", ref->begin, ref->line, "'%s' is written in a "
+        hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "'%s' is written in a "
                    "doall loop but not distributed: give it exactly 2^%d "
                    "elements or name it in '#pragma hyperdo distribute' (it "
                    "has %lld)", a->name, p->n, elements);
@@ -2731,7 +2671,7 @@ static void communications(reader *r, hd_loop *l)
         if (ref->is_write) {
             check_writes(r, l, ref);
             if (k != l->home && same_owner_everywhere(r, l, ref, home) != 1)
-                report(r, "error", ref->begin, ref->line, "'%s' and '%s' are "
+                hd_report(&r->d, HD_ERROR, ref->begin, ref->line, "'%s' and '%s' are "
                        "written by the same iteration but live on different "
                        "processors; split the loop", ref->text, home->text);
             ref->comm = HD_COMM_LOCAL;
@@ -2928,8 +2868,8 @@ static void note_array(host_refs *h, int a, bool escapes)
         if (!arrays || !esc) {
             /* Without the record the host could use a stale copy. */
             if (!h->failed)
-                report(h->r, "error", 0, 1, "out of memory recording the arrays the "
-                       "sequential code uses");
+                hd_report_input(&h->r->d, "out of memory recording the arrays the "
+                                "sequential code uses");
             h->failed = true;
             return;
         }
@@ -3169,7 +3109,7 @@ static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
     if (grown)
         p->uses = grown;
     if (!grown) {
-        report(r, "error", b, cursor_pos(r, s).line, "out of memory recording the arrays "
+        hd_report(&r->d, HD_ERROR, b, cursor_pos(r, s).line, "out of memory recording the arrays "
                "this statement uses");
         host_refs_free(&h);
         return;
@@ -3235,10 +3175,10 @@ static enum CXChildVisitResult note_main_ref(CXCursor c, CXCursor parent, CXClie
             if (grown)
                 p->main_refs = grown;
             if (!literal)
-                report(r, "error", pos.offset, pos.line, "main is named here through a "
+                hd_report(&r->d, HD_ERROR, pos.offset, pos.line, "main is named here through a "
                        "macro: the translated program renames main, so name it directly");
             else if (!grown)
-                report(r, "error", pos.offset, pos.line, "out of memory");
+                hd_report(&r->d, HD_ERROR, pos.offset, pos.line, "out of memory");
             else
                 p->main_refs[p->nmain_refs++] = pos.offset;
         }
@@ -3265,7 +3205,7 @@ static void note_inclusion(CXFile included, CXSourceLocation *stack,
         p->includes[p->nincludes++] = copy;
     else if (text)
         /* -MD would miss a dependency. */
-        report(r, "error", 0, 1, "out of memory recording the files it includes");
+        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory recording the files it includes");
     clang_disposeString(name);
 }
 
@@ -3286,7 +3226,7 @@ static void read_host_code(reader *r)
     call_graph g = { NULL, NULL, 0, false };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), collect_function, &g);
     if (g.failed)
-        report(r, "error", 0, 1, "out of memory recording the functions of the file");
+        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory recording the functions of the file");
     /* Which functions run doalls: those that hold one, then their callers
      * until nothing changes. */
     for (int k = 0; k < g.n; k++) {
@@ -3355,7 +3295,7 @@ static void read_host_code(reader *r)
     clang_getInclusions(r->tu, note_inclusion, r);
     p->pragmas = malloc((size_t)(r->npragmas + r->nsequential + 1) * sizeof *p->pragmas);
     if (!p->pragmas)
-        report(r, "error", 0, 1, "out of memory");
+        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory");
     for (int k = 0; p->pragmas && k < r->npragmas; k++)
         if (r->pragmas[k].kind != PRAGMA_DOALL)
             p->pragmas[p->npragmas++] = r->pragmas[k].offset;
@@ -3390,22 +3330,16 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
         if (access(json, R_OK) == 0)
             db = clang_CompilationDatabase_fromDirectory(r->opt->build_dir, &err);
         if (err != CXCompilationDatabase_NoError) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "hyperdo: error: cannot load "
-                     "compile_commands.json from '%s'\n", r->opt->build_dir);
-            append(r, msg, strlen(msg));
-            r->errors++;
+            hd_report_input(&r->d, "cannot load compile_commands.json from '%s'",
+                            r->opt->build_dir);
             return -1;
         }
         char *abs = realpath(path, NULL);
         cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : path);
         free(abs);
         if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "hyperdo: error: '%s' has no entry in "
-                     "%s/compile_commands.json\n", path, r->opt->build_dir);
-            append(r, msg, strlen(msg));
-            r->errors++;
+            hd_report_input(&r->d, "'%s' has no entry in %s/compile_commands.json",
+                            path, r->opt->build_dir);
             clang_CompileCommands_dispose(cmds);
             clang_CompilationDatabase_dispose(db);
             return -1;
@@ -3488,6 +3422,7 @@ static void init_reader(reader *r, const char *path, const hd_c_options *opt,
     r->opt = opt;
     r->cube_pragma = -1;
     r->prog = prog;
+    hd_diags_init(&r->d, path);
 }
 
 /*
@@ -3503,24 +3438,23 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
         CXTranslationUnit_DetailedPreprocessingRecord |
         CXTranslationUnit_KeepGoing, &r->tu);
     if (ec != CXError_Success || !r->tu) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "hyperdo: error: clang could not parse '%s' "
-                 "(libclang error %d)\n", r->path, (int)ec);
-        append(r, msg, strlen(msg));
+        hd_report_input(&r->d, "clang could not parse '%s' (libclang error %d)",
+                        r->path, (int)ec);
         r->tu = NULL;
         return -1;
     }
     r->file = clang_getFile(r->tu, parse_path);
     r->src = r->file ? clang_getFileContents(r->tu, r->file, &r->len) : NULL;
+    hd_diags_set_source(&r->d, r->src, r->len);
     pass_clang_diagnostics(r);
-    if (r->errors != 0 || !r->file || !r->src)
+    if (r->d.errors != 0 || !r->file || !r->src)
         return 0;
     {
         scan_pragmas(r);
         clang_visitChildren(clang_getTranslationUnitCursor(r->tu), visit, r);
         for (int k = 0; k < r->npragmas; k++)
             if (r->pragmas[k].kind == PRAGMA_DOALL && !r->pragmas[k].used)
-                report(r, "error", r->pragmas[k].offset, r->pragmas[k].line,
+                hd_report(&r->d, HD_ERROR, r->pragmas[k].offset, r->pragmas[k].line,
                        "'#pragma hyperdo doall' must be followed by a for loop "
                        "inside a function");
     }
@@ -3544,7 +3478,7 @@ static void keep_sequential(reader *r)
             p->loops[kept++] = *l;
             continue;
         }
-        report(r, "warning", l->begin, l->line, "this doall loop writes no array "
+        hd_report(&r->d, HD_WARNING, l->begin, l->line, "this doall loop writes no array "
                "element, so it has no effect outside itself: it runs as sequential "
                "code on the host");
         unsigned *grown = realloc(r->sequential, (size_t)(r->nsequential + 1) * sizeof *grown);
@@ -3552,7 +3486,7 @@ static void keep_sequential(reader *r)
             r->sequential = grown;
             r->sequential[r->nsequential++] = l->pragma_begin;
         } else {
-            report(r, "error", l->begin, l->line, "out of memory");
+            hd_report(&r->d, HD_ERROR, l->begin, l->line, "out of memory");
         }
         hd_loop_free(l);
     }
@@ -3575,23 +3509,19 @@ static void finish(reader *r)
            : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value
            : first ? first->k : 0;
     if (first && out->n < 1)
-        report(r, "error", first->begin, first->line,
+        hd_report(&r->d, HD_ERROR, first->begin, first->line,
                "a doall loop of one iteration gives a cube of dimension 0; "
                "set the dimension with '#pragma hyperdo cube(n)' or --dim");
     if (out->n > HD_DP_MAX_DIM) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "hyperdo: error: a %d-cube is beyond the "
-                 "mapping optimizer's limit of %d dimensions\n", out->n,
-                 HD_DP_MAX_DIM);
-        append(r, msg, strlen(msg));
-        r->errors++;
+        hd_report_input(&r->d, "a %d-cube is beyond the mapping optimizer's "
+                        "limit of %d dimensions", out->n, HD_DP_MAX_DIM);
     }
     /* Loops read without errors are checked further even when others
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
         check_loops(r);
-        if (opt->host_code && r->errors == 0)
+        if (opt->host_code && r->d.errors == 0)
             read_host_code(r);
     }
 }
@@ -3616,8 +3546,10 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     char **args = NULL;
     int nargs = 0;
     if (build_args(&r, path, &args, &nargs) != 0) {
-        *diagnostics = r.diag;
-        return r.errors ? r.errors : 1;
+        *diagnostics = hd_diags_text(&r.d);
+        int errors = r.d.errors ? r.d.errors : 1;
+        hd_diags_free(&r.d);
+        return errors;
     }
     /* With -p, clang works in the command's directory: give it the file by
      * its absolute name. */
@@ -3640,11 +3572,12 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
             }
             finish(&r);
         }
-        errors = r.errors;
+        errors = r.d.errors;
     }
+    *diagnostics = hd_diags_text(&r.d);
+    hd_diags_free(&r.d);
     free_reader(&r);
     clang_disposeIndex(index);
-    *diagnostics = r.diag;
     if (errors)
         hd_program_free(out);
     for (int k = 0; k < nargs; k++)

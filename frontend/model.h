@@ -15,6 +15,54 @@
 
 #include "gf2.h"
 
+/* ------------------------------------------------------ diagnostics */
+
+/*
+ * Where every stage reports: each diagnostic is rendered at once in the
+ * compilers' format and kept; hd_diags_text gives them in source order
+ * (those of other files, as they came; then the input's, by offset; then
+ * those about the input as a whole).  errors counts the errors reported,
+ * kept or not; an out-of-memory loss is itself reported at the end.
+ */
+typedef enum { HD_WARNING, HD_ERROR } hd_severity;
+
+typedef struct {
+    int group;              /* 0 other files, 1 the input, 2 the whole input */
+    size_t offset;
+    int seq;                /* arrival */
+    char *text;             /* owned */
+} hd_diag_item;
+
+typedef struct {
+    const char *path;       /* the input's name, as the user gave it */
+    const char *src;        /* its text, which offsets index (or NULL) */
+    size_t len;
+    int nitems, cap;
+    hd_diag_item *items;
+    int errors;
+    bool lost;              /* out of memory: a diagnostic was not kept */
+} hd_diags;
+
+void hd_diags_init(hd_diags *d, const char *path);
+void hd_diags_set_source(hd_diags *d, const char *src, size_t len);
+/* path:line:col: error|warning: message, with the line of src at offset
+ * and a caret (the column counted from offset). */
+__attribute__((format(printf, 5, 6)))
+void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char *fmt, ...);
+/* "hyperdo: error: message", about the input as a whole. */
+__attribute__((format(printf, 2, 3)))
+void hd_report_input(hd_diags *d, const char *fmt, ...);
+/* "path: error: message", about the file as a whole. */
+__attribute__((format(printf, 2, 3)))
+void hd_report_file(hd_diags *d, const char *fmt, ...);
+/* Text another tool formatted (clang), then the line of src at `at` with a
+ * caret under col; in_file: at `offset` of the input, else in another file. */
+void hd_report_formatted(hd_diags *d, bool in_file, size_t offset, bool is_error,
+                         const char *text, const char *src, size_t len, size_t at, int col);
+/* Everything reported, in source order (malloc'ed; NULL: nothing). */
+char *hd_diags_text(hd_diags *d);
+void hd_diags_free(hd_diags *d);
+
 /* Limits of the model; the front end refuses, with a message, what goes
  * beyond them. */
 #define HD_MAX_DIMS 32     /* dimensions of a distributed or replicated array */

@@ -1,0 +1,182 @@
+/*
+ * diag.c — the diagnostics sink every stage reports into, and its one
+ * printer: the compilers' format (path:line:col: error: message, the
+ * source line, a caret under the column), in source order.
+ */
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hd_diags_init(hd_diags *d, const char *path)
+{
+    memset(d, 0, sizeof *d);
+    d->path = path;
+}
+
+void hd_diags_set_source(hd_diags *d, const char *src, size_t len)
+{
+    d->src = src;
+    d->len = len;
+}
+
+/* A growing string; on failure it is dropped and the sink marked lost. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} buf;
+
+static void add(buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = 2 * (b->len + n + 1);
+        char *g = realloc(b->s, cap);
+        if (!g) {
+            b->failed = true;
+            return;
+        }
+        b->s = g;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void keep(hd_diags *d, int group, size_t offset, bool is_error, buf *b)
+{
+    if (is_error)
+        d->errors++;
+    if (b->failed || !b->s) {
+        free(b->s);
+        d->lost = true;
+        return;
+    }
+    if (d->nitems == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 16;
+        hd_diag_item *g = realloc(d->items, (size_t)cap * sizeof *g);
+        if (!g) {
+            free(b->s);
+            d->lost = true;
+            return;
+        }
+        d->items = g;
+        d->cap = cap;
+    }
+    d->items[d->nitems] = (hd_diag_item){ group, offset, d->nitems, b->s };
+    d->nitems++;
+}
+
+/* The line of src holding `offset` and a caret under column `col`. */
+static void add_caret(buf *b, const char *src, size_t len, size_t offset, int col)
+{
+    if (!src || offset > len)
+        return;
+    size_t s = offset, e = offset;
+    while (s > 0 && src[s - 1] != '\n')
+        s--;
+    while (e < len && src[e] != '\n' && src[e] != '\r')
+        e++;
+    add(b, src + s, e - s);
+    add(b, "\n", 1);
+    for (size_t k = s; k < s + (size_t)col - 1 && k < e; k++)
+        add(b, src[k] == '\t' ? "\t" : " ", 1);
+    add(b, "^\n", 2);
+}
+
+void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char *fmt, ...)
+{
+    char msg[1024];
+    int col = 1;
+    for (size_t k = offset; k > 0 && d->src && k <= d->len && d->src[k - 1] != '\n'; k--)
+        col++;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(msg, sizeof msg, "%s:%d:%d: %s: ", d->path, line, col,
+                     sev == HD_ERROR ? "error" : "warning");
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    buf b = { 0 };
+    add(&b, msg, strlen(msg));
+    add(&b, "\n", 1);
+    add_caret(&b, d->src, d->len, offset, col);
+    keep(d, 1, offset, sev == HD_ERROR, &b);
+}
+
+void hd_report_input(hd_diags *d, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    buf b = { 0 };
+    add(&b, "hyperdo: error: ", 16);
+    add(&b, msg, strlen(msg));
+    add(&b, "\n", 1);
+    keep(d, 2, 0, true, &b);
+}
+
+void hd_report_file(hd_diags *d, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    buf b = { 0 };
+    add(&b, d->path, strlen(d->path));
+    add(&b, ": error: ", 9);
+    add(&b, msg, strlen(msg));
+    add(&b, "\n", 1);
+    keep(d, 2, 0, true, &b);
+}
+
+void hd_report_formatted(hd_diags *d, bool in_file, size_t offset, bool is_error,
+                         const char *text, const char *src, size_t len, size_t at, int col)
+{
+    buf b = { 0 };
+    add(&b, text, strlen(text));
+    add(&b, "\n", 1);
+    add_caret(&b, src, len, at, col);
+    keep(d, in_file ? 1 : 0, offset, is_error, &b);
+}
+
+static int by_place(const void *x, const void *y)
+{
+    const hd_diag_item *a = x, *b = y;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    if (a->group == 1 && a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+char *hd_diags_text(hd_diags *d)
+{
+    if (d->nitems == 0 && !d->lost)
+        return NULL;
+    qsort(d->items, (size_t)d->nitems, sizeof *d->items, by_place);
+    for (int k = 0; k < d->nitems; k++)
+        d->items[k].seq = k;
+    buf b = { 0 };
+    for (int k = 0; k < d->nitems; k++)
+        add(&b, d->items[k].text, strlen(d->items[k].text));
+    if (d->lost)
+        add(&b, "hyperdo: error: out of memory: diagnostics were lost\n", 53);
+    return b.failed ? NULL : b.s;
+}
+
+void hd_diags_free(hd_diags *d)
+{
+    for (int k = 0; k < d->nitems; k++)
+        free(d->items[k].text);
+    free(d->items);
+    d->items = NULL;
+    d->nitems = d->cap = 0;
+}
