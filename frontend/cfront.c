@@ -189,7 +189,8 @@ static void pass_clang_diagnostics(reader *r)
             clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f,
                                       &line, &col, &off);
             const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
-            hd_report_formatted(&r->d, in_main, at, sev >= CXDiagnostic_Error,
+            hd_place place = in_main ? HD_IN_INPUT : f ? HD_IN_OTHER_FILE : HD_NOWHERE;
+            hd_report_formatted(&r->d, place, at, sev >= CXDiagnostic_Error,
                                 clang_getCString(s), src, len, off, (int)col);
             clang_disposeString(s);
         }

@@ -48,7 +48,7 @@ static void add(buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void keep(hd_diags *d, int group, size_t offset, bool is_error, buf *b)
+static void keep(hd_diags *d, hd_place place, size_t offset, bool is_error, buf *b)
 {
     if (is_error)
         d->errors++;
@@ -68,7 +68,7 @@ static void keep(hd_diags *d, int group, size_t offset, bool is_error, buf *b)
         d->items = g;
         d->cap = cap;
     }
-    d->items[d->nitems] = (hd_diag_item){ group, offset, d->nitems, b->s };
+    d->items[d->nitems] = (hd_diag_item){ place, offset, d->nitems, b->s };
     d->nitems++;
 }
 
@@ -105,7 +105,7 @@ void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char
     add(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     add_caret(&b, d->src, d->len, offset, col);
-    keep(d, 1, offset, sev == HD_ERROR, &b);
+    keep(d, HD_IN_INPUT, offset, sev == HD_ERROR, &b);
 }
 
 void hd_report_input(hd_diags *d, const char *fmt, ...)
@@ -119,7 +119,7 @@ void hd_report_input(hd_diags *d, const char *fmt, ...)
     add(&b, "hyperdo: error: ", 16);
     add(&b, msg, strlen(msg));
     add(&b, "\n", 1);
-    keep(d, 2, 0, true, &b);
+    keep(d, HD_NOWHERE, 0, true, &b);
 }
 
 void hd_report_file(hd_diags *d, const char *fmt, ...)
@@ -134,25 +134,25 @@ void hd_report_file(hd_diags *d, const char *fmt, ...)
     add(&b, ": error: ", 9);
     add(&b, msg, strlen(msg));
     add(&b, "\n", 1);
-    keep(d, 2, 0, true, &b);
+    keep(d, HD_NOWHERE, 0, true, &b);
 }
 
-void hd_report_formatted(hd_diags *d, bool in_file, size_t offset, bool is_error,
+void hd_report_formatted(hd_diags *d, hd_place place, size_t offset, bool is_error,
                          const char *text, const char *src, size_t len, size_t at, int col)
 {
     buf b = { 0 };
     add(&b, text, strlen(text));
     add(&b, "\n", 1);
     add_caret(&b, src, len, at, col);
-    keep(d, in_file ? 1 : 0, offset, is_error, &b);
+    keep(d, place, offset, is_error, &b);
 }
 
 static int by_place(const void *x, const void *y)
 {
     const hd_diag_item *a = x, *b = y;
-    if (a->group != b->group)
-        return a->group < b->group ? -1 : 1;
-    if (a->group == 1 && a->offset != b->offset)
+    if (a->place != b->place)
+        return a->place < b->place ? -1 : 1;
+    if (a->place == HD_IN_INPUT && a->offset != b->offset)
         return a->offset < b->offset ? -1 : 1;
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }

@@ -25,9 +25,11 @@
  * kept or not; an out-of-memory loss is itself reported at the end.
  */
 typedef enum { HD_WARNING, HD_ERROR } hd_severity;
+/* Where a diagnostic is, which orders them. */
+typedef enum { HD_IN_OTHER_FILE, HD_IN_INPUT, HD_NOWHERE } hd_place;
 
 typedef struct {
-    int group;              /* 0 other files, 1 the input, 2 the whole input */
+    hd_place place;
     size_t offset;
     int seq;                /* arrival */
     char *text;             /* owned */
@@ -56,8 +58,8 @@ void hd_report_input(hd_diags *d, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 void hd_report_file(hd_diags *d, const char *fmt, ...);
 /* Text another tool formatted (clang), then the line of src at `at` with a
- * caret under col; in_file: at `offset` of the input, else in another file. */
-void hd_report_formatted(hd_diags *d, bool in_file, size_t offset, bool is_error,
+ * caret under col (none without src); at `offset` when in the input. */
+void hd_report_formatted(hd_diags *d, hd_place place, size_t offset, bool is_error,
                          const char *text, const char *src, size_t len, size_t at, int col);
 /* Everything reported, in source order (malloc'ed; NULL: nothing). */
 char *hd_diags_text(hd_diags *d);
