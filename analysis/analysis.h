@@ -19,6 +19,7 @@
 #define HYPERDO_ANALYSIS_H
 
 #include "gf2.h"
+#include "model.h"
 
 #define HD_DP_MAX_DIM 26     /* Section 5 DP: 2^n subsets held in memory */
 #define HD_EXHAUSTIVE_MAX_DIM 10 /* n! orderings */
@@ -91,5 +92,12 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
  * a reference for tests and benchmarks. */
 int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
                            hd_order *order, uint64_t *cost);
+
+/* ------------------------------------------------ owner computes */
+
+/* Each doall of p (whose n and array layouts are set) read without errors:
+ * its references' index maps, bounds, write conflicts, owners and
+ * communications (owners.c), reported into d. */
+void hd_analyse_loops(hd_program *p, hd_diags *d);
 
 #endif

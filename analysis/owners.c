@@ -1,0 +1,421 @@
+/*
+ * owners.c — what owner computes makes of each doall (Hou et al. 2001,
+ * Section 3): every reference's index as a GF(2)-affine map of the loop
+ * variable where it is one, its bounds, that no two iterations write one
+ * element and one iteration's writes live on one processor, and which
+ * references make processors exchange elements, and how (local, an LCC,
+ * or general with the reason).
+ */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Iterations are enumerated to check general (non-affine) references only
+ * up to this many bits of the loop variable (and arrays, for the check that
+ * no element is written twice, up to 2^22 elements: 36 MiB of tables). */
+#define ENUMERATE_MAX_K 22
+
+typedef struct {
+    hd_program *prog;
+    hd_diags *d;
+} checker;
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static hd_affine owner_map(const hd_array *a, const hd_affine *index, int n)
+{
+    hd_affine o = hd_affine_constant(index->in, 0);
+    for (int t = 0; t < n; t++) {
+        o.row[t] = index->row[a->shift + t];
+        o.c |= ((index->c >> (a->shift + t)) & 1) << t;
+    }
+    return o;
+}
+
+static uint64_t owner_at(const hd_array *a, uint64_t element, int n)
+{
+    return (element >> a->shift) & hd_mask(n);
+}
+
+/* Reports the first element out of range, if any, of a reference. */
+static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner);
+
+/* Where an element falls outside its array: which subscript (0 for the
+ * flattened index, d >= 2 for subscript d) and its value. */
+typedef struct {
+    int sub;
+    uint64_t value;
+} miss;
+
+/* Whether ref's element at iteration i is inside its array: 1 yes, 0 no
+ * (*m says how), -1 when it is not known when translating.  C bounds every
+ * subscript by its own extent: a[0][17] of a[16][16] is out of bounds
+ * though its flattened index is not. */
+static int inside_at(checker *r, const hd_ref *ref, uint64_t i, miss *m)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[8];
+    uint64_t v;
+    for (int d = 0; d + 1 < ref->nsubs; d++) {
+        int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
+        if (!ref->subscript[d + 1] || !hd_expr_eval(ref->subscript[d + 1], i, &v, why, sizeof why))
+            return -1;
+        if (v >> w) {
+            *m = (miss){ d + 2, v };
+            return 0;
+        }
+    }
+    if (ref->affine)
+        v = hd_affine_apply(&ref->map, i);
+    else if (!ref->index || !hd_expr_eval(ref->index, i, &v, why, sizeof why))
+        return -1;
+    if (v >> a->log2_size) {
+        *m = (miss){ 0, v };
+        return 0;
+    }
+    return 1;
+}
+
+static void report_outside(checker *r, const hd_loop *l, const hd_ref *ref, uint64_t i,
+                           const miss *m, const char *context)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    if (m->sub)
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+               "subscript %d is %lld, but that dimension of '%s' has %lld elements%s",
+               ref->text, l->var, (unsigned long long)i, m->sub, (long long)m->value,
+               a->name, (long long)a->extent[m->sub - 1], context);
+    else
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "'%s' is out of bounds: at %s = %llu "
+               "the element index is %lld, but '%s' has %llu elements%s", ref->text,
+               l->var, (unsigned long long)i, (long long)m->value, a->name,
+               1ULL << a->log2_size, context);
+}
+
+/*
+ * A guarded read need only be inside its array where C evaluates it: an
+ * iteration whose guard is known false is skipped, one where it is known
+ * true must be inside (an error otherwise, as for an unguarded read), and
+ * where the guard (or the element) cannot be known when translating, the
+ * node code checks the element at run time.
+ */
+static bool check_guarded_bounds(checker *r, const hd_loop *l, hd_ref *ref)
+{
+    if (l->k > ENUMERATE_MAX_K) {
+        ref->check_at_run_time = true;
+        return true;
+    }
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        hd_guard_truth t = hd_guard_at(l, ref->guard, i);
+        if (t == HD_GUARD_NO)
+            continue;
+        miss m;
+        int in = inside_at(r, ref, i, &m);
+        if (in == 1)
+            continue;
+        if (in == 0 && t == HD_GUARD_YES) {
+            report_outside(r, l, ref, i, &m, ", where its guard holds");
+            return false;
+        }
+        ref->check_at_run_time = true;
+    }
+    return true;
+}
+
+/*
+ * Reports the first element out of range, if any, of a reference.  For a
+ * non-affine reference the same pass over the iterations also tells, in
+ * *same, whether its element always lives with home's (1), not always (0),
+ * or cannot be known (-1); *same is left alone otherwise.  A guarded
+ * reference is checked where its guard may hold only, and always has *same
+ * worked out by same_owner_everywhere.
+ */
+static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
+                         const hd_ref *home, int *same)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[256];
+    uint64_t v;
+    bool guarded = ref->guard >= 0;
+    if (a->log2_size < 0)
+        return true;
+    for (int d = 0; d + 1 < ref->nsubs; d++) {
+        const hd_expr *sub = ref->subscript[d + 1];
+        int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
+        hd_affine m;
+        uint64_t i, bad = 0;
+        bool found = false;
+        if (sub && hd_expr_affine(sub, l->k, &m, why, sizeof why)) {
+            uint64_t outside = ~hd_affine_zero_bits(&m) & ~hd_mask(w);
+            if (outside) {
+                int t = __builtin_ctzll(outside);
+                i = (m.c >> t) & 1 ? 0 : m.row[t] & -m.row[t];
+                bad = hd_affine_apply(&m, i);
+                found = true;
+            }
+        } else if (sub && l->k <= ENUMERATE_MAX_K) {
+            for (i = 0; i < (UINT64_C(1) << l->k); i++) {
+                if (!hd_expr_eval(sub, i, &bad, why, sizeof why)) {
+                    ref->check_at_run_time = true;   /* depends on data */
+                    break;
+                }
+                if (bad >> w) {
+                    found = true;
+                    break;
+                }
+            }
+        } else if (sub) {
+            ref->check_at_run_time = true;
+        }
+        if (found && guarded)
+            return check_guarded_bounds(r, l, ref);
+        if (found) {
+            miss mm = { d + 2, bad };
+            report_outside(r, l, ref, i, &mm, "");
+            return false;
+        }
+    }
+    if (ref->affine) {
+        uint64_t outside = ~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size);
+        if (!outside)
+            return true;
+        if (guarded)
+            return check_guarded_bounds(r, l, ref);
+        /* An iteration that sets that bit: 0, or one input bit of its row. */
+        int t = __builtin_ctzll(outside);
+        uint64_t i = (ref->map.c >> t) & 1 ? 0 : ref->map.row[t] & -ref->map.row[t];
+        miss mm = { 0, hd_affine_apply(&ref->map, i) };
+        report_outside(r, l, ref, i, &mm, "");
+        return false;
+    }
+    if (l->k > ENUMERATE_MAX_K) {
+        ref->check_at_run_time = true;
+        return true;
+    }
+    if (guarded)
+        return check_guarded_bounds(r, l, ref);
+    *same = 1;
+    uint64_t values[HD_EVAL_BLOCK];
+    bool known[HD_EVAL_BLOCK];
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        uint64_t mine, j = i % HD_EVAL_BLOCK;
+        if (j == 0) {
+            uint64_t left = (UINT64_C(1) << l->k) - i;
+            hd_expr_eval_block(ref->index, i, left < HD_EVAL_BLOCK ?
+                               (int)left : HD_EVAL_BLOCK, values, known);
+        }
+        if (!known[j]) {
+            *same = -1;
+            ref->check_at_run_time = true;
+            return true;   /* depends on data: checked at run time */
+        }
+        v = values[j];
+        if (*same == 1 && (!owner_of(r, home, i, &mine) ||
+                           owner_at(a, v, r->prog->n) != mine))
+            *same = owner_of(r, home, i, &mine) ? 0 : -1;
+        if (v >> a->log2_size) {
+            miss mm = { 0, v };
+            report_outside(r, l, ref, i, &mm, "");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Two iterations must not write the same element (no reductions yet). */
+static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[256];
+    if (ref->affine) {
+        uint64_t v = hd_affine_collision(&ref->map, a->log2_size);
+        if (v)
+            hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = 0 and "
+                   "%s = %llu both write element %llu of '%s' (a doall loop "
+                   "may not write an element twice; no reductions yet)",
+                   l->var, l->var, (unsigned long long)v,
+                   (unsigned long long)hd_affine_apply(&ref->map, 0), a->name);
+        return;
+    }
+    uint64_t first;
+    if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why) && hd_expr_injective(ref->index, l->k))
+        return;   /* one element per iteration whatever the outer values */
+    if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why)) {
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' "
+               "is not known at compile time (%s), so its owner cannot run the "
+               "iteration", ref->text, why);
+        return;
+    }
+    if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K) {
+        /* What cannot be checked is not translated. */
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "cannot check that no two iterations "
+               "write one element of '%s': the index of '%s' is not a GF(2)-affine map of "
+               "%s, and the loop has 2^%d iterations (they are enumerated up to 2^%d)",
+               a->name, ref->text, l->var, l->k, ENUMERATE_MAX_K);
+        return;
+    }
+    uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
+    uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
+    if (!who)
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "out of memory checking that no two "
+               "iterations write one element of '%s'", a->name);
+    for (uint64_t i = 0; who && i < (UINT64_C(1) << l->k); i++) {
+        uint64_t v;
+        if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
+            hd_report(r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' at %s = "
+                   "%llu is not known when translating (%s)", ref->text, l->var,
+                   (unsigned long long)i, why);
+            break;
+        }
+        if (v >> a->log2_size)
+            break;   /* out of bounds: check_bounds reported it */
+        if (seen[v]) {
+            hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = %llu "
+                   "and %s = %llu both write element %llu of '%s' (a doall loop "
+                   "may not write an element twice; no reductions yet)", l->var,
+                   (unsigned long long)who[v], l->var, (unsigned long long)i,
+                   (unsigned long long)v, a->name);
+            break;
+        }
+        seen[v] = 1;
+        who[v] = i;
+    }
+    free(seen);
+    free(who);
+}
+
+/* The owner of ref's element at iteration i, if it can be known. */
+static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    char why[8];
+    uint64_t v;
+    if (ref->affine)
+        v = hd_affine_apply(&ref->map, i);
+    else if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
+        return false;
+    *owner = owner_at(a, v, r->prog->n);
+    return true;
+}
+
+/* Does ref live on the same processor as home at every iteration? */
+static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref,
+                                 const hd_ref *home)
+{
+    const hd_array *a = &r->prog->arrays[ref->array];
+    const hd_array *h = &r->prog->arrays[home->array];
+    /* Owners are the bits shift .. shift + n - 1 of the element index. */
+    if (a->shift == h->shift && hd_ref_same_index(r->prog, ref, home))
+        return 1;
+    if (ref->affine && home->affine) {
+        hd_affine x = owner_map(a, &ref->map, r->prog->n);
+        hd_affine y = owner_map(h, &home->map, r->prog->n);
+        hd_lcc unused;
+        const char *why;
+        return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
+    }
+    if (l->k > ENUMERATE_MAX_K)
+        return -1;
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        uint64_t x, y;
+        /* Only where C reads it: a guarded read elsewhere reads nothing. */
+        if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
+            continue;
+        if (!owner_of(r, ref, i, &x) || !owner_of(r, home, i, &y))
+            return -1;
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether ref's index is GF(2)-affine in the loop variable, and its map. */
+static void index_map(const hd_loop *l, hd_ref *ref)
+{
+    char why[256];
+    hd_affine map;
+    if (ref->index && hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
+        ref->affine = true;
+        ref->map = map;
+    } else {
+        ref->affine = false;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", ref->index ? why : "out of memory");
+        ref->reason = xstrdup(buf);
+    }
+}
+
+static void communications(checker *r, hd_loop *l)
+{
+    hd_program *p = r->prog;
+    hd_ref *home = &l->refs[l->home];
+    for (int k = 0; k < l->nrefs; k++)
+        index_map(l, &l->refs[k]);
+    for (int k = 0; k < l->nrefs; k++) {
+        hd_ref *ref = &l->refs[k];
+        hd_array *a = &p->arrays[ref->array];
+        if (ref->is_write && a->dist == HD_DIST_NONE) {
+            long long elements = 1;
+        for (int d = 0; d < a->ndims; d++)
+            elements *= a->extent[d];
+        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "'%s' is written in a "
+                   "doall loop but not distributed: give it exactly 2^%d "
+                   "elements or name it in '#pragma hyperdo distribute' (it "
+                   "has %lld)", a->name, p->n, elements);
+            continue;
+        }
+        if (a->dist == HD_DIST_NONE) {
+            ref->comm = HD_COMM_LOCAL;    /* a replicated copy */
+            continue;
+        }
+        int same = -2;   /* not known yet */
+        if (!check_bounds(r, l, ref, home, &same))
+            continue;
+        if (ref->is_write) {
+            check_writes(r, l, ref);
+            if (k != l->home && same_owner_everywhere(r, l, ref, home) != 1)
+                hd_report(r->d, HD_ERROR, ref->begin, ref->line, "'%s' and '%s' are "
+                       "written by the same iteration but live on different "
+                       "processors; split the loop", ref->text, home->text);
+            ref->comm = HD_COMM_LOCAL;
+            continue;
+        }
+        if (ref->affine && home->affine) {
+            hd_affine src = owner_map(a, &ref->map, p->n);
+            hd_affine dst = owner_map(&p->arrays[home->array], &home->map, p->n);
+            const char *why = NULL;
+            ref->lcc.A = hd_matrix_zero(p->n);
+            ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
+            if (ref->comm == HD_COMM_GENERAL)
+                ref->reason = xstrdup(why);
+            continue;
+        }
+        if (same == -2 || !home->affine)
+            same = same_owner_everywhere(r, l, ref, home);
+        ref->comm = same == 1 ? HD_COMM_LOCAL : HD_COMM_GENERAL;
+        if (ref->comm == HD_COMM_GENERAL && !ref->reason) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "the owner of the iteration's element "
+                     "'%s' is not an affine function of %s", home->text, l->var);
+            ref->reason = xstrdup(buf);
+        }
+    }
+}
+
+
+void hd_analyse_loops(hd_program *p, hd_diags *d)
+{
+    checker c = { p, d };
+    for (int k = 0; k < p->nloops; k++)
+        if (p->loops[k].home >= 0)
+            communications(&c, &p->loops[k]);
+}
