@@ -100,4 +100,13 @@ int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
  * communications (owners.c), reported into d. */
 void hd_analyse_loops(hd_program *p, hd_diags *d);
 
+/* Reports every read of doall l that may see an element an earlier
+ * iteration writes (the loop is then not a doall): decided exactly by rank
+ * where the index maps are GF(2)-affine, by enumeration up to 2^22
+ * iterations otherwise, refused beyond (dependences.c). */
+void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d);
+/* Does doall l write every element of array arr (so the host need not send
+ * its old elements first)?  false when it cannot tell. */
+bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr);
+
 #endif

@@ -31,10 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Loops with more iterations than this are not enumerated to check that
- * no iteration reads what another writes (2^22: 4 M entries). */
-#define CHECK_MAX_BITS 22
-
 /* ------------------------------------------------------ the generator */
 
 /* `#line` to the output itself: what follows is the generator's code, and
@@ -51,193 +47,6 @@ static void own_line_directive(text *t, const gen *g)
 }
 
 /* --------------------------------------------------------- checks */
-
-/* The iteration that writes each element of array `arr` in doall l (one
- * at most: the front end checked), or ~0; NULL when out of memory. */
-static uint64_t *writers(const gen *g, const hd_loop *l, int arr, const hd_ref **unknown)
-{
-    size_t size = (size_t)1 << g->prog->arrays[arr].log2_size;
-    uint64_t *writer = malloc(size * sizeof *writer);
-    *unknown = NULL;
-    if (!writer)
-        return NULL;
-    memset(writer, 0xff, size * sizeof *writer);
-    char why[64];
-    for (int v = 0; v < l->nrefs; v++) {
-        const hd_ref *x = &l->refs[v];
-        if (!x->is_write || x->array != arr)
-            continue;
-        for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-            uint64_t e;
-            if (!hd_expr_eval(x->index, i, &e, why, sizeof why)) {
-                /* A write whose element depends on an outer variable: no
-                 * read of the array can be checked against it. */
-                *unknown = x;
-                free(writer);
-                return NULL;
-            }
-            if (e < size)
-                writer[e] = i;
-        }
-    }
-    return writer;
-}
-
-/* By enumeration: the first iteration at which rd may read an element an
- * earlier iteration writes; reports it and returns true. */
-static bool dependence_by_enumeration(gen *g, const hd_loop *l, const hd_ref *rd,
-                                      const uint64_t *writer)
-{
-    const hd_array *a = &g->prog->arrays[rd->array];
-    size_t size = (size_t)1 << a->log2_size;
-    char why[256];
-    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-        hd_guard_truth t = hd_guard_at(l, rd->guard, i);
-        if (t == HD_GUARD_NO)
-            continue;
-        uint64_t e;
-        if (!hd_expr_eval(rd->index, i, &e, why, sizeof why)) {
-            error_at(g, rd->begin, "'%s' is written in this doall, so the element '%s' "
-                     "reads must be known when translating (%s)", a->name, rd->text, why);
-            return true;
-        }
-        if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
-            error_at(g, rd->begin, "iteration %s = %llu %s element %llu of '%s', which the "
-                     "earlier iteration %s = %llu writes: the loop carries a dependence "
-                     "and is not a doall", l->var, (unsigned long long)i,
-                     t == HD_GUARD_YES ? "reads" : "may read (where its guard holds)",
-                     (unsigned long long)e, a->name, l->var,
-                     (unsigned long long)writer[e]);
-            return true;
-        }
-    }
-    return false;
-}
-
-/*
- * Iteration i must read no element that an earlier iteration wrote (a
- * flow dependence: the loop is not a doall).  Elements that later
- * iterations write are fine: every processor sends its elements before it
- * computes and runs its own iterations in order, so a read always sees the
- * old value, as the sequential loop does.  Where the write and the read
- * are GF(2)-affine the question is decided exactly whatever the loop's
- * size (hd_affine_flow_conflict); otherwise the iterations are enumerated,
- * up to 2^CHECK_MAX_BITS, and a larger loop is refused: what cannot be
- * checked is not translated.  A guarded read counts where its guard may
- * hold (docs/annotations.md).
- */
-static void check_dependences(gen *g, const hd_loop *l)
-{
-    for (int r = 0; r < l->nrefs; r++) {
-        const hd_ref *rd = &l->refs[r];
-        const hd_array *a = &g->prog->arrays[rd->array];
-        if (rd->is_write || a->dist == HD_DIST_NONE || !uses_array(l, rd->array, true))
-            continue;
-        /* Every write of the array names the element rd reads, whatever
-         * it is: iteration i reads only what i writes (no other iteration
-         * writes it: the front end checked the writes are one-to-one). */
-        bool own_only = true;
-        for (int w = 0; w < l->nrefs && own_only; w++)
-            if (l->refs[w].is_write && l->refs[w].array == rd->array)
-                own_only = hd_ref_same_index(g->prog, &l->refs[w], rd);
-        if (own_only)
-            continue;
-        bool affine = rd->affine, conflict = false;
-        uint64_t iw = 0, ir = 0;
-        for (int w = 0; w < l->nrefs && affine; w++) {
-            const hd_ref *wr = &l->refs[w];
-            if (!wr->is_write || wr->array != rd->array)
-                continue;
-            if (!wr->affine) {
-                affine = false;
-                break;
-            }
-            int found = hd_affine_flow_conflict(&wr->map, &rd->map, a->log2_size, &iw, &ir);
-            if (found < 0)
-                affine = false;
-            else if (found)
-                conflict = true;
-            if (conflict)
-                break;
-        }
-        if (affine && !conflict)
-            continue;
-        if (affine && rd->guard < 0) {
-            error_at(g, rd->begin, "iteration %s = %llu reads element %llu of '%s', which "
-                     "the earlier iteration %s = %llu writes: the loop carries a "
-                     "dependence and is not a doall", l->var, (unsigned long long)ir,
-                     (unsigned long long)hd_affine_apply(&rd->map, ir), a->name, l->var,
-                     (unsigned long long)iw);
-            continue;
-        }
-        if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS) {
-            error_at(g, rd->begin, "cannot check that '%s' reads no element of '%s' that an "
-                     "earlier iteration writes: %s, and this doall has 2^%d iterations "
-                     "(the translator enumerates up to 2^%d)", rd->text, a->name,
-                     affine ? "where its guard holds cannot be known when translating"
-                            : "its index is not a GF(2)-affine map of the loop variable",
-                     l->k, CHECK_MAX_BITS);
-            continue;
-        }
-        const hd_ref *unknown;
-        uint64_t *writer = writers(g, l, rd->array, &unknown);
-        if (!writer && unknown) {
-            error_at(g, rd->begin, "cannot check that '%s' reads no element of '%s' that an "
-                     "earlier iteration writes: the element '%s' writes is not known when "
-                     "translating", rd->text, a->name, unknown->text);
-            continue;
-        }
-        if (!writer) {
-            error_at(g, rd->begin, "out of memory checking the dependences of this read");
-            continue;
-        }
-        dependence_by_enumeration(g, l, rd, writer);
-        free(writer);
-    }
-}
-
-/* Does the doall write every element of program array `arr`?  Then the
- * host need not send the old elements before it.  One affine write of a
- * 2^k-element array by 2^k iterations does (the front end checked it is
- * one-to-one and in bounds); otherwise the writes are enumerated. */
-static bool writes_all(const gen *g, const hd_loop *l, int arr)
-{
-    const hd_array *a = &g->prog->arrays[arr];
-    for (int k = 0; k < l->nrefs; k++) {
-        const hd_ref *ref = &l->refs[k];
-        if (ref->is_write && ref->array == arr && !ref->partial && ref->affine &&
-            a->log2_size == l->k && hd_affine_collision(&ref->map, a->log2_size) == 0 &&
-            (~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size)) == 0)
-            return true;
-    }
-    if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS)
-        return false;
-    size_t size = (size_t)1 << a->log2_size;
-    uint8_t *seen = calloc(size, 1);
-    if (!seen)
-        return false;
-    size_t covered = 0;
-    char why[64];
-    for (int k = 0; k < l->nrefs; k++) {
-        const hd_ref *ref = &l->refs[k];
-        if (!ref->is_write || ref->array != arr || ref->partial)
-            continue;
-        for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-            uint64_t e;
-            if (!hd_expr_eval(ref->index, i, &e, why, sizeof why)) {
-                free(seen);
-                return false;
-            }
-            if (e < size && !seen[e]) {
-                seen[e] = 1;
-                covered++;
-            }
-        }
-    }
-    free(seen);
-    return covered == size;
-}
-
 
 /* The things the node code cannot do, each reported where it is. */
 static void check_loop(gen *g, const hd_loop *l)
@@ -299,7 +108,7 @@ static void check_loop(gen *g, const hd_loop *l)
         !hd_expr_injective(home->index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
-    check_dependences(g, l);
+    hd_check_dependences(g->prog, l, &g->d);
 }
 
 /* ------------------------------------------------------ the host side */
@@ -308,7 +117,7 @@ static void check_loop(gen *g, const hd_loop *l)
  * when the loop only writes it and writes every element. */
 static bool sent_before(const gen *g, const hd_loop *l, int arr)
 {
-    return uses_array(l, arr, false) || !writes_all(g, l, arr);
+    return hd_loop_uses(l, arr, false) || !hd_loop_writes_all(g->prog, l, arr);
 }
 
 /* Does the sequential code name array `arr` (use it, let its address
@@ -398,7 +207,7 @@ static void put_host_doall(text *t, const gen *g, int d)
         putf(t, "        hd_doall(%d, NULL, 0);\n", d);
     for (int k = 0; k < u.ndist; k++) {
         const hd_array *a = &p->arrays[u.dist[k]];
-        if (!uses_array(l, u.dist[k], true))
+        if (!hd_loop_uses(l, u.dist[k], true))
             continue;
         if (a->host_escapes)
             putf(t, "        hd_gather(%d, %s);\n", g->array_id[u.dist[k]], a->name);

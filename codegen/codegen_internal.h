@@ -175,6 +175,5 @@ void line_directive(text *t, const gen *g, size_t offset);
 /* Is reference `in` part of the index of `out`? */
 bool inside(const hd_ref *in, const hd_ref *out);
 /* Does the doall write (or read) program array arr? */
-bool uses_array(const hd_loop *l, int arr, bool is_write);
 
 #endif

@@ -75,11 +75,3 @@ bool inside(const hd_ref *in, const hd_ref *out)
            !(in->begin == out->begin && in->end == out->end);
 }
 
-/* Does the doall read (or write) array arr? */
-bool uses_array(const hd_loop *l, int arr, bool is_write)
-{
-    for (int k = 0; k < l->nrefs; k++)
-        if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
-            return true;
-    return false;
-}

@@ -101,3 +101,11 @@ int hd_program_spec(const hd_program *p, hd_spec *out)
         }
     return HD_SPEC_OK;
 }
+
+bool hd_loop_uses(const hd_loop *l, int arr, bool is_write)
+{
+    for (int k = 0; k < l->nrefs; k++)
+        if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
+            return true;
+    return false;
+}

@@ -334,6 +334,8 @@ typedef struct {
 } hd_program;
 
 void hd_program_free(hd_program *p);
+/* Does doall l read (or, is_write, write) program array arr? */
+bool hd_loop_uses(const hd_loop *l, int arr, bool is_write);
 /* What one loop owns (hd_program_free calls it for each). */
 void hd_loop_free(hd_loop *l);
 
