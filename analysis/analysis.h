@@ -109,4 +109,49 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d);
  * its old elements first)?  false when it cannot tell. */
 bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr);
 
+/* ------------------------------------------------------------ the plan */
+
+/* How virtual processors are placed on physical ones. */
+typedef enum {
+    HD_MAPPING_OPTIMAL,    /* Section 5's dynamic program over the set */
+    HD_MAPPING_IDENTITY,   /* virtual processor v on physical processor v */
+} hd_mapping_choice;
+
+/* One communication of the plan (an entry of its hd_spec). */
+typedef struct {
+    const hd_named_lcc *in;        /* borrowed; in->reason != NULL: general,
+                                    * and nothing below is set */
+    hd_lcc_class class;
+    bool bpc;
+    int rank;
+    uint64_t before[HD_MAX_DIM];   /* T_i as given (Theorem 1) */
+    hd_order alone_order;          /* Section 4's optimum for it alone */
+    uint64_t alone[HD_MAX_DIM];    /* T_i under that */
+    hd_lcc mapped;                 /* under the plan's order (Theorem 2) */
+    uint64_t after[HD_MAX_DIM];
+    int first;                     /* the first entry with this LCC */
+} hd_plan_comm;
+
+/* The plan: every communication priced, and the mapping chosen once
+ * for all of them; translate, analyze and sim read it. */
+typedef struct {
+    int n, m;                      /* cube dimension; communications */
+    hd_objective objective;
+    hd_mapping_choice choice;
+    hd_order order;                /* physical = Q virtual; order.n = 0
+                                    * for a program without loops */
+    uint64_t cost;                 /* the objective under order */
+    hd_plan_comm *comm;            /* m entries, in the spec's order */
+    int nlccs;                     /* entries that are LCCs */
+    uint64_t worst_before;         /* the largest contention degree of any */
+    uint64_t worst_after;          /* the same under the mapping */
+} hd_plan;
+
+/* Builds the plan of the communications `comms` (borrowed: it must outlive
+ * the plan).  HD_OK, HD_ENOMEM, or the set optimizer's status (n above
+ * HD_DP_MAX_DIM: HD_ETOOBIG). */
+int hd_plan_build(const hd_spec *comms, hd_objective objective, hd_mapping_choice choice,
+                  hd_plan *out);
+void hd_plan_free(hd_plan *p);
+
 #endif

@@ -353,7 +353,7 @@ static void put_edit(text *t, gen *g, const edit *e)
 
 /* ------------------------------------------------------ the tables */
 
-static void put_header(text *t, gen *g, hd_codegen_summary *sum)
+static void put_header(text *t, gen *g)
 {
     const hd_program *p = g->prog;
     int n = p->n;
@@ -362,11 +362,11 @@ static void put_header(text *t, gen *g, hd_codegen_summary *sum)
     putf(t, ": do not edit.\n"
             " * The SPMD program (Hou et al. 2001, Fig. 1d) for the %d-cube "
             "(%d processors),\n * mapping %s", n, 1 << n,
-         g->opt->mapping == HD_MAPPING_IDENTITY ? "identity" : "optimal");
-    if (g->opt->mapping == HD_MAPPING_OPTIMAL)
+         g->plan->choice == HD_MAPPING_IDENTITY ? "identity" : "optimal");
+    if (g->plan->choice == HD_MAPPING_OPTIMAL)
         putf(t, " (Section 5, objective %s)",
-             g->opt->objective == HD_OBJ_MAX ? "max"
-             : g->opt->objective == HD_OBJ_MAXSUM ? "maxsum" : "sum");
+             g->plan->objective == HD_OBJ_MAX ? "max"
+             : g->plan->objective == HD_OBJ_MAXSUM ? "maxsum" : "sum");
     put(t, ": R(L_n) = (");
     for (int k = 0; k < n; k++)
         putf(t, k ? ",%d" : "%d", g->order.r[k]);
@@ -375,48 +375,38 @@ static void put_header(text *t, gen *g, hd_codegen_summary *sum)
     put(t, " * Channel contention of each communication under e-cube routing "
            "(Theorem 1;\n * T_i = paths sharing a channel of dimension i, "
            "degree = max T_i), before -> after:\n");
-    sum->nlccs = 0;
-    sum->worst_before = sum->worst_after = 0;
-    int general = 0;
+    int general = 0, c = 0;
     for (int d = 0; d < p->nloops; d++) {
         const hd_loop *l = &p->loops[d];
         for (int k = 0; k < l->nrefs; k++) {
             const hd_ref *ref = &l->refs[k];
             if (ref->is_write || ref->comm == HD_COMM_LOCAL)
                 continue;
+            const hd_plan_comm *pc = &g->plan->comm[c++];   /* hd_program_spec's order */
             if (ref->comm != HD_COMM_LCC) {
                 general++;
                 continue;
             }
-            uint64_t before[HD_MAX_DIM], after[HD_MAX_DIM];
-            hd_contention(&ref->lcc, before);
-            hd_contention_after(&ref->lcc, &g->order, after);
-            uint64_t db = hd_contention_degree(before, n);
-            uint64_t da = hd_contention_degree(after, n);
-            sum->nlccs++;
-            if (db > sum->worst_before)
-                sum->worst_before = db;
-            if (da > sum->worst_after)
-                sum->worst_after = da;
             putf(t, " *   line %d: ", ref->line);
             put_commented(t, ref->text);
             put(t, "  T = (");
             for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)before[i]);
+                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->before[i]);
             put(t, ") -> (");
             for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)after[i]);
-            putf(t, "), degree %llu -> %llu\n", (unsigned long long)db,
-                 (unsigned long long)da);
+                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->after[i]);
+            putf(t, "), degree %llu -> %llu\n",
+                 (unsigned long long)hd_contention_degree(pc->before, n),
+                 (unsigned long long)hd_contention_degree(pc->after, n));
         }
     }
-    if (sum->nlccs == 0)
+    if (g->plan->nlccs == 0)
         put(t, " *   (no linear-complement communication)\n");
     if (general)
         putf(t, " * and %d general communication%s (not LCCs: computed at run "
                 "time).\n", general, general > 1 ? "s" : "");
     putf(t, " * Worst degree: %llu -> %llu.\n */\n",
-         (unsigned long long)sum->worst_before, (unsigned long long)sum->worst_after);
+         (unsigned long long)g->plan->worst_before, (unsigned long long)g->plan->worst_after);
 }
 
 /* What main's return leaves for code that runs after it (atexit
@@ -505,33 +495,6 @@ static void put_tables(text *t, const gen *g)
 
 /* ---------------------------------------------------------- driver */
 
-static int compute_order(gen *g)
-{
-    const hd_program *p = g->prog;
-    if (g->opt->mapping == HD_MAPPING_IDENTITY) {
-        g->order = hd_order_identity(p->n);
-        return 0;
-    }
-    int m = 0;
-    for (int d = 0; d < p->nloops; d++)
-        for (int k = 0; k < p->loops[d].nrefs; k++)
-            m += !p->loops[d].refs[k].is_write &&
-                 p->loops[d].refs[k].comm == HD_COMM_LCC;
-    hd_lcc *set = malloc((size_t)(m ? m : 1) * sizeof *set);
-    if (!set)
-        return -1;
-    m = 0;
-    for (int d = 0; d < p->nloops; d++)
-        for (int k = 0; k < p->loops[d].nrefs; k++)
-            if (!p->loops[d].refs[k].is_write &&
-                p->loops[d].refs[k].comm == HD_COMM_LCC)
-                set[m++] = p->loops[d].refs[k].lcc;
-    uint64_t cost;
-    int rc = hd_optimize_set(set, m, p->n, g->opt->objective, &g->order, &cost);
-    free(set);
-    return rc == HD_OK ? 0 : -1;
-}
-
 static void release(gen *g)
 {
     for (int d = 0; g->plans && d < g->prog->nloops; d++)
@@ -592,13 +555,14 @@ static bool names_fig1d_calls(const hd_program *prog, const char *src, size_t le
     return false;
 }
 
-int hd_codegen(const hd_program *prog, const char *src, size_t len,
+int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
-               hd_codegen_summary *summary, char **diagnostics)
+               char **diagnostics)
 {
     gen g;
     memset(&g, 0, sizeof g);
     g.prog = prog;
+    g.plan = plan;
     g.src = src;
     g.len = len;
     g.opt = opt;
@@ -607,9 +571,6 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     *out = NULL;
     *out_len = 0;
     *diagnostics = NULL;
-    hd_codegen_summary unused;
-    if (!summary)
-        summary = &unused;
     if (!index_lines(&g)) {
         *diagnostics = strdup("hyperdo: error: out of memory\n");
         return 1;
@@ -626,9 +587,13 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
         free(g.line_start);
         return 1;
     }
-    if (prog->n > 16) {
+    if (prog->n > HD_CODEGEN_MAX_DIM) {
         hd_report_file(&g.d, "a %d-cube: the translator's tables handle "
-                       "1 to 16 dimensions", prog->n);
+                       "1 to %d dimensions", prog->n, HD_CODEGEN_MAX_DIM);
+    } else if (!plan || plan->n != prog->n) {
+        hd_report_input(&g.d, "internal error: no plan for this program's communications");
+    } else {
+        g.order = plan->order;
     }
     if (!prog->has_main) {
         hd_report_file(&g.d, "no definition of main: the translated "
@@ -643,7 +608,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     for (int a = 0; g.array_id && a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
     bool planned = !g.d.errors && g.array_id && plan_all(&g);
-    if (!g.array_id || g.d.errors || !planned || compute_order(&g) != 0) {
+    if (!g.array_id || g.d.errors || !planned) {
         if (!g.d.errors)
             hd_report_input(&g.d, "out of memory");
         release(&g);
@@ -701,8 +666,7 @@ int hd_codegen(const hd_program *prog, const char *src, size_t len,
     qsort(edits, (size_t)nedits, sizeof *edits, edit_order);
 
     text t = { 0 };
-    put_header(&t, &g, summary);
-    summary->order = g.order;
+    put_header(&t, &g);
     put(&t, "#line 1 ");
     put_quoted(&t, prog->path);
     put(&t, "\n");

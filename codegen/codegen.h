@@ -19,37 +19,31 @@
 #include "analysis.h"
 #include "model.h"
 
-typedef enum {
-    HD_MAPPING_OPTIMAL,    /* the Section 5 DP over all LCCs of the file */
-    HD_MAPPING_IDENTITY,   /* virtual processor v on physical processor v */
-} hd_mapping;
+/* The translator's tables handle cubes of 1 .. HD_CODEGEN_MAX_DIM
+ * dimensions (hyperdo.h's 16-bit processor numbers). */
+#define HD_CODEGEN_MAX_DIM 16
 
 typedef struct {
-    hd_mapping mapping;
-    hd_objective objective;
+    hd_mapping_choice mapping;  /* what translate was asked for (--mapping, */
+    hd_objective objective;     /* --objective): the plan's choices */
     const char *out_path;  /* the output's name, for its own #line
                             * directives; NULL: none */
 } hd_codegen_options;
 
-/* What the generator decided, for reports and tests. */
-typedef struct {
-    hd_order order;        /* physical = Q virtual (analysis.h) */
-    int nlccs;             /* LCC references of the file */
-    uint64_t worst_before; /* the largest contention degree of any of them */
-    uint64_t worst_after;  /* the same under the mapping */
-} hd_codegen_summary;
-
 /*
  * Writes the SPMD program for `prog`, whose source text (the bytes the
- * front end read) is src[0..len).  On success returns 0 and sets *out (a
- * malloc'ed, NUL-terminated string of *out_len bytes; the caller frees
- * it).  Otherwise returns the number of errors and leaves *out NULL.
- * Diagnostics, in the compilers' format (path:line:col: error: ..., the
- * source line and a caret), are appended to *diagnostics (malloc'ed, NULL
- * when there is nothing to say; the caller frees it).
+ * front end read) is src[0..len), with the mapping and contention of
+ * `plan` (analysis.h; built from hd_program_spec(prog); NULL only when
+ * prog->n is outside 1 .. HD_CODEGEN_MAX_DIM, which is then reported).  On
+ * success returns 0 and sets *out (a malloc'ed, NUL-terminated string of
+ * *out_len bytes; the caller frees it).  Otherwise returns the number of
+ * errors and leaves *out NULL.  Diagnostics, in the compilers' format
+ * (path:line:col: error: ..., the source line and a caret), are appended
+ * to *diagnostics (malloc'ed, NULL when there is nothing to say; the
+ * caller frees it).
  */
-int hd_codegen(const hd_program *prog, const char *src, size_t len,
+int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
-               hd_codegen_summary *summary, char **diagnostics);
+               char **diagnostics);
 
 #endif

@@ -154,7 +154,8 @@ struct gen {
     hd_diags d;            /* what it reports (d.errors: how many errors) */
     int *array_id;         /* program array -> runtime array, or -1 */
     int ndist;
-    hd_order order;
+    const hd_plan *plan;   /* the mapping and contention (analysis.h) */
+    hd_order order;        /* plan->order */
     size_t *line_start;    /* offset where each line of src starts */
     int nlines;
     node_plan *plans;      /* per doall */

@@ -11,7 +11,6 @@
  * failure leaves stdout empty and a diagnostic on stderr.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -237,155 +236,13 @@ static int read_input(const options *opt, hd_spec *spec)
 
 /* ------------------------------------------------------- analysis */
 
-typedef struct {
-    const hd_named_lcc *in;       /* in->reason != NULL: general */
-    hd_lcc_class class;
-    bool bpc;
-    int rank;
-    uint64_t before[HD_MAX_DIM];   /* T_i as given (Theorem 1) */
-    hd_order alone_order;          /* Section 4's optimum for it alone */
-    uint64_t alone[HD_MAX_DIM];
-    hd_lcc mapped;                 /* under the set's order (Theorem 2) */
-    uint64_t after[HD_MAX_DIM];
-    int first;                     /* the first entry with this LCC */
-} lcc_result;
+/* The plan (analysis.h) and the input's name, for the report. */
+typedef hd_plan_comm lcc_result;
 
 typedef struct {
-    const char *name;      /* of the input, for the report */
-    int n, m;
-    hd_objective objective;
-    hd_order order;        /* R(L_n) for the whole set */
-    uint64_t cost;
-    lcc_result *lcc;
-    /* The set optimizer's run, on a thread of its own while the rest of
-     * the answer that does not depend on its order is worked out. */
-    hd_lcc *set;
-    int nset;
-    int rc;
-    bool threaded;
-    pthread_t thread;
+    const char *name;
+    hd_plan p;
 } result;
-
-static size_t lcc_hash(const hd_lcc *c)
-{
-    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
-    for (int i = 0; i < c->A.n; i++)
-        h = (h ^ c->A.row[i]) * 1099511628211u;
-    return (size_t)(h ^ (h >> 29));
-}
-
-static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
-{
-    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
-}
-
-/* The set optimizer's part; touches only res->set, order, cost and rc
- * until the thread that runs it is joined. */
-static void *optimize_set(void *arg)
-{
-    result *res = arg;
-    res->rc = HD_OK;
-    if (res->n > 0)
-        res->rc = hd_optimize_set(res->set, res->nset, res->n, res->objective,
-                                  &res->order, &res->cost);
-    else
-        res->order.n = 0, res->cost = 0;   /* a C file without loops */
-    return NULL;
-}
-
-/*
- * Starts the set optimizer and works out what each LCC needs apart from
- * the set's order; finish_analysis waits for the order and does the rest.
- */
-static int analyze(const hd_spec *spec, hd_objective objective, result *res)
-{
-    int n = spec->n, m = spec->m;
-    res->set = malloc((size_t)m * sizeof *res->set);
-    res->lcc = calloc((size_t)m, sizeof *res->lcc);
-    if (!res->set || !res->lcc) {
-        free(res->set);
-        free(res->lcc);
-        res->lcc = NULL;
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return HD_EXIT_FAILURE;
-    }
-    res->n = n;
-    res->m = m;
-    res->objective = objective;
-    /* General communications are not LCCs: the optimizer cannot weigh
-     * them, so the mapping is chosen for the LCCs alone. */
-    res->nset = 0;
-    for (int r = 0; r < m; r++)
-        if (!spec->lccs[r].reason)
-            res->set[res->nset++] = spec->lccs[r].lcc;
-    /* Without a thread it runs here, first. */
-    res->threaded = pthread_create(&res->thread, NULL, optimize_set, res) == 0;
-    if (!res->threaded)
-        optimize_set(res);
-
-    /* A C file repeats patterns: work each distinct LCC out once, finding
-     * earlier equal ones through an open-addressing table of indices. */
-    size_t slots = 16;
-    while (slots < 2 * (size_t)m)
-        slots *= 2;
-    int *seen = malloc(slots * sizeof *seen);
-    for (size_t k = 0; seen && k < slots; k++)
-        seen[k] = -1;
-    for (int r = 0; r < m; r++) {
-        lcc_result *l = &res->lcc[r];
-        const hd_lcc *c = &spec->lccs[r].lcc;
-        l->in = &spec->lccs[r];
-        if (l->in->reason)
-            continue;
-        if (seen) {
-            size_t k = lcc_hash(c) & (slots - 1);
-            while (seen[k] >= 0 && !same_lcc(&res->lcc[seen[k]].in->lcc, c))
-                k = (k + 1) & (slots - 1);
-            if (seen[k] >= 0) {
-                *l = res->lcc[seen[k]];
-                l->in = &spec->lccs[r];
-                continue;
-            }
-            seen[k] = r;
-        }
-        l->first = r;
-        l->class = hd_lcc_classify(c);
-        l->bpc = hd_lcc_is_bpc(c);
-        l->rank = hd_rank(&c->A);
-        hd_contention(c, l->before);
-        l->alone_order = hd_optimize_alone(c);
-        hd_contention_after(c, &l->alone_order, l->alone);
-    }
-    free(seen);
-    return HD_EXIT_OK;
-}
-
-/* Waits for the set's order, then maps every LCC with it. */
-static int finish_analysis(result *res)
-{
-    if (res->threaded)
-        pthread_join(res->thread, NULL);
-    free(res->set);
-    res->set = NULL;
-    if (res->rc != HD_OK) {
-        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
-                res->rc == HD_ENOMEM ? "out of memory" : "internal error");
-        return HD_EXIT_FAILURE;
-    }
-    for (int r = 0; r < res->m; r++) {
-        lcc_result *l = &res->lcc[r];
-        if (l->in->reason)
-            continue;
-        if (l->first == r) {
-            l->mapped = hd_lcc_reorder(&l->in->lcc, &res->order);
-            hd_contention_after(&l->in->lcc, &res->order, l->after);
-        } else {
-            l->mapped = res->lcc[l->first].mapped;
-            memcpy(l->after, res->lcc[l->first].after, sizeof l->after);
-        }
-    }
-    return HD_EXIT_OK;
-}
 
 /* ------------------------------------------------------- JSON */
 
@@ -629,24 +486,24 @@ static bool encode_parts(const result *res, json_parts *p)
 {
     /* At most three strings per entry, so at most half the slots used. */
     p->strings.slots = 16;
-    while (p->strings.slots < 6 * (size_t)res->m)
+    while (p->strings.slots < 6 * (size_t)res->p.m)
         p->strings.slots *= 2;
     p->strings.key = calloc(p->strings.slots, sizeof *p->strings.key);
     p->strings.text = calloc(p->strings.slots, sizeof *p->strings.text);
-    p->before = calloc((size_t)res->m + 1, sizeof *p->before);
-    p->alone = calloc((size_t)res->m + 1, sizeof *p->alone);
+    p->before = calloc((size_t)res->p.m + 1, sizeof *p->before);
+    p->alone = calloc((size_t)res->p.m + 1, sizeof *p->alone);
     if (!p->strings.key || !p->strings.text || !p->before || !p->alone)
         return false;
-    for (int r = 0; r < res->m; r++) {
-        const lcc_result *l = &res->lcc[r];
+    for (int r = 0; r < res->p.m; r++) {
+        const lcc_result *l = &res->p.comm[r];
         cached(&p->strings, l->in->name);
         if (l->in->reason)
             cached(&p->strings, l->in->reason);
         if (l->in->array)
             cached(&p->strings, l->in->array);
         if (!l->in->reason && l->first == r) {
-            p->before[r] = members(json_lcc_before(l, res->n));
-            p->alone[r] = members(json_lcc_alone(l, res->n));
+            p->before[r] = members(json_lcc_before(l, res->p.n));
+            p->alone[r] = members(json_lcc_alone(l, res->p.n));
         }
     }
     return true;
@@ -663,7 +520,7 @@ static bool encode_parts(const result *res, json_parts *p)
  */
 static char *render_json(const result *res, json_parts *parts)
 {
-    char *text = NULL, **after = calloc((size_t)res->m + 1, sizeof *after);
+    char *text = NULL, **after = calloc((size_t)res->p.m + 1, sizeof *after);
     size_t size = 0;
     FILE *out = after ? open_memstream(&text, &size) : NULL;
     if (!out) {
@@ -671,17 +528,17 @@ static char *render_json(const result *res, json_parts *parts)
         return NULL;
     }
     json_t *head = json_object();
-    json_object_set_new(head, "n", json_integer(res->n));
+    json_object_set_new(head, "n", json_integer(res->p.n));
     json_object_set_new(head, "objective",
-                        json_string(hd_objective_name(res->objective)));
-    json_object_set_new(head, "order", json_order(&res->order));
-    json_object_set_new(head, "cost", json_integer((json_int_t)res->cost));
+                        json_string(hd_objective_name(res->p.objective)));
+    json_object_set_new(head, "order", json_order(&res->p.order));
+    json_object_set_new(head, "cost", json_integer((json_int_t)res->p.cost));
     fputc('{', out);
     put_members(out, head);
     fputs(",\"lccs\":[", out);
     string_cache *strings = &parts->strings;
-    for (int r = 0; r < res->m; r++) {
-        const lcc_result *l = &res->lcc[r];
+    for (int r = 0; r < res->p.m; r++) {
+        const lcc_result *l = &res->p.comm[r];
         fputs(r ? ",{" : "{", out);
         const char *sep = put_member(out, strings, "", "name", l->in->name);
         if (l->in->reason) {
@@ -694,7 +551,7 @@ static char *render_json(const result *res, json_parts *parts)
             if (!after[f]) {
                 json_t *o = json_object();
                 json_object_set_new(o, "contention_after",
-                                    json_counts(l->after, res->n));
+                                    json_counts(l->after, res->p.n));
                 after[f] = members(o);
             }
             const char *pieces[3] = { parts->before[f], after[f], parts->alone[f] };
@@ -717,7 +574,7 @@ static char *render_json(const result *res, json_parts *parts)
         fputc('}', out);
     }
     fputs("]}\n", out);
-    for (int r = 0; r < res->m; r++)
+    for (int r = 0; r < res->p.m; r++)
         free(after[r]);
     free(after);
     if (fclose(out) != 0) {
@@ -768,10 +625,10 @@ static int digits(uint64_t v)
 /* Wide enough for every count and for the header "T_<n-1>". */
 static int count_width(const result *res)
 {
-    int w = 2 + digits((uint64_t)(res->n - 1));
-    for (int r = 0; r < res->m; r++)
-        for (int i = 0; i < res->n; i++) {
-            const lcc_result *l = &res->lcc[r];
+    int w = 2 + digits((uint64_t)(res->p.n - 1));
+    for (int r = 0; r < res->p.m; r++)
+        for (int i = 0; i < res->p.n; i++) {
+            const lcc_result *l = &res->p.comm[r];
             uint64_t v[3] = { l->before[i], l->alone[i], l->after[i] };
             for (int k = 0; k < 3; k++)
                 if (digits(v[k]) > w)
@@ -899,27 +756,27 @@ static const char *objective_meaning(hd_objective obj)
 static int count_lccs(const result *res)
 {
     int lccs = 0;
-    for (int r = 0; r < res->m; r++)
-        lccs += res->lcc[r].in->reason == NULL;
+    for (int r = 0; r < res->p.m; r++)
+        lccs += res->p.comm[r].in->reason == NULL;
     return lccs;
 }
 
 static void print_set_mapping(FILE *out, const result *res, int w)
 {
-    int n = res->n;
-    hd_matrix q = hd_order_matrix(&res->order);
+    int n = res->p.n;
+    hd_matrix q = hd_order_matrix(&res->p.order);
 
     int lccs = count_lccs(res);
     fprintf(out, "\n== One mapping for all %d LCC%s (Section 5) ==\n", lccs,
             lccs == 1 ? "" : "s");
     fprintf(out, "  Objective %s: minimise %s.\n",
-            hd_objective_name(res->objective),
-            objective_meaning(res->objective));
+            hd_objective_name(res->p.objective),
+            objective_meaning(res->p.objective));
     fprintf(out, "  Theorem 5's dynamic program over subsets of address bits "
             "finds\n    ");
-    print_order(out, &res->order);
-    fprintf(out, "    cost = %llu\n", (unsigned long long)res->cost);
-    if (res->objective != HD_OBJ_SUM)
+    print_order(out, &res->p.order);
+    fprintf(out, "    cost = %llu\n", (unsigned long long)res->p.cost);
+    if (res->p.objective != HD_OBJ_SUM)
         fprintf(out, "  (of the optimal orderings, one with the least total "
                 "contention).\n");
     fprintf(out, "  New address bit k takes old bit r_k: processor x is "
@@ -931,8 +788,8 @@ static void print_set_mapping(FILE *out, const result *res, int w)
             "y' = (Q A Q^-1) x' + Q b\n"
             "  (a scatter likewise x' = (Q A Q^-1) y' + Q b).\n");
 
-    for (int r = 0; r < res->m; r++) {
-        const lcc_result *l = &res->lcc[r];
+    for (int r = 0; r < res->p.m; r++) {
+        const lcc_result *l = &res->p.comm[r];
         if (l->in->reason)
             continue;
         fprintf(out, "\n  %s after the mapping:\n", l->in->name);
@@ -947,9 +804,9 @@ static void print_set_mapping(FILE *out, const result *res, int w)
 
 static void print_summary(FILE *out, const result *res, int w)
 {
-    int n = res->n, namew = 3;
-    for (int r = 0; r < res->m; r++) {
-        int len = (int)strlen(res->lcc[r].in->name);
+    int n = res->p.n, namew = 3;
+    for (int r = 0; r < res->p.m; r++) {
+        int len = (int)strlen(res->p.comm[r].in->name);
         if (len > namew)
             namew = len;
     }
@@ -957,8 +814,8 @@ static void print_summary(FILE *out, const result *res, int w)
     fprintf(out, "  %-*s  %-6s ", namew, "LCC", "");
     print_counts_header(out, "", n, w);
     fprintf(out, "   %*s\n", w, "T");
-    for (int r = 0; r < res->m; r++) {
-        const lcc_result *l = &res->lcc[r];
+    for (int r = 0; r < res->p.m; r++) {
+        const lcc_result *l = &res->p.comm[r];
         if (l->in->reason) {
             fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
             continue;
@@ -984,19 +841,19 @@ static char *render_report(const result *res)
     int w = count_width(res);
     fprintf(out, "Hyperdo analysis of %s\n", res->name);
     int lccs = count_lccs(res);
-    if (res->n == 0) {
+    if (res->p.n == 0) {
         fprintf(out, "No '#pragma hyperdo doall' loop, no cube(n) and no "
                 "--dim: there is nothing to map.\n");
     } else {
         fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
-                "%d LCC%s", res->n, 1ULL << res->n, lccs, lccs == 1 ? "" : "s");
-        if (res->m > lccs)
-            fprintf(out, " and %d general communication%s", res->m - lccs,
-                    res->m - lccs == 1 ? "" : "s");
+                "%d LCC%s", res->p.n, 1ULL << res->p.n, lccs, lccs == 1 ? "" : "s");
+        if (res->p.m > lccs)
+            fprintf(out, " and %d general communication%s", res->p.m - lccs,
+                    res->p.m - lccs == 1 ? "" : "s");
         fprintf(out, ".\nNode x = sum x_i 2^i; row i of a matrix is printed "
                 "a_i0 .. a_i,n-1 as in the paper.\n");
-        for (int r = 0; r < res->m; r++)
-            print_lcc(out, &res->lcc[r], r, res->m, w);
+        for (int r = 0; r < res->p.m; r++)
+            print_lcc(out, &res->p.comm[r], r, res->p.m, w);
         print_set_mapping(out, res, w);
         print_summary(out, res, w);
     }
@@ -1023,20 +880,20 @@ int hd_cmd_analyze(int argc, char **argv)
 
     result res;
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
-    status = analyze(&spec, opt.objective, &res);
-    if (status == HD_EXIT_OK) {
-        /* Encoded while the set optimizer runs. */
+    int rc = hd_plan_build(&spec, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
+    if (rc != HD_OK) {
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
+                rc == HD_ENOMEM ? "out of memory" : "internal error");
+        status = HD_EXIT_FAILURE;
+    } else {
         json_parts parts;
         memset(&parts, 0, sizeof parts);
         bool encoded_parts = opt.json && encode_parts(&res, &parts);
-        status = finish_analysis(&res);
-        if (status == HD_EXIT_OK) {
-            status = hd_print_text(!opt.json ? render_report(&res)
-                                   : encoded_parts ? render_json(&res, &parts)
-                                   : NULL);
-        }
-        free_parts(&parts, res.m);
-        free(res.lcc);
+        status = hd_print_text(!opt.json ? render_report(&res)
+                               : encoded_parts ? render_json(&res, &parts)
+                               : NULL);
+        free_parts(&parts, res.p.m);
+        hd_plan_free(&res.p);
     }
     hd_spec_free(&spec);
     return status;

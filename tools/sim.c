@@ -309,33 +309,26 @@ typedef struct {
     double saturation;
 } outcome;
 
+/* The mapping: the plan's for the whole set (analysis.h), or the LCC's
+ * own optimum (Section 4). */
 static int choose_order(const options *opt, const hd_spec *spec,
                         const hd_lcc *c, hd_order *order)
 {
-    if (opt->mapping == MAP_IDENTITY) {
-        *order = hd_order_identity(spec->n);
-        return HD_EXIT_OK;
-    }
     if (opt->mapping == MAP_OPTIMAL) {
         *order = hd_optimize_alone(c);
         return HD_EXIT_OK;
     }
-    hd_lcc *set = malloc((size_t)spec->m * sizeof *set);
-    if (!set) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return HD_EXIT_FAILURE;
-    }
-    for (int r = 0; r < spec->m; r++)
-        set[r] = spec->lccs[r].lcc;
-    uint64_t cost;
-    int rc = hd_optimize_set(set, spec->m, spec->n, opt->objective, order,
-                             &cost);
-    free(set);
+    hd_plan plan;
+    int rc = hd_plan_build(spec, opt->objective,
+                           opt->mapping == MAP_SET ? HD_MAPPING_OPTIMAL : HD_MAPPING_IDENTITY,
+                           &plan);
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
                 rc == HD_ENOMEM ? "out of memory" : "internal error");
         return HD_EXIT_FAILURE;
     }
+    *order = plan.order;
+    hd_plan_free(&plan);
     return HD_EXIT_OK;
 }
 

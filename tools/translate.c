@@ -392,11 +392,33 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     }
     hd_codegen_options gen = in->t.gen;
     gen.out_path = out_path;
+    /* The plan of the program's communications: the mapping, once
+     * (codegen reports a cube it cannot translate without one). */
+    hd_spec comms;
+    hd_plan plan;
+    bool planned = false;
+    memset(&comms, 0, sizeof comms);
+    if (prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
+        int rc = hd_program_spec(prog, &comms);
+        if (rc == HD_SPEC_OK)
+            rc = hd_plan_build(&comms, gen.objective, gen.mapping, &plan) == HD_OK
+                 ? HD_SPEC_OK : HD_SPEC_ENOMEM;
+        if (rc != HD_SPEC_OK) {
+            fprintf(stderr, "hyperdo: error: out of memory\n");
+            hd_spec_free(&comms);
+            hd_program_free(prog);
+            return HD_EXIT_FAILURE;
+        }
+        planned = true;
+    }
     /* The text clang parsed, not the file read again: the offsets are
      * into that text, and the file may have changed since. */
     char *diagnostics = NULL;
-    int errors = hd_codegen(prog, prog->source, prog->source_len, &gen, out,
-                            out_len, NULL, &diagnostics);
+    int errors = hd_codegen(prog, planned ? &plan : NULL, prog->source, prog->source_len,
+                            &gen, out, out_len, &diagnostics);
+    if (planned)
+        hd_plan_free(&plan);
+    hd_spec_free(&comms);
     if (diagnostics) {
         fputs(diagnostics, stderr);
         free(diagnostics);

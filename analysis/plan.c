@@ -1,0 +1,127 @@
+/*
+ * plan.c — the plan of a program's communications, built once and read by
+ * every command: for each communication its class and contention as
+ * given (Hou et al. 2001, Definitions 2-4, Theorem 1), its own optimum
+ * (Section 4), and under the mapping chosen for the whole set (Section 5,
+ * Theorem 2); general communications are listed with their reason and
+ * left out of the mapping, which cannot weigh them.
+ */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t lcc_hash(const hd_lcc *c)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
+    for (int i = 0; i < c->A.n; i++)
+        h = (h ^ c->A.row[i]) * 1099511628211u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
+{
+    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
+}
+
+/* What each communication needs apart from the set's mapping.  A C file
+ * repeats patterns: each distinct LCC is worked out once, earlier equal
+ * ones found through an open-addressing table of indices. */
+static void price_each(const hd_spec *spec, hd_plan *p)
+{
+    size_t slots = 16;
+    while (slots < 2 * (size_t)p->m)
+        slots *= 2;
+    int *seen = malloc(slots * sizeof *seen);
+    for (size_t k = 0; seen && k < slots; k++)
+        seen[k] = -1;
+    for (int r = 0; r < p->m; r++) {
+        hd_plan_comm *l = &p->comm[r];
+        const hd_lcc *c = &spec->lccs[r].lcc;
+        l->in = &spec->lccs[r];
+        if (l->in->reason)
+            continue;
+        if (seen) {
+            size_t k = lcc_hash(c) & (slots - 1);
+            while (seen[k] >= 0 && !same_lcc(&p->comm[seen[k]].in->lcc, c))
+                k = (k + 1) & (slots - 1);
+            if (seen[k] >= 0) {
+                *l = p->comm[seen[k]];
+                l->in = &spec->lccs[r];
+                continue;
+            }
+            seen[k] = r;
+        }
+        l->first = r;
+        l->class = hd_lcc_classify(c);
+        l->bpc = hd_lcc_is_bpc(c);
+        l->rank = hd_rank(&c->A);
+        hd_contention(c, l->before);
+        l->alone_order = hd_optimize_alone(c);
+        hd_contention_after(c, &l->alone_order, l->alone);
+    }
+    free(seen);
+}
+
+int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice choice,
+                  hd_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n = spec->n;
+    p->m = spec->m;
+    p->objective = objective;
+    p->choice = choice;
+    p->comm = calloc((size_t)(p->m ? p->m : 1), sizeof *p->comm);
+    hd_lcc *set = malloc((size_t)(p->m ? p->m : 1) * sizeof *set);
+    if (!p->comm || !set) {
+        free(set);
+        hd_plan_free(p);
+        return HD_ENOMEM;
+    }
+    price_each(spec, p);
+    int nset = 0;
+    for (int r = 0; r < p->m; r++)
+        if (!spec->lccs[r].reason)
+            set[nset++] = spec->lccs[r].lcc;
+    int rc = HD_OK;
+    if (p->n == 0)
+        p->order.n = 0;            /* a C file without loops */
+    else if (choice == HD_MAPPING_IDENTITY) {
+        p->order = hd_order_identity(p->n);
+        p->cost = hd_objective_cost(objective, set, nset, &p->order);
+    } else {
+        rc = hd_optimize_set(set, nset, p->n, objective, &p->order, &p->cost);
+    }
+    free(set);
+    if (rc != HD_OK) {
+        hd_plan_free(p);
+        return rc;
+    }
+    for (int r = 0; r < p->m; r++) {
+        hd_plan_comm *l = &p->comm[r];
+        if (l->in->reason)
+            continue;
+        if (l->first == r) {
+            l->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
+            hd_contention_after(&l->in->lcc, &p->order, l->after);
+        } else {
+            l->mapped = p->comm[l->first].mapped;
+            memcpy(l->after, p->comm[l->first].after, sizeof l->after);
+        }
+        uint64_t db = hd_contention_degree(l->before, p->n);
+        uint64_t da = hd_contention_degree(l->after, p->n);
+        p->nlccs++;
+        if (db > p->worst_before)
+            p->worst_before = db;
+        if (da > p->worst_after)
+            p->worst_after = da;
+    }
+    return HD_OK;
+}
+
+void hd_plan_free(hd_plan *p)
+{
+    free(p->comm);
+    p->comm = NULL;
+    p->m = 0;
+}
