@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* hd_loop.home of a loop read without errors that writes no array
@@ -83,6 +84,8 @@ typedef struct {
     size_t len;
 
     hd_diags d;                /* what it reports */
+    char *stdin_text;          /* the input, when it is standard input */
+    size_t stdin_len;
 
     pragma *pragmas;
     int npragmas;
@@ -115,6 +118,7 @@ typedef struct {
     CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
     int nouter_decls;
     int guard;                 /* the guard of the part being walked, or -1 */
+    int rejected;              /* doall loops read with errors */
 
     CXCursor function;         /* the function definition being walked */
 
@@ -987,7 +991,20 @@ static void scan_pragmas(reader *r)
             /* The loop must come next: only comments may stand between. */
             size_t next = skip_blank(r->src, r->len, eol);
             if (!word_at(r->src, r->len, next, "for")) {
-                hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
+                /* Another directive in the way (#pragma omp parallel for):
+                 * name it. */
+                size_t e = next;
+                while (e < r->len && r->src[e] != '\n' && r->src[e] != '\r' && e - next < 80)
+                    e++;
+                while (e > next && (r->src[e - 1] == ' ' || r->src[e - 1] == '\t'))
+                    e--;
+                if (next < r->len && r->src[next] == '#')
+                    hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
+                              "must be followed by a for loop, but '%.*s' comes first: "
+                              "put the doall pragma right before the loop",
+                              (int)(e - next), r->src + next);
+                else
+                    hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
                        "must be followed by a for loop");
                 continue;
             }
@@ -2190,6 +2207,8 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
         }
     }
     find_nested(r, loop);
+    if (r->d.errors != errors)
+        r->rejected++;
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent,
@@ -2291,10 +2310,13 @@ static void distribute_each(reader *r)
     }
 }
 
-/* Every name in a distribute pragma must be an array the loops use. */
+/* Every name in a distribute pragma must be an array the loops use; not
+ * said when a loop was rejected, whose arrays are not all known. */
 static void check_distributed_names(reader *r)
 {
     hd_program *p = r->prog;
+    if (r->rejected)
+        return;
     for (int k = 0; k < r->npragmas; k++) {
         pragma *d = &r->pragmas[k];
         for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++) {
@@ -2995,6 +3017,15 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     if (r->opt->include_dir)
         args[n++] = exe_arg("-I", r->opt->include_dir);
     args[n++] = xstrdup("-Wunknown-pragmas");
+    /* Standard input, or a name without .c or .h, gives clang no language
+     * to go by: C, unless the arguments say otherwise. */
+    size_t plen = strlen(path);
+    bool named_c = plen > 2 && (strcmp(path + plen - 2, ".c") == 0 || strcmp(path + plen - 2, ".h") == 0);
+    bool has_x = false;
+    for (int k = 0; k < n; k++)
+        has_x = has_x || strncmp(args[k], "-x", 2) == 0;
+    if ((r->stdin_text || !named_c) && !has_x)
+        args[n++] = xstrdup("-xc");
     *out = args;
     *nout = n;
     return 0;
@@ -3022,6 +3053,7 @@ static void free_reader(reader *r)
     free(r->outer_decls);
     free(r->nodes);
     free(r->open);
+    free(r->stdin_text);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }
@@ -3046,8 +3078,10 @@ static void init_reader(reader *r, const char *path, const hd_c_options *opt,
 static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
                            char **args, int nargs)
 {
+    struct CXUnsavedFile unsaved = { parse_path, r->stdin_text, (unsigned long)r->stdin_len };
     enum CXErrorCode ec = clang_parseTranslationUnit2(
-        index, parse_path, (const char *const *)args, nargs, NULL, 0,
+        index, parse_path, (const char *const *)args, nargs,
+        r->stdin_text ? &unsaved : NULL, r->stdin_text ? 1 : 0,
         CXTranslationUnit_DetailedPreprocessingRecord |
         CXTranslationUnit_KeepGoing, &r->tu);
     if (ec != CXError_Success || !r->tu) {
@@ -3139,22 +3173,69 @@ static void finish(reader *r)
     }
 }
 
+/* All of standard input (NUL-terminated), or NULL. */
+static char *read_stdin(size_t *len)
+{
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            char *grown = realloc(text, cap = 2 * (n + 65536 + 1));
+            if (!grown) {
+                free(text);
+                return NULL;
+            }
+            text = grown;
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, stdin);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(stdin)) {
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
               char **diagnostics)
 {
+    /* "-" is standard input, read as C and named as compilers name it. */
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = "<stdin>";
     reader r;
     init_reader(&r, path, opt, out);
     *diagnostics = NULL;
 
-    FILE *probe = fopen(path, "r");
-    if (!probe) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "hyperdo: error: cannot open '%s': %s\n",
-                 path, strerror(errno));
+    char msg[1024] = "";
+    struct stat st;
+    size_t stdin_len = 0;
+    char *stdin_text = from_stdin ? read_stdin(&stdin_len) : NULL;
+    if (from_stdin) {
+        if (!stdin_text)
+            snprintf(msg, sizeof msg, "hyperdo: error: cannot read standard input\n");
+    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(msg, sizeof msg, "hyperdo: error: '%s' is a directory, not a C file\n",
+                 path);
+    } else {
+        FILE *probe = fopen(path, "r");
+        if (!probe)
+            snprintf(msg, sizeof msg, "hyperdo: error: cannot open '%s': %s\n",
+                     path, strerror(errno));
+        else
+            fclose(probe);
+    }
+    if (msg[0]) {
         *diagnostics = xstrdup(msg);
         return 1;
     }
-    fclose(probe);
+    r.stdin_text = stdin_text;
+    r.stdin_len = stdin_len;
 
     char **args = NULL;
     int nargs = 0;

@@ -48,6 +48,28 @@ static void add(buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
+/* Text of the input, its control bytes (a binary file's) escaped as \xNN
+ * so that they neither reach the terminal nor break the line; tabs stay. */
+static bool is_control(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+static void add_escaped(buf *b, const char *s, size_t n)
+{
+    size_t run = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!is_control((unsigned char)s[k]))
+            continue;
+        add(b, s + run, k - run);
+        char hex[5];
+        snprintf(hex, sizeof hex, "\\x%02x", (unsigned char)s[k]);
+        add(b, hex, 4);
+        run = k + 1;
+    }
+    add(b, s + run, n - run);
+}
+
 static void keep(hd_diags *d, hd_place place, size_t offset, bool is_error, buf *b)
 {
     if (is_error)
@@ -82,10 +104,11 @@ static void add_caret(buf *b, const char *src, size_t len, size_t offset, int co
         s--;
     while (e < len && src[e] != '\n' && src[e] != '\r')
         e++;
-    add(b, src + s, e - s);
+    add_escaped(b, src + s, e - s);
     add(b, "\n", 1);
     for (size_t k = s; k < s + (size_t)col - 1 && k < e; k++)
-        add(b, src[k] == '\t' ? "\t" : " ", 1);
+        add(b, src[k] == '\t' ? "\t" : is_control((unsigned char)src[k]) ? "    " : " ",
+            src[k] == '\t' ? 1 : is_control((unsigned char)src[k]) ? 4 : 1);
     add(b, "^\n", 2);
 }
 
@@ -102,7 +125,7 @@ void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
     buf b = { 0 };
-    add(&b, msg, strlen(msg));
+    add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     add_caret(&b, d->src, d->len, offset, col);
     keep(d, HD_IN_INPUT, offset, sev == HD_ERROR, &b);
@@ -117,7 +140,7 @@ void hd_report_input(hd_diags *d, const char *fmt, ...)
     va_end(ap);
     buf b = { 0 };
     add(&b, "hyperdo: error: ", 16);
-    add(&b, msg, strlen(msg));
+    add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     keep(d, HD_NOWHERE, 0, true, &b);
 }
@@ -132,7 +155,7 @@ void hd_report_file(hd_diags *d, const char *fmt, ...)
     buf b = { 0 };
     add(&b, d->path, strlen(d->path));
     add(&b, ": error: ", 9);
-    add(&b, msg, strlen(msg));
+    add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     keep(d, HD_NOWHERE, 0, true, &b);
 }
@@ -141,7 +164,7 @@ void hd_report_formatted(hd_diags *d, hd_place place, size_t offset, bool is_err
                          const char *text, const char *src, size_t len, size_t at, int col)
 {
     buf b = { 0 };
-    add(&b, text, strlen(text));
+    add_escaped(&b, text, strlen(text));
     add(&b, "\n", 1);
     add_caret(&b, src, len, at, col);
     keep(d, place, offset, is_error, &b);

@@ -35,11 +35,12 @@ typedef struct {
     const char *build_dir;    /* -p */
     int nclang;               /* compiler arguments after FILE -- */
     char **clang;
+    int kind;                 /* --spec (1), --c (2), or 0: by the name */
 } options;
 
 static const char usage_line[] =
     "usage: hyperdo analyze [--json] [--objective max|maxsum|sum] [--dim n] "
-    "[-p builddir] FILE [-- clang args...]";
+    "[-p builddir] [--spec|--c] FILE [-- clang args...]";
 
 static void print_help(void)
 {
@@ -52,8 +53,9 @@ static void print_help(void)
         "(Section 5's dynamic program).\n"
         "\n"
         "FILE is a C file annotated with '#pragma hyperdo doall' loops (see\n"
-        "docs/annotations.md), or an LCC spec (.lcc, or - for standard\n"
-        "input).  Example of a spec:\n"
+        "docs/annotations.md), or an LCC spec: a spec when its name ends in\n"
+        "  .lcc or it is - (standard input), C otherwise; --spec and --c\n"
+        "  decide instead.  Example of a spec:\n"
         "  n 8\n"
         "  lcc transpose perm 4 5 6 7 0 1 2 3     # y_i = x_{p_i}\n"
         "  lcc revflip perm 7 6 5 4 3 2 1 0 b 11111111\n"
@@ -62,6 +64,7 @@ static void print_help(void)
         "\n"
         "Options:\n"
         "  --json              print one JSON object instead of the report\n"
+        "  --spec, --c         read FILE as an LCC spec, or as C, whatever its name\n"
         "  --dim n             C files: the cube has 2^n processors (wins over\n"
         "                      '#pragma hyperdo cube(n)')\n"
         "  -p builddir         C files: take compiler flags from\n"
@@ -88,6 +91,7 @@ static int parse_options(int argc, char **argv, options *opt)
     opt->build_dir = NULL;
     opt->nclang = 0;
     opt->clang = NULL;
+    opt->kind = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = NULL;
@@ -111,6 +115,11 @@ static int parse_options(int argc, char **argv, options *opt)
             return HD_EXIT_OK;
         } else if (strcmp(arg, "--json") == 0) {
             opt->json = true;
+        } else if (strcmp(arg, "--spec") == 0 || strcmp(arg, "--c") == 0) {
+            int kind = arg[2] == 's' ? 1 : 2;
+            if (opt->kind && opt->kind != kind)
+                return usage_error("'--spec' and '--c' exclude each other");
+            opt->kind = kind;
         } else if (strcmp(arg, "--objective") == 0) {
             if (i + 1 == argc)
                 return usage_error("option '--objective' needs a value: "
@@ -194,12 +203,31 @@ static void print_diag(const hd_diag *d)
         fprintf(stderr, "hyperdo: error: %s\n", d->message);
 }
 
+/* How the kind of an input was decided, said when reading it failed and
+ * the name did not make it plain (standard input is a spec, as the help
+ * says, unless --c). */
+static void say_kind(const options *opt)
+{
+    const char *path = opt->path;
+    size_t len = strlen(path);
+    bool plain = opt->kind || strcmp(path, "-") == 0 || (len > 4 && strcmp(path + len - 4, ".lcc") == 0) ||
+                 (len > 2 && (strcmp(path + len - 2, ".c") == 0 || strcmp(path + len - 2, ".h") == 0));
+    if (plain)
+        return;
+    fprintf(stderr, "hyperdo: note: '%s' was read as C because its name does not "
+                        "end in .lcc; '--spec' reads it as an LCC spec\n", path);
+}
+
 static int read_input(const options *opt, hd_spec *spec)
 {
     const char *path = opt->path;
-    const reader *rd = reader_for(path);
-    if (!rd)
-        return read_c(opt, spec);
+    const reader *rd = opt->kind == 2 ? NULL : opt->kind == 1 ? &readers[0] : reader_for(path);
+    if (!rd) {
+        int status = read_c(opt, spec);
+        if (status == HD_EXIT_FAILURE)
+            say_kind(opt);
+        return status;
+    }
     if (opt->dim || opt->build_dir || opt->nclang) {
         fprintf(stderr, "hyperdo: error: --dim, -p and clang arguments apply "
                         "to C files, not to the spec '%s'\n", path);

@@ -34,6 +34,7 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
         "usage: hyperdo [--help] [--version] COMMAND [ARGS...]\n"
+        "       hyperdo help [COMMAND]\n"
         "\n"
         "Hyperdo renames the processors of a hypercube so that the\n"
         "linear-complement communications (LCCs) of a program contend for\n"
@@ -49,7 +50,8 @@ static void print_usage(FILE *out)
         "  -h, --help     show this help and exit\n"
         "  --version      show the version and exit\n"
         "\n"
-        "Run 'hyperdo COMMAND --help' for the options of a command.\n");
+        "Run 'hyperdo COMMAND --help' or 'hyperdo help COMMAND' for the\n"
+        "options of a command.\n");
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -76,6 +78,21 @@ static int dispatch(int argc, char **argv)
     }
     if (arg[0] == '-')
         return usage_error("unknown option", arg);
+    if (strcmp(arg, "help") == 0) {
+        /* hyperdo help [COMMAND]: as --help, or as COMMAND --help */
+        if (argc < 3) {
+            print_usage(stdout);
+            return HD_EXIT_OK;
+        }
+        if (argc > 3)
+            return usage_error("help takes one command, not", argv[3]);
+        for (int k = 0; k < NCOMMANDS; k++)
+            if (strcmp(argv[2], commands[k].name) == 0) {
+                char *help[] = { argv[2], "--help", NULL };
+                return commands[k].run(2, help);
+            }
+        return usage_error("unknown command", argv[2]);
+    }
     for (int k = 0; k < NCOMMANDS; k++)
         if (strcmp(arg, commands[k].name) == 0)
             return commands[k].run(argc - 1, argv + 1);

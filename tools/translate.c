@@ -53,7 +53,8 @@ static void print_help(void)
         "in.c prints and exits with its status.  See docs/codegen.md.\n"
         "\n"
         "Options:\n"
-        "  -o out.c            where to write the program (required)\n"
+        "  -o out.c            where to write the program (required; - for\n"
+        "                      standard output)\n"
         "  --dim n             the cube has 2^n processors (wins over\n"
         "                      '#pragma hyperdo cube(n)')\n"
         "  --mapping M         optimal (default): Section 5's mapping for all\n"
@@ -66,7 +67,9 @@ static void print_help(void)
         "  -p builddir         take compiler flags from\n"
         "                      builddir/compile_commands.json\n"
         "  -- ARGS             after in.c: extra arguments for clang\n"
-        "  -h, --help          show this help and exit\n",
+        "  -h, --help          show this help and exit\n"
+        "\n"
+        "in.c may be - for standard input (read as C, named <stdin>).\n",
         usage_line);
 }
 
@@ -76,6 +79,8 @@ static void print_help(void)
 static bool same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return false;      /* standard input or output */
     if (strcmp(a, b) == 0)
         return true;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -156,13 +161,14 @@ int hd_translate_command_line(int argc, char **argv, const char *usage,
         }
         hd_option_result r = translate_option(argc, argv, &i, &in->t, usage,
                                               command);
-        if (r == HD_OPTION_OTHER && arg[0] == '-')
+        bool is_stdin = strcmp(arg, "-") == 0;
+        if (r == HD_OPTION_OTHER && arg[0] == '-' && !is_stdin)
             r = own(argc, argv, &i, opts);
         if (r == HD_OPTION_BAD)
             return HD_EXIT_USAGE;
         if (r == HD_OPTION_TAKEN)
             continue;
-        if (arg[0] == '-')
+        if (arg[0] == '-' && !is_stdin)
             return hd_usage_error(usage, command, "unknown option '%s'", arg);
         if (in->path)
             return hd_usage_error(usage, command, "too many arguments: '%s' "
@@ -219,6 +225,8 @@ static int parse_options(int argc, char **argv, options *opt)
         return usage_error("missing '-o out.c'");
     if (opt->depfile && !opt->md)
         return usage_error("'-MF' goes with '-MD'");
+    if (opt->md && !opt->depfile && strcmp(opt->out, "-") == 0)
+        return usage_error("'-MD' with '-o -' needs '-MF depfile'");
     if (same_file(opt->in.path, opt->out))
         return usage_error("the output '%s' would overwrite the input", opt->out);
     if (opt->depfile && same_file(opt->depfile, opt->in.path))
@@ -441,8 +449,8 @@ int hd_cmd_translate(int argc, char **argv)
     hd_program prog;
     char *out = NULL;
     size_t out_len = 0;
-    if (hd_translate_file(&opt.in, opt.build_dir, opt.out, &out, &out_len,
-                          &prog) != HD_EXIT_OK)
+    if (hd_translate_file(&opt.in, opt.build_dir, strcmp(opt.out, "-") == 0 ? NULL : opt.out,
+                          &out, &out_len, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     bool ok = true;
     char *deps = NULL, *depfile = NULL;
@@ -457,14 +465,17 @@ int hd_cmd_translate(int argc, char **argv)
     /* Both files are written in full before either replaces anything; the
      * dependency file goes first, so that a failure leaves out.c as it was. */
     pending wout = { NULL, NULL }, wdep = { NULL, NULL };
-    if (ok)
+    bool to_stdout = strcmp(opt.out, "-") == 0;
+    if (ok && !to_stdout)
         ok = write_pending(&wout, opt.out, out, out_len);
     if (ok && opt.md)
         ok = write_pending(&wdep, depfile, deps, deps_len);
     if (ok && opt.md)
         ok = commit_pending(&wdep);
-    if (ok)
+    if (ok && !to_stdout)
         ok = commit_pending(&wout);
+    if (ok && to_stdout)
+        ok = fwrite(out, 1, out_len, stdout) == out_len;
     drop_pending(&wout);
     drop_pending(&wdep);
     free(out);
