@@ -364,7 +364,7 @@ static void put_header(text *t, gen *g)
             "(%d processors),\n * mapping %s", n, 1 << n,
          g->plan->choice == HD_MAPPING_IDENTITY ? "identity" : "optimal");
     if (g->plan->choice == HD_MAPPING_OPTIMAL)
-        putf(t, " (Section 5, objective %s)",
+        putf(t, " (Hou et al. 2001, Section 5; objective %s)",
              g->plan->objective == HD_OBJ_MAX ? "max"
              : g->plan->objective == HD_OBJ_MAXSUM ? "maxsum" : "sum");
     put(t, ": R(L_n) = (");
@@ -373,7 +373,7 @@ static void put_header(text *t, gen *g)
     put(t, "),\n * i.e. bit k of a physical processor's number is bit r_k of "
            "the virtual one's.\n *\n");
     put(t, " * Channel contention of each communication under e-cube routing "
-           "(Theorem 1;\n * T_i = paths sharing a channel of dimension i, "
+           "(Hou et al. 2001,\n * Theorem 1; T_i = paths sharing a channel of dimension i, "
            "degree = max T_i), before -> after:\n");
     int general = 0, c = 0;
     for (int d = 0; d < p->nloops; d++) {

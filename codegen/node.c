@@ -696,7 +696,7 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     for (int s = 0; s < np->nslots; s++)
         put_pack(t, g, np, s);
     putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
-            "     * from each that holds elements mine read (Fig. 1d). */\n"
+            "     * from each that holds elements mine read (Hou et al. 2001, Fig. 1d). */\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"
             "        size_t hd_n;\n"
             "        const void *hd_out = hd_batch(hd_msgs, hd_me ^ hd_k, &hd_n);\n"
@@ -1146,7 +1146,7 @@ void put_node(text *t, gen *g, int d)
 
     put(t, "/* hyperdo: the node program of the doall at ");
     put_commented(t, p->path);
-    putf(t, ":%d (Fig. 1d).  Every\n * processor runs the iterations whose ", l->line);
+    putf(t, ":%d (Hou et al. 2001, Fig. 1d).\n * Every processor runs the iterations whose ", l->line);
     put_commented(t, home->text);
     put(t, " it holds (owner computes). */\n");
     if (u.env) {

@@ -48,9 +48,10 @@ static void print_help(void)
         "\n"
         "Reads a set of linear-complement communications (LCCs) and reports,\n"
         "for an e-cube routed hypercube, how many paths share a channel of\n"
-        "each dimension (Theorem 1), the best renaming of processors for each\n"
-        "LCC alone (Fig. 3, Theorem 4) and the best one for the whole set\n"
-        "(Section 5's dynamic program).\n"
+        "each dimension (Hou et al. 2001, Theorem 1), the best renaming of\n"
+        "processors for each LCC alone (its Fig. 3 and Theorem 4) and the best\n"
+        "one for the whole set (its Section 5 dynamic program).  References:\n"
+        "docs/references.md.\n"
         "\n"
         "FILE is a C file annotated with '#pragma hyperdo doall' loops (see\n"
         "docs/annotations.md), or an LCC spec: a spec when its name ends in\n"
@@ -252,8 +253,8 @@ static int read_input(const options *opt, hd_spec *spec)
     /* The format allows n up to 64, but the set optimizer keeps a table
      * over all 2^n subsets of address bits (Theorem 5). */
     if (spec->n > HD_DP_MAX_DIM) {
-        fprintf(stderr, "%s:%d: error: n = %d is too large: the Section 5 "
-                "set optimizer handles at most n = %d (its dynamic program "
+        fprintf(stderr, "%s:%d: error: n = %d is too large: the set "
+                "optimizer (Hou et al. 2001, Section 5) handles at most n = %d (its dynamic program "
                 "keeps a table over all 2^n subsets of address bits)\n",
                 name, spec->n_line, spec->n, HD_DP_MAX_DIM);
         hd_spec_free(spec);
@@ -879,7 +880,8 @@ static char *render_report(const result *res)
             fprintf(out, " and %d general communication%s", res->p.m - lccs,
                     res->p.m - lccs == 1 ? "" : "s");
         fprintf(out, ".\nNode x = sum x_i 2^i; row i of a matrix is printed "
-                "a_i0 .. a_i,n-1 as in the paper.\n");
+                "a_i0 .. a_i,n-1 as in Hou et al. 2001, whose\n"
+                "sections, definitions, theorems and figures are cited below.\n");
         for (int r = 0; r < res->p.m; r++)
             print_lcc(out, &res->p.comm[r], r, res->p.m, w);
         print_set_mapping(out, res, w);
