@@ -21,9 +21,6 @@
 #include "gf2.h"
 #include "model.h"
 
-#define HD_DP_MAX_DIM 26     /* Section 5 DP: 2^n subsets held in memory */
-#define HD_EXHAUSTIVE_MAX_DIM 10 /* n! orderings */
-#define HD_BRUTE_MAX_DIM 20  /* path counter: n * 2^n channel counters */
 
 /* ----------------------------------------------------------- contention */
 

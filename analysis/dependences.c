@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Loops with more iterations than this are not enumerated to check that
- * no iteration reads what another writes (2^22: 4 M entries). */
-#define CHECK_MAX_BITS 22
-
 /* The iteration that writes each element of array `arr` in doall l (one
  * at most: the front end checked), or ~0; NULL when out of memory. */
 static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, const hd_ref **unknown)
@@ -82,7 +78,7 @@ static bool dependence_by_enumeration(const hd_program *p, hd_diags *d, const hd
  * old value, as the sequential loop does.  Where the write and the read
  * are GF(2)-affine the question is decided exactly whatever the loop's
  * size (hd_affine_flow_conflict); otherwise the iterations are enumerated,
- * up to 2^CHECK_MAX_BITS, and a larger loop is refused: what cannot be
+ * up to 2^HD_ENUMERATE_MAX_BITS, and a larger loop is refused: what cannot be
  * checked is not translated.  A guarded read counts where its guard may
  * hold (docs/annotations.md).
  */
@@ -130,13 +126,13 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
                      (unsigned long long)iw);
             continue;
         }
-        if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS) {
+        if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS) {
             hd_report(d, HD_ERROR, rd->begin, rd->line, "cannot check that '%s' reads no element of '%s' that an "
                      "earlier iteration writes: %s, and this doall has 2^%d iterations "
                      "(the translator enumerates up to 2^%d)", rd->text, a->name,
                      affine ? "where its guard holds cannot be known when translating"
                             : "its index is not a GF(2)-affine map of the loop variable",
-                     l->k, CHECK_MAX_BITS);
+                     l->k, HD_ENUMERATE_MAX_BITS);
             continue;
         }
         const hd_ref *unknown;
@@ -170,7 +166,7 @@ bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr)
             (~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size)) == 0)
             return true;
     }
-    if (l->k > CHECK_MAX_BITS || a->log2_size > CHECK_MAX_BITS)
+    if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS)
         return false;
     size_t size = (size_t)1 << a->log2_size;
     uint8_t *seen = calloc(size, 1);

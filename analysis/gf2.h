@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HD_MAX_DIM 64        /* one uint64_t per matrix row */
+#include "hd_limits.h"
 
 /* Status codes of the functions that can fail. */
 enum {

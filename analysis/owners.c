@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Iterations are enumerated to check general (non-affine) references only
- * up to this many bits of the loop variable (and arrays, for the check that
- * no element is written twice, up to 2^22 elements: 36 MiB of tables). */
-#define ENUMERATE_MAX_K 22
-
 typedef struct {
     hd_program *prog;
     hd_diags *d;
@@ -110,7 +105,7 @@ static void report_outside(checker *r, const hd_loop *l, const hd_ref *ref, uint
  */
 static bool check_guarded_bounds(checker *r, const hd_loop *l, hd_ref *ref)
 {
-    if (l->k > ENUMERATE_MAX_K) {
+    if (l->k > HD_ENUMERATE_MAX_BITS) {
         ref->check_at_run_time = true;
         return true;
     }
@@ -162,7 +157,7 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
                 bad = hd_affine_apply(&m, i);
                 found = true;
             }
-        } else if (sub && l->k <= ENUMERATE_MAX_K) {
+        } else if (sub && l->k <= HD_ENUMERATE_MAX_BITS) {
             for (i = 0; i < (UINT64_C(1) << l->k); i++) {
                 if (!hd_expr_eval(sub, i, &bad, why, sizeof why)) {
                     ref->check_at_run_time = true;   /* depends on data */
@@ -197,7 +192,7 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
         report_outside(r, l, ref, i, &mm, "");
         return false;
     }
-    if (l->k > ENUMERATE_MAX_K) {
+    if (l->k > HD_ENUMERATE_MAX_BITS) {
         ref->check_at_run_time = true;
         return true;
     }
@@ -255,12 +250,12 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
                "iteration", ref->text, why);
         return;
     }
-    if (l->k > ENUMERATE_MAX_K || a->log2_size > ENUMERATE_MAX_K) {
+    if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS) {
         /* What cannot be checked is not translated. */
         hd_report(r->d, HD_ERROR, ref->begin, ref->line, "cannot check that no two iterations "
                "write one element of '%s': the index of '%s' is not a GF(2)-affine map of "
                "%s, and the loop has 2^%d iterations (they are enumerated up to 2^%d)",
-               a->name, ref->text, l->var, l->k, ENUMERATE_MAX_K);
+               a->name, ref->text, l->var, l->k, HD_ENUMERATE_MAX_BITS);
         return;
     }
     uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
@@ -323,7 +318,7 @@ static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref
         const char *why;
         return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
     }
-    if (l->k > ENUMERATE_MAX_K)
+    if (l->k > HD_ENUMERATE_MAX_BITS)
         return -1;
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
         uint64_t x, y;

@@ -19,10 +19,6 @@
 #include "analysis.h"
 #include "model.h"
 
-/* The translator's tables handle cubes of 1 .. HD_CODEGEN_MAX_DIM
- * dimensions (hyperdo.h's 16-bit processor numbers). */
-#define HD_CODEGEN_MAX_DIM 16
-
 typedef struct {
     hd_mapping_choice mapping;  /* what translate was asked for (--mapping, */
     hd_objective objective;     /* --objective): the plan's choices */

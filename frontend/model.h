@@ -67,7 +67,6 @@ void hd_diags_free(hd_diags *d);
 
 /* Limits of the model; the front end refuses, with a message, what goes
  * beyond them. */
-#define HD_MAX_DIMS 32     /* dimensions of a distributed or replicated array */
 
 typedef struct {
     char *name;   /* owned by the hd_spec */

@@ -111,9 +111,9 @@ static hd_option_result translate_option(int argc, char **argv, int *i,
         const char *d = arg[5] == '=' ? arg + 6 : *i + 1 < argc ? argv[++*i] : NULL;
         char *end = NULL;
         long v = d ? strtol(d, &end, 10) : 0;
-        if (!d || !*d || *end || v < 1 || v > 16) {
+        if (!d || !*d || *end || v < 1 || v > HD_CODEGEN_MAX_DIM) {
             hd_usage_error(usage, command,
-                           "option '--dim' needs an integer from 1 to 16");
+                           "option '--dim' needs an integer from 1 to %d", HD_CODEGEN_MAX_DIM);
             return HD_OPTION_BAD;
         }
         t->dim = (int)v;

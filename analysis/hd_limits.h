@@ -1,0 +1,50 @@
+/*
+ * hd_limits.h — every limit of Hyperdo, why it is there, and what the user
+ * is told on hitting it.  No limit drops anything silently: each is
+ * either an error with the diagnostic named here, or a documented
+ * fallback.  docs/annotations.md ("Limits") lists them for users; CLI
+ * help and the code use these names.
+ */
+#ifndef HYPERDO_LIMITS_H
+#define HYPERDO_LIMITS_H
+
+/* Address bits of a processor in the algebra: one uint64_t per GF(2)
+ * matrix row.  Spec files beyond it: "n must be 1 .. 64". */
+#define HD_MAX_DIM 64
+
+/* Cube dimensions the set optimizer takes (Hou et al. 2001, Section 5):
+ * its dynamic program keeps a table over all 2^n subsets of address
+ * bits, (9 + 5m) 2^n bytes.  Beyond: "a N-cube is beyond the mapping
+ * optimizer's limit of 26 dimensions" (C), "n = N is too large: the set
+ * optimizer ... handles at most n = 26" (specs); --dim of analyze stops
+ * there. */
+#define HD_DP_MAX_DIM 26
+
+/* Cube dimensions of a translated program: the runtime numbers
+ * processors with 16 bits (hyperdo.h).  Beyond: "a N-cube: the
+ * translator's tables handle 1 to 16 dimensions"; --dim of translate
+ * stops there. */
+#define HD_CODEGEN_MAX_DIM 16
+
+/* The reference optimizer that tries all n! orderings (tests, benchmarks):
+ * HD_ETOOBIG beyond. */
+#define HD_EXHAUSTIVE_MAX_DIM 10
+
+/* The path counter that checks Theorem 1 by routing every message
+ * (n 2^n channel counters): HD_ETOOBIG beyond. */
+#define HD_BRUTE_MAX_DIM 20
+
+/* Dimensions of an array the C reader takes.  Beyond: "an array of more
+ * than 32 dimensions is not supported". */
+#define HD_MAX_DIMS 32
+
+/* Bits of the loop variable (and of an array's size) up to which the
+ * analysis enumerates iterations where an index is not GF(2)-affine: to
+ * check its bounds, that no two iterations write one element, where its
+ * element lives, and flow dependences (2^22 iterations, 4 M table
+ * entries).  Beyond: an error naming the check that cannot be made
+ * ("cannot check that ... (the translator enumerates up to 2^22)"), or
+ * the check moves to run time (guarded reads: hd_checked). */
+#define HD_ENUMERATE_MAX_BITS 22
+
+#endif
