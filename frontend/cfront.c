@@ -998,6 +998,7 @@ static void scan_pragmas(reader *r)
                     e++;
                 while (e > next && (r->src[e - 1] == ' ' || r->src[e - 1] == '\t'))
                     e--;
+                r->rejected++;   /* its arrays are not known */
                 if (next < r->len && r->src[next] == '#')
                     hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
                               "must be followed by a for loop, but '%.*s' comes first: "
@@ -2983,8 +2984,14 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     unsigned ncmd = cmds ? clang_CompileCommand_getNumArgs(
                                clang_CompileCommands_getCommand(cmds, 0)) : 0;
     args = calloc((size_t)ncmd + (size_t)r->opt->nargs + 5, sizeof *args);
-    if (!args)
+    if (!args) {
+        if (cmds) {
+            clang_CompileCommands_dispose(cmds);
+            clang_CompilationDatabase_dispose(db);
+        }
+        hd_report_input(&r->d, "out of memory");
         return -1;
+    }
     if (cmds) {
         CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
         CXString dirs = clang_CompileCommand_getDirectory(cmd);
@@ -3243,6 +3250,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
         *diagnostics = hd_diags_text(&r.d);
         int errors = r.d.errors ? r.d.errors : 1;
         hd_diags_free(&r.d);
+        free_reader(&r);
         return errors;
     }
     /* With -p, clang works in the command's directory: give it the file by

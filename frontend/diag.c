@@ -70,13 +70,23 @@ static void add_escaped(buf *b, const char *s, size_t n)
     add(b, s + run, n - run);
 }
 
+/* Out of memory: a diagnostic is not kept.  That is itself an error,
+ * said at the end ("diagnostics were lost"), so a lost warning still
+ * fails the run. */
+static void lose(hd_diags *d)
+{
+    if (!d->lost)
+        d->errors++;
+    d->lost = true;
+}
+
 static void keep(hd_diags *d, hd_place place, size_t offset, bool is_error, buf *b)
 {
     if (is_error)
         d->errors++;
     if (b->failed || !b->s) {
         free(b->s);
-        d->lost = true;
+        lose(d);
         return;
     }
     if (d->nitems == d->cap) {
@@ -84,7 +94,7 @@ static void keep(hd_diags *d, hd_place place, size_t offset, bool is_error, buf 
         hd_diag_item *g = realloc(d->items, (size_t)cap * sizeof *g);
         if (!g) {
             free(b->s);
-            d->lost = true;
+            lose(d);
             return;
         }
         d->items = g;
@@ -114,17 +124,19 @@ static void add_caret(buf *b, const char *src, size_t len, size_t offset, int co
 
 void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], place[64];
     int col = 1;
     for (size_t k = offset; k > 0 && d->src && k <= d->len && d->src[k - 1] != '\n'; k--)
         col++;
     va_list ap;
     va_start(ap, fmt);
-    int n = snprintf(msg, sizeof msg, "%s:%d:%d: %s: ", d->path, line, col,
-                     sev == HD_ERROR ? "error" : "warning");
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    snprintf(place, sizeof place, ":%d:%d: %s: ", line, col,
+             sev == HD_ERROR ? "error" : "warning");
     buf b = { 0 };
+    add_escaped(&b, d->path, strlen(d->path));
+    add(&b, place, strlen(place));
     add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     add_caret(&b, d->src, d->len, offset, col);
@@ -153,7 +165,7 @@ void hd_report_file(hd_diags *d, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     buf b = { 0 };
-    add(&b, d->path, strlen(d->path));
+    add_escaped(&b, d->path, strlen(d->path));
     add(&b, ": error: ", 9);
     add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
@@ -192,7 +204,15 @@ char *hd_diags_text(hd_diags *d)
         add(&b, d->items[k].text, strlen(d->items[k].text));
     if (d->lost)
         add(&b, "hyperdo: error: out of memory: diagnostics were lost\n", 53);
-    return b.failed ? NULL : b.s;
+    if (b.failed) {
+        free(b.s);
+        static const char oom[] = "hyperdo: error: out of memory: diagnostics were lost\n";
+        char *s = malloc(sizeof oom);
+        if (s)
+            memcpy(s, oom, sizeof oom);
+        return s;     /* NULL only when not even that fits: callers say it */
+    }
+    return b.s;
 }
 
 void hd_diags_free(hd_diags *d)

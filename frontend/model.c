@@ -98,6 +98,12 @@ int hd_program_spec(const hd_program *p, hd_spec *out)
                 e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
                 e->reason = xstrdup(ref->reason ? ref->reason : "not an LCC");
             }
+            /* A general communication without its reason would pass for
+             * an LCC: every copy must be there. */
+            if (!e->name || !e->array || (ref->comm != HD_COMM_LCC && !e->reason)) {
+                hd_spec_free(out);
+                return HD_SPEC_ENOMEM;
+            }
         }
     return HD_SPEC_OK;
 }

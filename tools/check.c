@@ -194,8 +194,13 @@ static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->timeout = 60;
-    return hd_translate_command_line(argc, argv, usage_line, "check",
-                                     print_help, own_option, opt, &opt->in);
+    int rc = hd_translate_command_line(argc, argv, usage_line, "check",
+                                       print_help, own_option, opt, &opt->in);
+    /* The sequential build compiles the file itself. */
+    if (rc < 0 && strcmp(opt->in.path, "-") == 0)
+        return hd_usage_error(usage_line, "check", "check needs a file, not standard "
+                              "input: it also compiles the program as it is");
+    return rc;
 }
 
 /* ------------------------------------------------------- the work area */

@@ -323,8 +323,8 @@ static int choose_order(const options *opt, const hd_spec *spec,
                            opt->mapping == MAP_SET ? HD_MAPPING_OPTIMAL : HD_MAPPING_IDENTITY,
                            &plan);
     if (rc != HD_OK) {
-        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
-                rc == HD_ENOMEM ? "out of memory" : "internal error");
+        fprintf(stderr, "hyperdo: error: %s\n", rc == HD_ENOMEM ? "out of memory"
+                : "the set optimizer failed (internal error)");
         return HD_EXIT_FAILURE;
     }
     *order = plan.order;

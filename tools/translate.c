@@ -226,8 +226,8 @@ static int parse_options(int argc, char **argv, options *opt)
         return usage_error("missing '-o out.c'");
     if (opt->depfile && !opt->md)
         return usage_error("'-MF' goes with '-MD'");
-    if (opt->md && !opt->depfile && strcmp(opt->out, "-") == 0)
-        return usage_error("'-MD' with '-o -' needs '-MF depfile'");
+    if (opt->md && strcmp(opt->out, "-") == 0)
+        return usage_error("'-MD' writes a rule for the output file: not with '-o -'");
     if (same_file(opt->in.path, opt->out))
         return usage_error("the output '%s' would overwrite the input", opt->out);
     if (opt->depfile && same_file(opt->depfile, opt->in.path))
@@ -350,8 +350,12 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
     size_t cap = 0;
     *len = 0;
     put_make(&s, len, &cap, opt->out, true);
-    put_make(&s, len, &cap, ": ", false);
-    put_make(&s, len, &cap, opt->in.path, true);
+    put_make(&s, len, &cap, ":", false);
+    /* Standard input is no file make could check. */
+    if (strcmp(opt->in.path, "-") != 0) {
+        put_make(&s, len, &cap, " ", false);
+        put_make(&s, len, &cap, opt->in.path, true);
+    }
     for (int k = 0; k < prog->nincludes; k++) {
         if (listed_before(prog, k))
             continue;

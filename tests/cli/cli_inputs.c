@@ -91,11 +91,16 @@ static void test_translate_stdio(void **state)
     assert_int_equal(count_lines(f.out), count_lines(r.out));
     run_result_free(&f);
     run_result_free(&r);
-    /* -MD needs a file name when the output has none. */
+    /* -MD writes a rule for the output file, which '-o -' does not have. */
     run_hyperdo_input(&r, program, sizeof program - 1, "translate", "-", "-o", "-",
-                      "-MD", NULL);
+                      "-MD", "-MF", "/dev/null", NULL);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "'-MD' with '-o -' needs '-MF depfile'"));
+    assert_non_null(strstr(r.err, "'-MD' writes a rule for the output file: not with '-o -'"));
+    run_result_free(&r);
+    /* check compiles the file itself: no standard input. */
+    run_hyperdo_input(&r, program, sizeof program - 1, "check", "-", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "check needs a file, not standard input"));
     run_result_free(&r);
 }
 
@@ -138,6 +143,7 @@ static void test_pragma_in_the_way(void **state)
     (void)state;
     static const char text[] =
         "double a[8];\n"
+        "#pragma hyperdo distribute(a : block)\n"
         "int main(void)\n"
         "{\n"
         "#pragma hyperdo doall\n"
@@ -147,9 +153,11 @@ static void test_pragma_in_the_way(void **state)
         "    return 0;\n"
         "}\n";
     run_result r;
-    run_hyperdo_input(&r, text, sizeof text - 1, "analyze", "--c", "-", NULL);
+    run_hyperdo_input(&r, text, sizeof text - 1, "analyze", "--c", "--dim", "2", "-", NULL);
     assert_int_equal(r.status, 1);
-    assert_true(starts_with(r.err, "<stdin>:4:1: error: '#pragma hyperdo doall' must be "
+    /* and no follow-on about 'a', whose loop was rejected */
+    assert_null(strstr(r.err, "in distribute is not an array"));
+    assert_true(starts_with(r.err, "<stdin>:5:1: error: '#pragma hyperdo doall' must be "
                                    "followed by a for loop, but '#pragma omp parallel for' "
                                    "comes first: put the doall pragma right before the loop\n"));
     run_result_free(&r);
