@@ -17,15 +17,6 @@ typedef struct {
     hd_diags *d;
 } checker;
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static hd_affine owner_map(const hd_array *a, const hd_affine *index, int n)
 {
     hd_affine o = hd_affine_constant(index->in, 0);
@@ -345,7 +336,7 @@ static void index_map(const hd_loop *l, hd_ref *ref)
         ref->affine = false;
         char buf[512];
         snprintf(buf, sizeof buf, "%s", ref->index ? why : "out of memory");
-        ref->reason = xstrdup(buf);
+        ref->reason = hd_strdup(buf);
     }
 }
 
@@ -391,7 +382,7 @@ static void communications(checker *r, hd_loop *l)
             ref->lcc.A = hd_matrix_zero(p->n);
             ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
             if (ref->comm == HD_COMM_GENERAL)
-                ref->reason = xstrdup(why);
+                ref->reason = hd_strdup(why);
             continue;
         }
         if (same == -2 || !home->affine)
@@ -401,7 +392,7 @@ static void communications(checker *r, hd_loop *l)
             char buf[512];
             snprintf(buf, sizeof buf, "the owner of the iteration's element "
                      "'%s' is not an affine function of %s", home->text, l->var);
-            ref->reason = xstrdup(buf);
+            ref->reason = hd_strdup(buf);
         }
     }
 }

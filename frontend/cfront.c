@@ -199,19 +199,10 @@ static void pass_clang_diagnostics(reader *r)
 
 /* ------------------------------------------------------- small helpers */
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static char *spelling(CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
-    char *d = xstrdup(clang_getCString(s));
+    char *d = hd_strdup(clang_getCString(s));
     clang_disposeString(s);
     return d;
 }
@@ -230,7 +221,7 @@ static char *type_text(CXType t)
         else
             break;
     }
-    char *d = xstrdup(c);
+    char *d = hd_strdup(c);
     clang_disposeString(s);
     return d;
 }
@@ -610,7 +601,7 @@ typedef struct {
 static char *token_text(reader *r, CXToken t)
 {
     CXString s = clang_getTokenSpelling(r->tu, t);
-    char *d = xstrdup(clang_getCString(s));
+    char *d = hd_strdup(clang_getCString(s));
     clang_disposeString(s);
     return d;
 }
@@ -969,7 +960,7 @@ static void scan_pragmas(reader *r)
             ok = parse_distribute(r, &tc, &p);
         } else {
             char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
-                                               : xstrdup("");
+                                               : hd_strdup("");
             pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
                          "cube(n) or distribute(arrays : distribution)", word);
             free(word);
@@ -1038,7 +1029,7 @@ static hd_expr *opaque(int bits, bool is_signed, const char *fmt, const char *ar
     char buf[256];
     snprintf(buf, sizeof buf, fmt, arg);
     if (e)
-        e->reason = xstrdup(buf);
+        e->reason = hd_strdup(buf);
     return e;
 }
 
@@ -2836,7 +2827,7 @@ static void note_inclusion(CXFile included, CXSourceLocation *stack,
     char **grown = text ? realloc(p->includes, (size_t)(p->nincludes + 1) * sizeof *grown) : NULL;
     if (grown)
         p->includes = grown;
-    char *copy = grown ? xstrdup(text) : NULL;
+    char *copy = grown ? hd_strdup(text) : NULL;
     if (copy)
         p->includes[p->nincludes++] = copy;
     else if (text)
@@ -3010,7 +3001,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
             if (strcmp(a, "-o") == 0 && k + 1 < ncmd) {
                 k++;
             } else if (strcmp(a, "-c") != 0 && !is_file && strcmp(a, path) != 0) {
-                args[n++] = xstrdup(a);
+                args[n++] = hd_strdup(a);
             }
             clang_disposeString(s);
         }
@@ -3020,10 +3011,10 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
         clang_CompilationDatabase_dispose(db);
     }
     for (int k = 0; k < r->opt->nargs; k++)
-        args[n++] = xstrdup(r->opt->args[k]);
+        args[n++] = hd_strdup(r->opt->args[k]);
     if (r->opt->include_dir)
         args[n++] = exe_arg("-I", r->opt->include_dir);
-    args[n++] = xstrdup("-Wunknown-pragmas");
+    args[n++] = hd_strdup("-Wunknown-pragmas");
     /* Standard input, or a name without .c or .h, gives clang no language
      * to go by: C, unless the arguments say otherwise. */
     size_t plen = strlen(path);
@@ -3032,7 +3023,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     for (int k = 0; k < n; k++)
         has_x = has_x || strncmp(args[k], "-x", 2) == 0;
     if ((r->stdin_text || !named_c) && !has_x)
-        args[n++] = xstrdup("-xc");
+        args[n++] = hd_strdup("-xc");
     *out = args;
     *nout = n;
     return 0;
@@ -3238,7 +3229,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
             fclose(probe);
     }
     if (msg[0]) {
-        *diagnostics = xstrdup(msg);
+        *diagnostics = hd_strdup(msg);
         return 1;
     }
     r.stdin_text = stdin_text;
@@ -3257,13 +3248,13 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
      * its absolute name. */
     char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
     if (!parse_path)
-        parse_path = xstrdup(path);
+        parse_path = hd_strdup(path);
     int errors = 1;
     CXIndex index = clang_createIndex(0, 0);
     int walked = parse_and_walk(&r, index, parse_path, args, nargs);
     if (walked >= 0) {
         if (walked) {
-            out->path = xstrdup(path);
+            out->path = hd_strdup(path);
             if (opt->host_code) {
                 out->source = malloc(r.len + 1);
                 if (out->source) {

@@ -143,33 +143,33 @@ void hd_report(hd_diags *d, hd_severity sev, size_t offset, int line, const char
     keep(d, HD_IN_INPUT, offset, sev == HD_ERROR, &b);
 }
 
-void hd_report_input(hd_diags *d, const char *fmt, ...)
+/* "WHO: error: message" about the input as a whole. */
+static void report_whole(hd_diags *d, const char *who, const char *fmt, va_list ap)
 {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     buf b = { 0 };
-    add(&b, "hyperdo: error: ", 16);
+    add_escaped(&b, who, strlen(who));
+    add(&b, ": error: ", 9);
     add_escaped(&b, msg, strlen(msg));
     add(&b, "\n", 1);
     keep(d, HD_NOWHERE, 0, true, &b);
 }
 
-void hd_report_file(hd_diags *d, const char *fmt, ...)
+void hd_report_input(hd_diags *d, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    report_whole(d, "hyperdo", fmt, ap);
     va_end(ap);
-    buf b = { 0 };
-    add_escaped(&b, d->path, strlen(d->path));
-    add(&b, ": error: ", 9);
-    add_escaped(&b, msg, strlen(msg));
-    add(&b, "\n", 1);
-    keep(d, HD_NOWHERE, 0, true, &b);
+}
+
+void hd_report_file(hd_diags *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report_whole(d, d->path, fmt, ap);
+    va_end(ap);
 }
 
 void hd_report_formatted(hd_diags *d, hd_place place, size_t offset, bool is_error,

@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrdup(const char *s)
+char *hd_strdup(const char *s)
 {
-    char *d = malloc(strlen(s) + 1);
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
     if (d)
-        strcpy(d, s);
+        memcpy(d, s, n);
     return d;
 }
 
@@ -87,16 +88,16 @@ int hd_program_spec(const hd_program *p, hd_spec *out)
             out->lccs = grown;
             hd_named_lcc *e = &out->lccs[out->m++];
             memset(e, 0, sizeof *e);
-            e->name = xstrdup(ref->text);
+            e->name = hd_strdup(ref->text);
             e->line = ref->line;
             e->col = ref->col;
             e->loop_line = p->loops[k].line;
-            e->array = xstrdup(p->arrays[ref->array].name);
+            e->array = hd_strdup(p->arrays[ref->array].name);
             if (ref->comm == HD_COMM_LCC) {
                 e->lcc = ref->lcc;
             } else {
                 e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
-                e->reason = xstrdup(ref->reason ? ref->reason : "not an LCC");
+                e->reason = hd_strdup(ref->reason ? ref->reason : "not an LCC");
             }
             /* A general communication without its reason would pass for
              * an LCC: every copy must be there. */

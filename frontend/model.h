@@ -333,6 +333,8 @@ typedef struct {
 } hd_program;
 
 void hd_program_free(hd_program *p);
+/* A malloc'ed copy of s, or NULL. */
+char *hd_strdup(const char *s);
 /* Does doall l read (or, is_write, write) program array arr? */
 bool hd_loop_uses(const hd_loop *l, int arr, bool is_write);
 /* What one loop owns (hd_program_free calls it for each). */
