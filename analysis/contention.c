@@ -98,9 +98,7 @@ int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[])
     if (n < 1 || n > HD_BRUTE_MAX_DIM || c->A.n != n)
         return n > HD_BRUTE_MAX_DIM ? HD_ETOOBIG : HD_EINVAL;
     uint64_t nodes = UINT64_C(1) << n;
-    uint32_t *load = calloc(nodes * (uint64_t)n, sizeof *load);
-    if (!load)
-        return HD_ENOMEM;
+    uint32_t *load = hd_xcalloc(nodes * (uint64_t)n, sizeof *load);
     for (uint64_t t = 0; t < nodes; t++) {
         uint64_t at, dst;
         hd_lcc_message(c, t, &at, &dst);

@@ -9,14 +9,13 @@
 #include <string.h>
 
 /* The iteration that writes each element of array `arr` in doall l (one
- * at most: the front end checked), or ~0; NULL when out of memory. */
+ * at most: the front end checked), or ~0; NULL, with *unknown set, when
+ * a write's element is not known when translating. */
 static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, const hd_ref **unknown)
 {
     size_t size = (size_t)1 << p->arrays[arr].log2_size;
-    uint64_t *writer = malloc(size * sizeof *writer);
+    uint64_t *writer = hd_xmalloc(size * sizeof *writer);
     *unknown = NULL;
-    if (!writer)
-        return NULL;
     memset(writer, 0xff, size * sizeof *writer);
     char why[64];
     for (int v = 0; v < l->nrefs; v++) {
@@ -137,14 +136,10 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
         }
         const hd_ref *unknown;
         uint64_t *writer = writers(p, l, rd->array, &unknown);
-        if (!writer && unknown) {
+        if (!writer) {
             hd_report(d, HD_ERROR, rd->begin, rd->line, "cannot check that '%s' reads no element of '%s' that an "
                      "earlier iteration writes: the element '%s' writes is not known when "
                      "translating", rd->text, a->name, unknown->text);
-            continue;
-        }
-        if (!writer) {
-            hd_report(d, HD_ERROR, rd->begin, rd->line, "out of memory checking the dependences of this read");
             continue;
         }
         dependence_by_enumeration(p, d, l, rd, writer);
@@ -169,9 +164,7 @@ bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr)
     if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS)
         return false;
     size_t size = (size_t)1 << a->log2_size;
-    uint8_t *seen = calloc(size, 1);
-    if (!seen)
-        return false;
+    uint8_t *seen = hd_xcalloc(size, 1);
     size_t covered = 0;
     char why[64];
     for (int k = 0; k < l->nrefs; k++) {

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hd_alloc.h"
 #include "hd_limits.h"
 
 /* Status codes of the functions that can fail. */

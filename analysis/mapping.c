@@ -290,10 +290,8 @@ static int compare_lcc(const void *x, const void *y)
 static int distinct_lccs(const hd_lcc *c, int m, const hd_lcc **uniq,
                          uint64_t *weight)
 {
-    const hd_lcc **sorted = malloc((size_t)m * sizeof *sorted);
+    const hd_lcc **sorted = hd_xmalloc((size_t)m * sizeof *sorted);
     int u = 0;
-    if (!sorted)
-        return -1;
     for (int r = 0; r < m; r++)
         sorted[r] = &c[r];
     qsort(sorted, (size_t)m, sizeof *sorted, compare_lcc);
@@ -321,16 +319,14 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
         return HD_OK;
     }
     size_t states = (size_t)1 << n;
-    const hd_lcc **uniq = malloc((size_t)m * sizeof *uniq);
-    dp_problem p = { n, m, obj, calloc((size_t)m, sizeof *p.tb),
-                     calloc((size_t)m, sizeof *p.fixed),
-                     calloc((size_t)m, sizeof *p.weight) };
-    uint64_t *f = malloc(states * sizeof *f);
-    uint8_t *last = malloc(states);
-    rc = (uniq && p.tb && p.fixed && p.weight && f && last) ? HD_OK : HD_ENOMEM;
-    if (rc == HD_OK && (p.m = distinct_lccs(c, m, uniq, p.weight)) < 0)
-        rc = HD_ENOMEM;
-    for (int r = 0; rc == HD_OK && r < p.m; r++) {
+    const hd_lcc **uniq = hd_xmalloc((size_t)m * sizeof *uniq);
+    dp_problem p = { n, m, obj, hd_xcalloc((size_t)m, sizeof *p.tb),
+                     hd_xcalloc((size_t)m, sizeof *p.fixed),
+                     hd_xcalloc((size_t)m, sizeof *p.weight) };
+    uint64_t *f = hd_xmalloc(states * sizeof *f);
+    uint8_t *last = hd_xmalloc(states);
+    p.m = distinct_lccs(c, m, uniq, p.weight);
+    for (int r = 0; r < p.m; r++) {
         subset_table *tb = &p.tb[r];
         tb->lcc = uniq[r];
         tb->full = hd_mask(n);
@@ -339,21 +335,16 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
             if (hd_lcc_dim_is_fixed(uniq[r], j))
                 p.fixed[r] |= UINT64_C(1) << j;
         }
-        tb->rank = malloc(states);
-        tb->mask = malloc(states * sizeof *tb->mask);
-        if (!tb->rank || !tb->mask)
-            rc = HD_ENOMEM;
-        else
-            table_fill(tb);
+        tb->rank = hd_xmalloc(states);
+        tb->mask = hd_xmalloc(states * sizeof *tb->mask);
+        table_fill(tb);
     }
-    if (rc == HD_OK) {
-        dp_run(&p, f, last, false, 0);
-        *cost = f[states - 1];
-        if (obj != HD_OBJ_SUM)
-            dp_run(&p, f, last, true, *cost);
-        *order = dp_order(last, n);
-    }
-    for (int r = 0; p.tb && r < m; r++) {
+    dp_run(&p, f, last, false, 0);
+    *cost = f[states - 1];
+    if (obj != HD_OBJ_SUM)
+        dp_run(&p, f, last, true, *cost);
+    *order = dp_order(last, n);
+    for (int r = 0; r < p.m; r++) {
         free(p.tb[r].rank);
         free(p.tb[r].mask);
     }
@@ -363,7 +354,7 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
     free(uniq);
     free(f);
     free(last);
-    return rc;
+    return HD_OK;
 }
 
 /* ------------------------------------------------- exhaustive search */

@@ -249,12 +249,9 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
                a->name, ref->text, l->var, l->k, HD_ENUMERATE_MAX_BITS);
         return;
     }
-    uint8_t *seen = calloc((size_t)1 << a->log2_size, 1);
-    uint64_t *who = seen ? malloc(((size_t)1 << a->log2_size) * sizeof *who) : NULL;
-    if (!who)
-        hd_report(r->d, HD_ERROR, ref->begin, ref->line, "out of memory checking that no two "
-               "iterations write one element of '%s'", a->name);
-    for (uint64_t i = 0; who && i < (UINT64_C(1) << l->k); i++) {
+    uint8_t *seen = hd_xcalloc((size_t)1 << a->log2_size, 1);
+    uint64_t *who = hd_xmalloc(((size_t)1 << a->log2_size) * sizeof *who);
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
         uint64_t v;
         if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' at %s = "
@@ -329,14 +326,12 @@ static void index_map(const hd_loop *l, hd_ref *ref)
 {
     char why[256];
     hd_affine map;
-    if (ref->index && hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
+    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
         ref->affine = true;
         ref->map = map;
     } else {
         ref->affine = false;
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", ref->index ? why : "out of memory");
-        ref->reason = hd_strdup(buf);
+        ref->reason = hd_xstrdup(why);
     }
 }
 
@@ -382,7 +377,7 @@ static void communications(checker *r, hd_loop *l)
             ref->lcc.A = hd_matrix_zero(p->n);
             ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
             if (ref->comm == HD_COMM_GENERAL)
-                ref->reason = hd_strdup(why);
+                ref->reason = hd_xstrdup(why);
             continue;
         }
         if (same == -2 || !home->affine)
@@ -392,7 +387,7 @@ static void communications(checker *r, hd_loop *l)
             char buf[512];
             snprintf(buf, sizeof buf, "the owner of the iteration's element "
                      "'%s' is not an affine function of %s", home->text, l->var);
-            ref->reason = hd_strdup(buf);
+            ref->reason = hd_xstrdup(buf);
         }
     }
 }

@@ -32,7 +32,7 @@ static void price_each(const hd_spec *spec, hd_plan *p)
     size_t slots = 16;
     while (slots < 2 * (size_t)p->m)
         slots *= 2;
-    int *seen = malloc(slots * sizeof *seen);
+    int *seen = hd_xmalloc(slots * sizeof *seen);
     for (size_t k = 0; seen && k < slots; k++)
         seen[k] = -1;
     for (int r = 0; r < p->m; r++) {
@@ -71,8 +71,8 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
     p->m = spec->m;
     p->objective = objective;
     p->choice = choice;
-    p->comm = calloc((size_t)(p->m ? p->m : 1), sizeof *p->comm);
-    hd_lcc *set = malloc((size_t)(p->m ? p->m : 1) * sizeof *set);
+    p->comm = hd_xcalloc((size_t)(p->m ? p->m : 1), sizeof *p->comm);
+    hd_lcc *set = hd_xmalloc((size_t)(p->m ? p->m : 1) * sizeof *set);
     if (!p->comm || !set) {
         free(set);
         hd_plan_free(p);

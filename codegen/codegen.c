@@ -171,10 +171,7 @@ static void put_host_doall(text *t, const gen *g, int d)
     const hd_program *p = g->prog;
     const hd_loop *l = &p->loops[d];
     doall_arrays u;
-    if (!doall_arrays_of(g, l, &u)) {
-        t->failed = true;
-        return;
-    }
+    doall_arrays_of(g, l, &u);
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
             "(hd_node_%d) */\n", l->line, d);
     if (u.env) {
@@ -541,9 +538,11 @@ static bool names_fig1d_calls(const hd_program *prog, const char *src, size_t le
         char *body = NULL;
         long size = -1;
         if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-            fseek(f, 0, SEEK_SET) == 0 && (body = malloc((size_t)size + 1)) != NULL &&
-            fread(body, 1, (size_t)size, f) != (size_t)size)
-            size = -1;
+            fseek(f, 0, SEEK_SET) == 0) {
+            body = hd_xmalloc((size_t)size + 1);
+            if (fread(body, 1, (size_t)size, f) != (size_t)size)
+                size = -1;
+        }
         if (f)
             fclose(f);
         /* Unreadable: the reserved names are always safe. */
@@ -571,10 +570,7 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     *out = NULL;
     *out_len = 0;
     *diagnostics = NULL;
-    if (!index_lines(&g)) {
-        *diagnostics = strdup("hyperdo: error: out of memory\n");
-        return 1;
-    }
+    index_lines(&g);
     g.v = names_fig1d_calls(prog, src, len) ? "hd_v_" : "v_";
 
     if (prog->n == 0) {
@@ -604,13 +600,13 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     }
     for (int d = 0; d < prog->nloops; d++)
         check_loop(&g, &prog->loops[d]);
-    g.array_id = malloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
-    for (int a = 0; g.array_id && a < prog->narrays; a++)
+    g.array_id = hd_xmalloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
+    for (int a = 0; a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
-    bool planned = !g.d.errors && g.array_id && plan_all(&g);
-    if (!g.array_id || g.d.errors || !planned) {
-        if (!g.d.errors)
-            hd_report_input(&g.d, "out of memory");
+    bool planned = !g.d.errors && plan_all(&g);
+    if (g.d.errors || !planned) {
+        if (!g.d.errors)   /* a system of plan.c without solution: a bug */
+            hd_report_input(&g.d, "internal error: the node code could not be planned");
         release(&g);
         *diagnostics = hd_diags_text(&g.d);
         int errors = g.d.errors;
@@ -621,12 +617,7 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     /* The edits, in file order. */
     int nedits = 0, cap = 4 + prog->nloops * 2 + prog->nuses * 2 + prog->narrays +
                           prog->npragmas + prog->nmain_refs;
-    edit *edits = calloc((size_t)cap, sizeof *edits);
-    if (!edits) {
-        release(&g);
-        *diagnostics = strdup("hyperdo: error: out of memory\n");
-        return 1;
-    }
+    edit *edits = hd_xcalloc((size_t)cap, sizeof *edits);
     edits[nedits++] = (edit){ prog->first_function, prog->first_function,
                               EDIT_PROLOGUE, 0, nedits };
     for (int d = 0; d < prog->nloops; d++) {
@@ -689,8 +680,6 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     put_tables(&t, &g);
     free(edits);
     release(&g);
-    if (t.failed && !g.d.errors)
-        hd_report_input(&g.d, "out of memory");
     *diagnostics = hd_diags_text(&g.d);
     hd_diags_free(&g.d);
     if (g.d.errors) {

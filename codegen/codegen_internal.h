@@ -24,7 +24,6 @@ typedef struct {
     char *s;
     size_t len, cap;
     int lines;         /* newlines so far */
-    bool failed;       /* out of memory: the text is incomplete */
 } text;
 
 void put_n(text *t, const char *s, size_t n);
@@ -104,19 +103,20 @@ typedef struct {
     bool affine_home;      /* the home's owner is GF(2)-affine in i */
     hd_system own;         /* home owner i = me ^ own_c: my iterations */
     uint64_t own_c;
-    int nslots;
+    int nslots, slots_cap;
     slot_group *slots;
-    int nreqs;
+    int nreqs, reqs_cap;
     request_group *reqs;
     int levels;            /* rounds of requests */
-    int nstreams;
+    int nstreams, streams_cap;
     stream_group *streams;
 } node_plan;
 
 typedef struct gen gen;
 
 /* Plans every doall of the program (g->plans), reporting what cannot be
- * translated; returns false when out of memory. */
+ * translated; false when a doall's owner system cannot be solved
+ * (hd_system_solve). */
 bool plan_all(gen *g);
 void plan_free(node_plan *p);
 /* The owner of ref's element as a GF(2)-affine map of i (n bits). */
@@ -140,8 +140,7 @@ typedef struct {
     int ndist, nrepl;
     bool env;
 } doall_arrays;
-/* False when out of memory. */
-bool doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u);
+void doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u);
 void doall_arrays_free(doall_arrays *u);
 
 /* ------------------------------------------------ the generator state */
@@ -165,9 +164,8 @@ struct gen {
 
 /* --------------------------------------------------------- source.c */
 
-/* Where each line of the input starts (g->line_start); false when out of
- * memory. */
-bool index_lines(gen *g);
+/* Where each line of the input starts (g->line_start). */
+void index_lines(gen *g);
 int line_of(const gen *g, size_t offset);
 __attribute__((format(printf, 3, 4))) void error_at(gen *g, size_t offset, const char *fmt, ...);
 void put_source(text *t, const gen *g, size_t b, size_t e);

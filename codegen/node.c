@@ -48,7 +48,7 @@ static void put_where(text *t, const gen *g, const hd_ref *ref)
 {
     text w = { 0 };
     putf(&w, "%s:%d:%d: '%s'", g->prog->path, ref->line, ref->col, ref->text);
-    put_c_string(t, w.s ? w.s : "?");
+    put_c_string(t, w.s);
     free(w.s);
 }
 
@@ -151,7 +151,7 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, con
         } else {
             text idx = { 0 };
             put_index(&idx, g, np, k);
-            put_offset(t, g, idx.s ? idx.s : "0", ref->array);
+            put_offset(t, g, idx.s, ref->array);
             free(idx.s);
         }
         put(t, "]");
@@ -642,13 +642,13 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
         putf(t, "            HD_VISIT(hd_q);\n"
                 "            ((%s *)hd_out[hd_q])[0] = hd_l_%s[", elem(g, sg->array),
              name_of(g, sg->array));
-        put_offset(t, g, first.s ? first.s : "0", sg->array);
+        put_offset(t, g, first.s, sg->array);
         free(first.s);
         put(t, "];\n        }\n    }\n");
         return;
     }
     put(t, "            hd_index hd_get = ");
-    put_offset(t, g, first.s ? first.s : "0", sg->array);
+    put_offset(t, g, first.s, sg->array);
     free(first.s);
     putf(t, ";\n            %s *const hd_dst = hd_out[hd_q];\n", elem(g, sg->array));
     if (inner) {
@@ -1052,7 +1052,7 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         const hd_array *arr = &g->prog->arrays[rq->array];
         text e = { 0 };
         put_flat_index(&e, g, ref, subscript_rewritten, np);
-        putf(t, "hd_checked(%s, (hd_index)1 << %d, ", e.s ? e.s : "0", arr->log2_size);
+        putf(t, "hd_checked(%s, (hd_index)1 << %d, ", e.s, arr->log2_size);
         free(e.s);
         put_where(t, g, ref);
         putf(t, ");\n%s    const int hd_from = ", in);
@@ -1111,18 +1111,13 @@ static void put_array_view(text *t, const hd_array *a)
     putf(t, "    (void)%s;\n", a->name);
 }
 
-bool doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u)
+void doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u)
 {
-    u->dist = malloc((size_t)l->nrefs * sizeof *u->dist);
-    u->repl = malloc((size_t)l->nrefs * sizeof *u->repl);
-    if (!u->dist || !u->repl) {
-        doall_arrays_free(u);
-        return false;
-    }
+    u->dist = hd_xmalloc((size_t)l->nrefs * sizeof *u->dist);
+    u->repl = hd_xmalloc((size_t)l->nrefs * sizeof *u->repl);
     u->ndist = arrays_used(g, l, true, u->dist);
     u->nrepl = arrays_used(g, l, false, u->repl);
     u->env = l->nouters > 0 || u->nrepl > 0;
-    return true;
 }
 
 void doall_arrays_free(doall_arrays *u)
@@ -1139,10 +1134,7 @@ void put_node(text *t, gen *g, int d)
     const node_plan *np = &g->plans[d];
     const hd_ref *home = &l->refs[l->home];
     doall_arrays u;
-    if (!doall_arrays_of(g, l, &u)) {
-        t->failed = true;
-        return;
-    }
+    doall_arrays_of(g, l, &u);
 
     put(t, "/* hyperdo: the node program of the doall at ");
     put_commented(t, p->path);

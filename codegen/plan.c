@@ -97,10 +97,6 @@ static char *index_text(const gen *g, const hd_ref *ref)
 {
     text t = { 0 };
     put_flat_index(&t, g, ref, subscript_as_written, NULL);
-    if (t.failed) {
-        free(t.s);
-        return NULL;
-    }
     return take(&t);
 }
 
@@ -159,10 +155,7 @@ static int add_slot_group(node_plan *np, int array, int ref, const hd_affine *ma
     for (int s = 0; s < np->nslots; s++)
         if (np->slots[s].array == array && same_map(&np->slots[s].map, map))
             return s;
-    slot_group *grown = realloc(np->slots, (size_t)(np->nslots + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    np->slots = grown;
+    hd_xreserve(&np->slots, &np->slots_cap, np->nslots + 1, sizeof *np->slots);
     slot_group *s = &np->slots[np->nslots];
     memset(s, 0, sizeof *s);
     s->array = array;
@@ -180,10 +173,7 @@ static int add_request_group(gen *g, node_plan *np, int k)
             same_index_text(g, other, ref))
             return q;
     }
-    request_group *grown = realloc(np->reqs, (size_t)(np->nreqs + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    np->reqs = grown;
+    hd_xreserve(&np->reqs, &np->reqs_cap, np->nreqs + 1, sizeof *np->reqs);
     np->reqs[np->nreqs] = (request_group){ ref->array, k, ref->guard, 0 };
     return np->nreqs++;
 }
@@ -197,13 +187,8 @@ static bool may_share(const gen *g, const node_plan *np, const slot_group *x,
     int k = np->loop->k, m = g->prog->arrays[x->array].log2_size, n = g->prog->n;
     if (2 * k > 64)
         return true;
-    uint64_t *rows = malloc((size_t)(n + m) * sizeof *rows);
-    uint8_t *rhs = malloc((size_t)(n + m) * sizeof *rhs);
-    if (!rows || !rhs) {
-        free(rows);
-        free(rhs);
-        return true;
-    }
+    uint64_t *rows = hd_xmalloc((size_t)(n + m) * sizeof *rows);
+    uint8_t *rhs = hd_xmalloc((size_t)(n + m) * sizeof *rhs);
     hd_affine home = owner_map_of(g, &np->loop->refs[np->loop->home]);
     int r = 0;
     for (int t = 0; t < n; t++, r++) {
@@ -303,10 +288,7 @@ static int add_stream_group(node_plan *np, int k)
     for (int q = 0; q < np->nstreams; q++)
         if (np->streams[q].array == ref->array && np->streams[q].guard == ref->guard)
             return q;
-    stream_group *grown = realloc(np->streams, (size_t)(np->nstreams + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    np->streams = grown;
+    hd_xreserve(&np->streams, &np->streams_cap, np->nstreams + 1, sizeof *np->streams);
     np->streams[np->nstreams] = (stream_group){ ref->array, k, ref->guard };
     return np->nstreams++;
 }
@@ -417,9 +399,7 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
     int n = p->n;
     memset(np, 0, sizeof *np);
     np->loop = l;
-    np->refs = calloc((size_t)(l->nrefs ? l->nrefs : 1), sizeof *np->refs);
-    if (!np->refs)
-        return false;
+    np->refs = hd_xcalloc((size_t)(l->nrefs ? l->nrefs : 1), sizeof *np->refs);
     const hd_ref *home = &l->refs[l->home];
     np->affine_home = home->affine;
     if (np->affine_home) {
@@ -441,8 +421,6 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
             continue;
         }
         rp->index = index_text(g, ref);
-        if (!rp->index)
-            return false;
         if (ref->is_write || ref->comm == HD_COMM_LOCAL) {
             rp->way = WAY_LOCAL;
             /* A guarded read may name an element outside its array where
@@ -466,8 +444,7 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
         }
         if (ref->affine && np->affine_home) {
             rp->way = WAY_SLOTS;
-            if ((rp->group = add_slot_group(np, ref->array, k, &ref->map)) < 0)
-                return false;
+            rp->group = add_slot_group(np, ref->array, k, &ref->map);
         } else {
             rp->way = WAY_REQUEST;
         }
@@ -541,9 +518,7 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
 
     /* The slot groups still used, renumbered; the request and stream
      * groups. */
-    int *renumber = malloc((size_t)(np->nslots ? np->nslots : 1) * sizeof *renumber);
-    if (!renumber)
-        return false;
+    int *renumber = hd_xmalloc((size_t)(np->nslots ? np->nslots : 1) * sizeof *renumber);
     int kept = 0;
     for (int s = 0; s < np->nslots; s++) {
         bool used = false;
@@ -558,16 +533,10 @@ static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
         if (np->refs[k].way == WAY_SLOTS) {
             np->refs[k].group = renumber[np->refs[k].group];
         } else if (np->refs[k].way == WAY_REQUEST) {
-            if ((np->refs[k].group = add_request_group(g, np, k)) < 0) {
-                free(renumber);
-                return false;
-            }
+            np->refs[k].group = add_request_group(g, np, k);
             check_request(g, np, k);
         } else if (np->refs[k].way == WAY_STREAM) {
-            if ((np->refs[k].group = add_stream_group(np, k)) < 0) {
-                free(renumber);
-                return false;
-            }
+            np->refs[k].group = add_stream_group(np, k);
         }
     }
     free(renumber);
@@ -598,9 +567,7 @@ void plan_free(node_plan *np)
 bool plan_all(gen *g)
 {
     const hd_program *p = g->prog;
-    g->plans = calloc((size_t)(p->nloops ? p->nloops : 1), sizeof *g->plans);
-    if (!g->plans)
-        return false;
+    g->plans = hd_xcalloc((size_t)(p->nloops ? p->nloops : 1), sizeof *g->plans);
     for (int d = 0; d < p->nloops; d++)
         if (!plan_loop(g, &p->loops[d], &g->plans[d]))
             return false;

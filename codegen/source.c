@@ -13,20 +13,17 @@
 #include <stdlib.h>
 
 /* Where each line starts, once: every edit asks for a line number. */
-bool index_lines(gen *g)
+void index_lines(gen *g)
 {
     int n = 1;
     for (size_t k = 0; k < g->len; k++)
         n += g->src[k] == '\n';
-    g->line_start = malloc((size_t)n * sizeof *g->line_start);
-    if (!g->line_start)
-        return false;
+    g->line_start = hd_xmalloc((size_t)n * sizeof *g->line_start);
     g->line_start[0] = 0;
     g->nlines = 1;
     for (size_t k = 0; k < g->len; k++)
         if (g->src[k] == '\n')
             g->line_start[g->nlines++] = k + 1;
-    return true;
 }
 
 int line_of(const gen *g, size_t offset)

@@ -1,7 +1,6 @@
 /*
  * text.c — the code generator's output buffer: appends, formats, and the
  * quoting that source text needs inside a string literal or a comment.
- * An allocation failure marks the text failed; the driver reports it.
  */
 #include "codegen_internal.h"
 
@@ -12,18 +11,11 @@
 
 void put_n(text *t, const char *s, size_t n)
 {
-    if (t->failed)
-        return;
     if (t->len + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 4096;
         while (cap < t->len + n + 1)
             cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown) {
-            t->failed = true;
-            return;
-        }
-        t->s = grown;
+        t->s = hd_xrealloc(t->s, cap);
         t->cap = cap;
     }
     memcpy(t->s + t->len, s, n);
@@ -51,11 +43,7 @@ void putf(text *t, const char *fmt, ...)
         put_n(t, buf, (size_t)n);
         return;
     }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        t->failed = true;
-        return;
-    }
+    char *big = hd_xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);

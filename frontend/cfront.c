@@ -88,7 +88,7 @@ typedef struct {
     size_t stdin_len;
 
     pragma *pragmas;
-    int npragmas;
+    int npragmas, pragmas_cap;
     int cube_pragma;           /* index, or -1 */
     CXSourceLocation *ignored; /* pragmas clang ignored (-Wunknown-pragmas) */
     int nignored;
@@ -96,6 +96,7 @@ typedef struct {
     hd_program *prog;
     array_decl *decls;
     int ndecls;
+    int arrays_cap, decls_cap, loops_cap; /* of prog->arrays, decls, prog->loops */
     unsigned *sequential;      /* pragma lines of doalls kept sequential */
     int nsequential;
 
@@ -112,11 +113,12 @@ typedef struct {
     } types[8];
     int ntypes;
     hd_loop *loop;
+    int refs_cap, guards_cap;  /* of loop->refs, loop->guards */
     CXCursor loop_var;
     CXCursor *locals;          /* scalars declared in its body */
-    int nlocals;
+    int nlocals, locals_cap;
     CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
-    int nouter_decls;
+    int nouter_decls, outers_cap;
     int guard;                 /* the guard of the part being walked, or -1 */
     int rejected;              /* doall loops read with errors */
 
@@ -168,12 +170,8 @@ static void pass_clang_diagnostics(reader *r)
         clang_disposeString(option);
         if (unknown_pragma && sev < CXDiagnostic_Error) {
             /* Asked for to find every pragma, ours among them; not news. */
-            CXSourceLocation *grown = realloc(r->ignored,
-                (size_t)(r->nignored + 1) * sizeof *grown);
-            if (grown) {
-                r->ignored = grown;
-                r->ignored[r->nignored++] = clang_getDiagnosticLocation(d);
-            }
+            r->ignored = hd_xrealloc(r->ignored, (size_t)(r->nignored + 1) * sizeof *r->ignored);
+            r->ignored[r->nignored++] = clang_getDiagnosticLocation(d);
         } else if (sev >= CXDiagnostic_Warning) {
             CXString s = clang_formatDiagnostic(d,
                 CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
@@ -202,7 +200,7 @@ static void pass_clang_diagnostics(reader *r)
 static char *spelling(CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
-    char *d = hd_strdup(clang_getCString(s));
+    char *d = hd_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     return d;
 }
@@ -221,7 +219,7 @@ static char *type_text(CXType t)
         else
             break;
     }
-    char *d = hd_strdup(c);
+    char *d = hd_xstrdup(c);
     clang_disposeString(s);
     return d;
 }
@@ -230,14 +228,7 @@ static char *type_text(CXType t)
 
 static int add_node(reader *r, CXCursor c)
 {
-    if (r->nnodes == r->nodes_cap) {
-        int cap = r->nodes_cap ? 2 * r->nodes_cap : 256;
-        node *grown = realloc(r->nodes, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        r->nodes = grown;
-        r->nodes_cap = cap;
-    }
+    hd_xreserve(&r->nodes, &r->nodes_cap, r->nnodes + 1, sizeof *r->nodes);
     node *n = &r->nodes[r->nnodes];
     memset(n, 0, sizeof *n);
     n->c = c;
@@ -246,18 +237,10 @@ static int add_node(reader *r, CXCursor c)
     return r->nnodes++;
 }
 
-static bool push_open(reader *r, int x)
+static void push_open(reader *r, int x)
 {
-    if (r->depth == r->open_cap) {
-        int cap = r->open_cap ? 2 * r->open_cap : 64;
-        int *grown = realloc(r->open, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return false;
-        r->open = grown;
-        r->open_cap = cap;
-    }
+    hd_xreserve(&r->open, &r->open_cap, r->depth + 1, sizeof *r->open);
     r->open[r->depth++] = x;
-    return true;
 }
 
 /*
@@ -280,12 +263,13 @@ static enum CXChildVisitResult record(CXCursor c, CXCursor parent,
     reader *r = data;
     while (r->depth > 0 && !same_node(r->nodes[r->open[r->depth - 1]].c, parent))
         r->depth--;
-    int p = r->depth > 0 ? r->open[r->depth - 1] : -1;
-    int x = p >= 0 ? add_node(r, c) : -1;
-    if (x < 0 || !push_open(r, x)) {
+    if (r->depth == 0) {
         r->lost = true;
         return CXChildVisit_Break;
     }
+    int p = r->open[r->depth - 1];
+    int x = add_node(r, c);
+    push_open(r, x);
     node *pn = &r->nodes[p];
     if (pn->last >= 0)
         r->nodes[pn->last].next = x;
@@ -321,14 +305,14 @@ static void base_first(reader *r, int x)
 }
 
 /* Records c's subtree after the nodes already recorded; returns c's node,
- * or -1 (out of memory). */
+ * or -1 when libclang gave a node whose parent was not open (a visit that
+ * is not depth first: the tree cannot be trusted). */
 static int record_tree(reader *r, CXCursor c)
 {
     int root = add_node(r, c);
     r->depth = 0;
     r->lost = false;
-    if (root < 0 || !push_open(r, root))
-        return -1;
+    push_open(r, root);
     clang_visitChildren(c, record, r);
     r->depth = 0;
     if (r->lost)
@@ -419,7 +403,7 @@ static char *source_text(reader *r, int x)
     node *n = extent_of(r, x);
     if (!n->begin_main || !n->end_main || n->end < n->begin || n->end > r->len)
         return spelling(n->c);
-    char *d = malloc(n->end - n->begin + 1);
+    char *d = hd_xmalloc(n->end - n->begin + 1);
     if (d) {
         memcpy(d, r->src + n->begin, n->end - n->begin);
         d[n->end - n->begin] = '\0';
@@ -601,7 +585,7 @@ typedef struct {
 static char *token_text(reader *r, CXToken t)
 {
     CXString s = clang_getTokenSpelling(r->tu, t);
-    char *d = hd_strdup(clang_getCString(s));
+    char *d = hd_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     return d;
 }
@@ -670,14 +654,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
             pragma_error(r, tc, "expected an array name in 'distribute'%s", "");
             return false;
         }
-        char **names = realloc(p->names, (size_t)(p->nnames + 1) * sizeof *names);
-        int *cols = realloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *cols);
-        if (names)
-            p->names = names;
-        if (cols)
-            p->name_cols = cols;
-        if (!names || !cols)
-            return false;
+        p->names = hd_xrealloc(p->names, (size_t)(p->nnames + 1) * sizeof *p->names);
+        p->name_cols = hd_xrealloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *p->name_cols);
         p->names[p->nnames] = token_text(r, tc->tok[tc->at]);
         p->name_cols[p->nnames++] = (int)token_pos(r, tc->tok[tc->at]).offset;
         tc->at++;
@@ -795,12 +773,8 @@ static size_t pragma_lines(const char *src, size_t len, size_t **out)
             if (word_at(src, len, j, "pragma")) {
                 j = skip_blank(src, len, j + 6);
                 if (word_at(src, len, j, "hyperdo")) {
-                    if (n == cap) {
-                        size_t *grown = realloc(*out, (cap = cap ? 2 * cap : 16) * sizeof *grown);
-                        if (!grown)
-                            return n;
-                        *out = grown;
-                    }
+                    if (n == cap)
+                        *out = hd_xrealloc(*out, (cap = cap ? 2 * cap : 16) * sizeof **out);
                     (*out)[n++] = k;
                 }
             }
@@ -960,7 +934,7 @@ static void scan_pragmas(reader *r)
             ok = parse_distribute(r, &tc, &p);
         } else {
             char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
-                                               : hd_strdup("");
+                                               : hd_xstrdup("");
             pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
                          "cube(n) or distribute(arrays : distribution)", word);
             free(word);
@@ -1002,10 +976,7 @@ static void scan_pragmas(reader *r)
             }
             p.next_offset = (unsigned)next;
         }
-        pragma *grown = realloc(r->pragmas, (size_t)(r->npragmas + 1) * sizeof *grown);
-        if (!grown)
-            break;
-        r->pragmas = grown;
+        hd_xreserve(&r->pragmas, &r->pragmas_cap, r->npragmas + 1, sizeof *r->pragmas);
         r->pragmas[r->npragmas++] = p;
         if (p.kind == PRAGMA_CUBE) {
             if (r->cube_pragma >= 0)
@@ -1029,7 +1000,7 @@ static hd_expr *opaque(int bits, bool is_signed, const char *fmt, const char *ar
     char buf[256];
     snprintf(buf, sizeof buf, fmt, arg);
     if (e)
-        e->reason = hd_strdup(buf);
+        e->reason = hd_xstrdup(buf);
     return e;
 }
 
@@ -1200,13 +1171,13 @@ static hd_expr *build(reader *r, int x)
             return constant(bits, sg, value);
         e = NULL;
         if (!postfix && strcmp(op, "~") == 0)
-            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_NOT : 0;
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e->op = HD_OP_NOT;
         else if (!postfix && strcmp(op, "-") == 0)
-            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_NEG : 0;
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e->op = HD_OP_NEG;
         else if (!postfix && strcmp(op, "+") == 0)
-            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_PLUS : 0;
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e->op = HD_OP_PLUS;
         else if (!postfix && strcmp(op, "!") == 0)
-            e = hd_expr_new(HD_EX_UNARY, bits, sg), e ? e->op = HD_OP_LNOT : 0;
+            e = hd_expr_new(HD_EX_UNARY, bits, sg), e->op = HD_OP_LNOT;
         if (e)
             return build_kids(r, e, kids.kid, 1);
         if (!op[0])
@@ -1337,16 +1308,8 @@ static int array_of(reader *r, CXCursor decl)
     a.name = spelling(decl);
     a.line = pos.line;
     a.col = pos.col;
-    hd_array *grown = realloc(p->arrays, (size_t)(p->narrays + 1) * sizeof *grown);
-    array_decl *dgrown = realloc(r->decls, (size_t)(r->ndecls + 1) * sizeof *dgrown);
-    if (grown)
-        p->arrays = grown;
-    if (dgrown)
-        r->decls = dgrown;
-    if (!grown || !dgrown) {
-        free(a.name);
-        return -1;
-    }
+    hd_xreserve(&p->arrays, &r->arrays_cap, p->narrays + 1, sizeof *p->arrays);
+    hd_xreserve(&r->decls, &r->decls_cap, r->ndecls + 1, sizeof *r->decls);
     p->arrays[p->narrays] = a;
     r->decls[r->ndecls].decl = decl;
     r->decls[r->ndecls++].index = p->narrays;
@@ -1400,10 +1363,7 @@ static void add_ref(reader *r, int x, bool is_write)
         return;
     }
     hd_loop *l = r->loop;
-    hd_ref *grown = realloc(l->refs, (size_t)(l->nrefs + 1) * sizeof *grown);
-    if (!grown)
-        return;
-    l->refs = grown;
+    hd_xreserve(&l->refs, &r->refs_cap, l->nrefs + 1, sizeof *l->refs);
     hd_ref *ref = &l->refs[l->nrefs++];
     memset(ref, 0, sizeof *ref);
     position pos = cursor_pos(r, c);
@@ -1535,16 +1495,8 @@ static void note_outer(reader *r, int x)
         if (clang_equalCursors(r->outer_decls[k], decl))
             return;
     hd_loop *l = r->loop;
-    CXCursor *grown = realloc(r->outer_decls, (size_t)(r->nouter_decls + 1) * sizeof *grown);
-    hd_outer *more = realloc(l->outers, (size_t)(l->nouters + 1) * sizeof *more);
-    if (grown)
-        r->outer_decls = grown;
-    if (more)
-        l->outers = more;
-    if (!grown || !more) {
-        error_at(r, cur(r, x), "out of memory recording the variables the doall body reads");
-        return;
-    }
+    hd_xreserve(&r->outer_decls, &r->outers_cap, r->nouter_decls + 1, sizeof *r->outer_decls);
+    l->outers = hd_xrealloc(l->outers, (size_t)(l->nouters + 1) * sizeof *l->outers);
     r->outer_decls[r->nouter_decls++] = decl;
     position pos = cursor_pos(r, cur(r, x));
     hd_outer *o = &l->outers[l->nouters++];
@@ -1572,15 +1524,11 @@ static bool mentions_local(reader *r, int x)
 
 /* A new guard: what follows is evaluated only when the condition at
  * node cond is nonzero (when) or zero (!when), inside the current part.
- * Returns its index, or the current guard when out of memory (the reads
- * then count as unguarded: checked more, never less). */
+ * Returns its index. */
 static int add_guard(reader *r, int cond, bool when)
 {
     hd_loop *l = r->loop;
-    hd_guard *grown = realloc(l->guards, (size_t)(l->nguards + 1) * sizeof *grown);
-    if (!grown)
-        return r->guard;
-    l->guards = grown;
+    hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
     hd_guard *g = &l->guards[l->nguards];
     memset(g, 0, sizeof *g);
     node *ext = extent_of(r, cond);
@@ -1603,15 +1551,8 @@ static int add_guard(reader *r, int cond, bool when)
 static int add_unevaluated(reader *r, int x)
 {
     hd_loop *l = r->loop;
-    hd_guard *grown = realloc(l->guards, (size_t)(l->nguards + 1) * sizeof *grown);
+    hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
     hd_expr *zero = hd_expr_new(HD_EX_CONST, 32, true);
-    if (!grown || !zero) {
-        free(zero);
-        if (grown)
-            l->guards = grown;
-        return r->guard;
-    }
-    l->guards = grown;
     hd_guard *g = &l->guards[l->nguards];
     memset(g, 0, sizeof *g);
     node *ext = extent_of(r, x);
@@ -1848,10 +1789,7 @@ static void walk_lvalue(reader *r, int lhs, bool also_read)
 
 static void add_local(reader *r, CXCursor decl)
 {
-    CXCursor *grown = realloc(r->locals, (size_t)(r->nlocals + 1) * sizeof *grown);
-    if (!grown)
-        return;
-    r->locals = grown;
+    hd_xreserve(&r->locals, &r->locals_cap, r->nlocals + 1, sizeof *r->locals);
     r->locals[r->nlocals++] = decl;
 }
 
@@ -2141,14 +2079,10 @@ static void find_nested(reader *r, int x)
 static void read_loop(reader *r, CXCursor c, pragma *pr)
 {
     hd_program *p = r->prog;
-    hd_loop *grown = realloc(p->loops, (size_t)(p->nloops + 1) * sizeof *grown);
-    if (!grown) {
-        error_at(r, c, "out of memory reading this doall loop");
-        return;
-    }
-    p->loops = grown;
+    hd_xreserve(&p->loops, &r->loops_cap, p->nloops + 1, sizeof *p->loops);
     hd_loop *l = &p->loops[p->nloops++];
     memset(l, 0, sizeof *l);
+    r->refs_cap = r->guards_cap = 0;
     position pos = cursor_pos(r, c);
     l->line = pos.line;
     l->col = pos.col;
@@ -2171,7 +2105,8 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nnodes = 0;
     int loop = record_tree(r, c);
     if (loop < 0) {
-        error_at(r, c, "out of memory reading this doall loop");
+        error_at(r, c, "cannot read this doall loop: libclang's walk of its syntax "
+                 "tree was not depth first");
         return;
     }
     node *ext = extent_of(r, loop);
@@ -2441,8 +2376,7 @@ static int distributed_array(reader *r, CXCursor decl)
 typedef struct {
     CXCursor *fn;
     bool *runs;
-    int n;
-    bool failed;         /* out of memory: a function is missing */
+    int n, cap;
 } call_graph;
 
 typedef struct {
@@ -2452,7 +2386,6 @@ typedef struct {
     int *arrays;         /* distributed arrays used, each once */
     bool *escapes;       /* ... used other than as an element x[...] */
     int narrays, cap;
-    bool failed;         /* out of memory: reported */
 } host_refs;
 
 static void host_refs_free(host_refs *h)
@@ -2484,24 +2417,9 @@ static void note_array(host_refs *h, int a, bool escapes)
             h->escapes[k] |= escapes;
             return;
         }
-    if (h->narrays == h->cap) {
-        int cap = h->cap ? 2 * h->cap : 8;
-        int *arrays = realloc(h->arrays, (size_t)cap * sizeof *arrays);
-        if (arrays)
-            h->arrays = arrays;
-        bool *esc = arrays ? realloc(h->escapes, (size_t)cap * sizeof *esc) : NULL;
-        if (esc)
-            h->escapes = esc;
-        if (!arrays || !esc) {
-            /* Without the record the host could use a stale copy. */
-            if (!h->failed)
-                hd_report_input(&h->r->d, "out of memory recording the arrays the "
-                                "sequential code uses");
-            h->failed = true;
-            return;
-        }
-        h->cap = cap;
-    }
+    int cap = h->cap;
+    hd_xreserve(&h->arrays, &cap, h->narrays + 1, sizeof *h->arrays);
+    hd_xreserve(&h->escapes, &h->cap, h->narrays + 1, sizeof *h->escapes);
     h->escapes[h->narrays] = escapes;
     h->arrays[h->narrays++] = a;
 }
@@ -2732,15 +2650,7 @@ static void host_statement(reader *r, call_graph *g, CXCursor s, bool in_block)
         if (h.escapes[k] || h.found)
             r->prog->arrays[h.arrays[k]].host_escapes = true;
     hd_program *p = r->prog;
-    hd_host_use *grown = realloc(p->uses, (size_t)(p->nuses + 1) * sizeof *grown);
-    if (grown)
-        p->uses = grown;
-    if (!grown) {
-        hd_report(&r->d, HD_ERROR, b, cursor_pos(r, s).line, "out of memory recording the arrays "
-               "this statement uses");
-        host_refs_free(&h);
-        return;
-    }
+    p->uses = hd_xrealloc(p->uses, (size_t)(p->nuses + 1) * sizeof *p->uses);
     hd_host_use *u = &p->uses[p->nuses++];
     u->begin = b;
     u->end = (unsigned)statement_end(r, e);
@@ -2758,18 +2668,11 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent,
     call_graph *g = data;
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
         clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
-        CXCursor *f = realloc(g->fn, (size_t)(g->n + 1) * sizeof *f);
-        bool *run = realloc(g->runs, (size_t)(g->n + 1) * sizeof *run);
-        if (f)
-            g->fn = f;
-        if (run)
-            g->runs = run;
-        if (f && run) {
-            g->fn[g->n] = clang_getCanonicalCursor(c);
-            g->runs[g->n++] = false;
-        } else {
-            g->failed = true;
-        }
+        int cap = g->cap;
+        hd_xreserve(&g->fn, &cap, g->n + 1, sizeof *g->fn);
+        hd_xreserve(&g->runs, &g->cap, g->n + 1, sizeof *g->runs);
+        g->fn[g->n] = clang_getCanonicalCursor(c);
+        g->runs[g->n++] = false;
     }
     return CXChildVisit_Continue;
 }
@@ -2798,16 +2701,14 @@ static enum CXChildVisitResult note_main_ref(CXCursor c, CXCursor parent, CXClie
             bool literal = pos.offset + 4 <= r->len && memcmp(at, "main", 4) == 0 &&
                            (pos.offset + 4 == r->len ||
                             !(isalnum((unsigned char)at[4]) || at[4] == '_'));
-            unsigned *grown = realloc(p->main_refs, (size_t)(p->nmain_refs + 1) * sizeof *grown);
-            if (grown)
-                p->main_refs = grown;
-            if (!literal)
+            if (!literal) {
                 hd_report(&r->d, HD_ERROR, pos.offset, pos.line, "main is named here through a "
                        "macro: the translated program renames main, so name it directly");
-            else if (!grown)
-                hd_report(&r->d, HD_ERROR, pos.offset, pos.line, "out of memory");
-            else
+            } else {
+                p->main_refs = hd_xrealloc(p->main_refs,
+                                           (size_t)(p->nmain_refs + 1) * sizeof *p->main_refs);
                 p->main_refs[p->nmain_refs++] = pos.offset;
+            }
         }
         free(name);
     }
@@ -2824,15 +2725,10 @@ static void note_inclusion(CXFile included, CXSourceLocation *stack,
         return;                       /* the file itself */
     CXString name = clang_getFileName(included);
     const char *text = clang_getCString(name);
-    char **grown = text ? realloc(p->includes, (size_t)(p->nincludes + 1) * sizeof *grown) : NULL;
-    if (grown)
-        p->includes = grown;
-    char *copy = grown ? hd_strdup(text) : NULL;
-    if (copy)
-        p->includes[p->nincludes++] = copy;
-    else if (text)
-        /* -MD would miss a dependency. */
-        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory recording the files it includes");
+    if (text) {
+        p->includes = hd_xrealloc(p->includes, (size_t)(p->nincludes + 1) * sizeof *p->includes);
+        p->includes[p->nincludes++] = hd_xstrdup(text);
+    }
     clang_disposeString(name);
 }
 
@@ -2850,10 +2746,8 @@ static CXCursor definition_of(CXCursor fn)
 static void read_host_code(reader *r)
 {
     hd_program *p = r->prog;
-    call_graph g = { NULL, NULL, 0, false };
+    call_graph g = { 0 };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), collect_function, &g);
-    if (g.failed)
-        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory recording the functions of the file");
     /* Which functions run doalls: those that hold one, then their callers
      * until nothing changes. */
     for (int k = 0; k < g.n; k++) {
@@ -2920,13 +2814,11 @@ static void read_host_code(reader *r)
     host_walk w = { r, &g };
     clang_visitChildren(clang_getTranslationUnitCursor(r->tu), host_file_kid, &w);
     clang_getInclusions(r->tu, note_inclusion, r);
-    p->pragmas = malloc((size_t)(r->npragmas + r->nsequential + 1) * sizeof *p->pragmas);
-    if (!p->pragmas)
-        hd_report(&r->d, HD_ERROR, 0, 1, "out of memory");
-    for (int k = 0; p->pragmas && k < r->npragmas; k++)
+    p->pragmas = hd_xmalloc((size_t)(r->npragmas + r->nsequential + 1) * sizeof *p->pragmas);
+    for (int k = 0; k < r->npragmas; k++)
         if (r->pragmas[k].kind != PRAGMA_DOALL)
             p->pragmas[p->npragmas++] = r->pragmas[k].offset;
-    for (int k = 0; p->pragmas && k < r->nsequential; k++)
+    for (int k = 0; k < r->nsequential; k++)
         p->pragmas[p->npragmas++] = r->sequential[k];
     free(g.fn);
     free(g.runs);
@@ -2935,9 +2827,8 @@ static void read_host_code(reader *r)
 static char *exe_arg(const char *flag, const char *value)
 {
     size_t n = strlen(flag) + strlen(value) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s", flag, value);
+    char *s = hd_xmalloc(n);
+    snprintf(s, n, "%s%s", flag, value);
     return s;
 }
 
@@ -2974,15 +2865,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     }
     unsigned ncmd = cmds ? clang_CompileCommand_getNumArgs(
                                clang_CompileCommands_getCommand(cmds, 0)) : 0;
-    args = calloc((size_t)ncmd + (size_t)r->opt->nargs + 5, sizeof *args);
-    if (!args) {
-        if (cmds) {
-            clang_CompileCommands_dispose(cmds);
-            clang_CompilationDatabase_dispose(db);
-        }
-        hd_report_input(&r->d, "out of memory");
-        return -1;
-    }
+    args = hd_xcalloc((size_t)ncmd + (size_t)r->opt->nargs + 5, sizeof *args);
     if (cmds) {
         CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
         CXString dirs = clang_CompileCommand_getDirectory(cmd);
@@ -3001,7 +2884,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
             if (strcmp(a, "-o") == 0 && k + 1 < ncmd) {
                 k++;
             } else if (strcmp(a, "-c") != 0 && !is_file && strcmp(a, path) != 0) {
-                args[n++] = hd_strdup(a);
+                args[n++] = hd_xstrdup(a);
             }
             clang_disposeString(s);
         }
@@ -3011,10 +2894,10 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
         clang_CompilationDatabase_dispose(db);
     }
     for (int k = 0; k < r->opt->nargs; k++)
-        args[n++] = hd_strdup(r->opt->args[k]);
+        args[n++] = hd_xstrdup(r->opt->args[k]);
     if (r->opt->include_dir)
         args[n++] = exe_arg("-I", r->opt->include_dir);
-    args[n++] = hd_strdup("-Wunknown-pragmas");
+    args[n++] = hd_xstrdup("-Wunknown-pragmas");
     /* Standard input, or a name without .c or .h, gives clang no language
      * to go by: C, unless the arguments say otherwise. */
     size_t plen = strlen(path);
@@ -3023,7 +2906,7 @@ static int build_args(reader *r, const char *path, char ***out, int *nout)
     for (int k = 0; k < n; k++)
         has_x = has_x || strncmp(args[k], "-x", 2) == 0;
     if ((r->stdin_text || !named_c) && !has_x)
-        args[n++] = hd_strdup("-xc");
+        args[n++] = hd_xstrdup("-xc");
     *out = args;
     *nout = n;
     return 0;
@@ -3126,13 +3009,9 @@ static void keep_sequential(reader *r)
         hd_report(&r->d, HD_WARNING, l->begin, l->line, "this doall loop writes no array "
                "element, so it has no effect outside itself: it runs as sequential "
                "code on the host");
-        unsigned *grown = realloc(r->sequential, (size_t)(r->nsequential + 1) * sizeof *grown);
-        if (grown) {
-            r->sequential = grown;
-            r->sequential[r->nsequential++] = l->pragma_begin;
-        } else {
-            hd_report(&r->d, HD_ERROR, l->begin, l->line, "out of memory");
-        }
+        r->sequential = hd_xrealloc(r->sequential,
+                                    (size_t)(r->nsequential + 1) * sizeof *r->sequential);
+        r->sequential[r->nsequential++] = l->pragma_begin;
         hd_loop_free(l);
     }
     p->nloops = kept;
@@ -3178,12 +3057,7 @@ static char *read_stdin(size_t *len)
     size_t n = 0, cap = 0;
     for (;;) {
         if (n + 65536 + 1 > cap) {
-            char *grown = realloc(text, cap = 2 * (n + 65536 + 1));
-            if (!grown) {
-                free(text);
-                return NULL;
-            }
-            text = grown;
+            text = hd_xrealloc(text, cap = 2 * (n + 65536 + 1));
         }
         size_t got = fread(text + n, 1, cap - n - 1, stdin);
         n += got;
@@ -3229,7 +3103,7 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
             fclose(probe);
     }
     if (msg[0]) {
-        *diagnostics = hd_strdup(msg);
+        *diagnostics = hd_xstrdup(msg);
         return 1;
     }
     r.stdin_text = stdin_text;
@@ -3248,15 +3122,15 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
      * its absolute name. */
     char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
     if (!parse_path)
-        parse_path = hd_strdup(path);
+        parse_path = hd_xstrdup(path);
     int errors = 1;
     CXIndex index = clang_createIndex(0, 0);
     int walked = parse_and_walk(&r, index, parse_path, args, nargs);
     if (walked >= 0) {
         if (walked) {
-            out->path = hd_strdup(path);
+            out->path = hd_xstrdup(path);
             if (opt->host_code) {
-                out->source = malloc(r.len + 1);
+                out->source = hd_xmalloc(r.len + 1);
                 if (out->source) {
                     memcpy(out->source, r.src, r.len);
                     out->source[r.len] = '\0';

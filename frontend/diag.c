@@ -22,26 +22,17 @@ void hd_diags_set_source(hd_diags *d, const char *src, size_t len)
     d->len = len;
 }
 
-/* A growing string; on failure it is dropped and the sink marked lost. */
+/* A growing string. */
 typedef struct {
     char *s;
     size_t len, cap;
-    bool failed;
 } buf;
 
 static void add(buf *b, const char *s, size_t n)
 {
-    if (b->failed)
-        return;
     if (b->len + n + 1 > b->cap) {
-        size_t cap = 2 * (b->len + n + 1);
-        char *g = realloc(b->s, cap);
-        if (!g) {
-            b->failed = true;
-            return;
-        }
-        b->s = g;
-        b->cap = cap;
+        b->cap = 2 * (b->len + n + 1);
+        b->s = hd_xrealloc(b->s, b->cap);
     }
     memcpy(b->s + b->len, s, n);
     b->len += n;
@@ -70,36 +61,11 @@ static void add_escaped(buf *b, const char *s, size_t n)
     add(b, s + run, n - run);
 }
 
-/* Out of memory: a diagnostic is not kept.  That is itself an error,
- * said at the end ("diagnostics were lost"), so a lost warning still
- * fails the run. */
-static void lose(hd_diags *d)
-{
-    if (!d->lost)
-        d->errors++;
-    d->lost = true;
-}
-
 static void keep(hd_diags *d, hd_place place, size_t offset, bool is_error, buf *b)
 {
     if (is_error)
         d->errors++;
-    if (b->failed || !b->s) {
-        free(b->s);
-        lose(d);
-        return;
-    }
-    if (d->nitems == d->cap) {
-        int cap = d->cap ? 2 * d->cap : 16;
-        hd_diag_item *g = realloc(d->items, (size_t)cap * sizeof *g);
-        if (!g) {
-            free(b->s);
-            lose(d);
-            return;
-        }
-        d->items = g;
-        d->cap = cap;
-    }
+    hd_xreserve(&d->items, &d->cap, d->nitems + 1, sizeof *d->items);
     d->items[d->nitems] = (hd_diag_item){ place, offset, d->nitems, b->s };
     d->nitems++;
 }
@@ -194,7 +160,7 @@ static int by_place(const void *x, const void *y)
 
 char *hd_diags_text(hd_diags *d)
 {
-    if (d->nitems == 0 && !d->lost)
+    if (d->nitems == 0)
         return NULL;
     qsort(d->items, (size_t)d->nitems, sizeof *d->items, by_place);
     for (int k = 0; k < d->nitems; k++)
@@ -202,16 +168,6 @@ char *hd_diags_text(hd_diags *d)
     buf b = { 0 };
     for (int k = 0; k < d->nitems; k++)
         add(&b, d->items[k].text, strlen(d->items[k].text));
-    if (d->lost)
-        add(&b, "hyperdo: error: out of memory: diagnostics were lost\n", 53);
-    if (b.failed) {
-        free(b.s);
-        static const char oom[] = "hyperdo: error: out of memory: diagnostics were lost\n";
-        char *s = malloc(sizeof oom);
-        if (s)
-            memcpy(s, oom, sizeof oom);
-        return s;     /* NULL only when not even that fits: callers say it */
-    }
     return b.s;
 }
 

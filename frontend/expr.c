@@ -18,12 +18,10 @@
 
 hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed)
 {
-    hd_expr *e = calloc(1, sizeof *e);
-    if (e) {
-        e->kind = kind;
-        e->bits = bits;
-        e->is_signed = is_signed;
-    }
+    hd_expr *e = hd_xcalloc(1, sizeof *e);
+    e->kind = kind;
+    e->bits = bits;
+    e->is_signed = is_signed;
     return e;
 }
 

@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *hd_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void hd_spec_free(hd_spec *spec)
 {
     for (int k = 0; k < spec->m; k++) {
@@ -75,35 +66,25 @@ int hd_program_spec(const hd_program *p, hd_spec *out)
 {
     memset(out, 0, sizeof *out);
     out->n = p->n;
+    int cap = 0;
     for (int k = 0; k < p->nloops; k++)
         for (int j = 0; j < p->loops[k].nrefs; j++) {
             const hd_ref *ref = &p->loops[k].refs[j];
             if (ref->is_write || ref->comm == HD_COMM_LOCAL)
                 continue;
-            hd_named_lcc *grown = realloc(out->lccs, (size_t)(out->m + 1) * sizeof *grown);
-            if (!grown) {
-                hd_spec_free(out);
-                return HD_SPEC_ENOMEM;
-            }
-            out->lccs = grown;
+            hd_xreserve(&out->lccs, &cap, out->m + 1, sizeof *out->lccs);
             hd_named_lcc *e = &out->lccs[out->m++];
             memset(e, 0, sizeof *e);
-            e->name = hd_strdup(ref->text);
+            e->name = hd_xstrdup(ref->text);
             e->line = ref->line;
             e->col = ref->col;
             e->loop_line = p->loops[k].line;
-            e->array = hd_strdup(p->arrays[ref->array].name);
+            e->array = hd_xstrdup(p->arrays[ref->array].name);
             if (ref->comm == HD_COMM_LCC) {
                 e->lcc = ref->lcc;
             } else {
                 e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
-                e->reason = hd_strdup(ref->reason ? ref->reason : "not an LCC");
-            }
-            /* A general communication without its reason would pass for
-             * an LCC: every copy must be there. */
-            if (!e->name || !e->array || (ref->comm != HD_COMM_LCC && !e->reason)) {
-                hd_spec_free(out);
-                return HD_SPEC_ENOMEM;
+                e->reason = hd_xstrdup(ref->reason ? ref->reason : "not an LCC");
             }
         }
     return HD_SPEC_OK;

@@ -21,8 +21,7 @@
  * Where every stage reports: each diagnostic is rendered at once in the
  * compilers' format and kept; hd_diags_text gives them in source order
  * (those of other files, as they came; then the input's, by offset; then
- * those about the input as a whole).  errors counts the errors reported,
- * kept or not; an out-of-memory loss is itself reported at the end.
+ * those about the input as a whole).  errors counts the errors reported.
  */
 typedef enum { HD_WARNING, HD_ERROR } hd_severity;
 /* Where a diagnostic is, which orders them. */
@@ -42,7 +41,6 @@ typedef struct {
     int nitems, cap;
     hd_diag_item *items;
     int errors;
-    bool lost;              /* out of memory: a diagnostic was not kept */
 } hd_diags;
 
 void hd_diags_init(hd_diags *d, const char *path);
@@ -228,7 +226,7 @@ typedef struct {
     int parent;             /* the guard of the part the condition is in, or -1 */
     hd_expr *cond;          /* the condition, as an integer expression
                              * (opaque where it is not known when
-                             * translating; NULL when out of memory) */
+                             * translating) */
     bool uses_locals;       /* it reads a variable declared in the body */
     bool unevaluated;       /* the operand of sizeof or _Alignof, which C
                              * never evaluates: cond is 0, the text empty */
@@ -333,8 +331,6 @@ typedef struct {
 } hd_program;
 
 void hd_program_free(hd_program *p);
-/* A malloc'ed copy of s, or NULL. */
-char *hd_strdup(const char *s);
 /* Does doall l read (or, is_write, write) program array arr? */
 bool hd_loop_uses(const hd_loop *l, int arr, bool is_write);
 /* What one loop owns (hd_program_free calls it for each). */

@@ -38,15 +38,6 @@ static int error(reader *r, const char *fmt, ...)
     return HD_SPEC_ESYNTAX;
 }
 
-static int out_of_memory(reader *r)
-{
-    r->err->path = r->path;
-    r->err->line = 0;
-    snprintf(r->err->message, sizeof r->err->message,
-             "out of memory while reading '%s'", r->path);
-    return HD_SPEC_ENOMEM;
-}
-
 /* ------------------------------------------------------------ tokens */
 
 static bool is_blank(char c)
@@ -60,10 +51,7 @@ static int tokenize(reader *r, const char *start, size_t len)
 {
     if (memchr(start, '\0', len))
         return error(r, "the line contains a NUL byte");
-    char *buf = realloc(r->buf, len + 1);
-    if (!buf)
-        return out_of_memory(r);
-    r->buf = buf;
+    char *buf = r->buf = hd_xrealloc(r->buf, len + 1);
     memcpy(buf, start, len);
     buf[len] = '\0';
     char *hash = strchr(buf, '#');
@@ -76,14 +64,7 @@ static int tokenize(reader *r, const char *start, size_t len)
             *p++ = '\0';
             continue;
         }
-        if (r->ntok == r->tokcap) {
-            int cap = r->tokcap ? 2 * r->tokcap : 16;
-            char **tok = realloc(r->tok, (size_t)cap * sizeof *tok);
-            if (!tok)
-                return out_of_memory(r);
-            r->tok = tok;
-            r->tokcap = cap;
-        }
+        hd_xreserve(&r->tok, &r->tokcap, r->ntok + 1, sizeof *r->tok);
         r->tok[r->ntok++] = p;
         while (*p && !is_blank(*p))
             p++;
@@ -269,18 +250,8 @@ static int parse_complement(reader *r, int *at, const char *name, uint64_t *b)
 static int add_lcc(reader *r, const char *name, const hd_lcc *c)
 {
     hd_spec *s = r->spec;
-    if (s->m == r->lcccap) {
-        int cap = r->lcccap ? 2 * r->lcccap : 8;
-        hd_named_lcc *l = realloc(s->lccs, (size_t)cap * sizeof *l);
-        if (!l)
-            return out_of_memory(r);
-        s->lccs = l;
-        r->lcccap = cap;
-    }
-    char *copy = malloc(strlen(name) + 1);
-    if (!copy)
-        return out_of_memory(r);
-    strcpy(copy, name);
+    hd_xreserve(&s->lccs, &r->lcccap, s->m + 1, sizeof *s->lccs);
+    char *copy = hd_xstrdup(name);
     memset(&s->lccs[s->m], 0, sizeof s->lccs[s->m]);
     s->lccs[s->m].name = copy;
     s->lccs[s->m].line = r->line;
@@ -399,28 +370,14 @@ int hd_spec_parse_string(const char *text, const char *path, hd_spec *out,
 int hd_spec_read(FILE *in, const char *path, hd_spec *out, hd_diag *err)
 {
     size_t len = 0, cap = 4096;
-    char *text = malloc(cap);
+    char *text = hd_xmalloc(cap);
     out->n = out->n_line = out->m = 0;
     out->lccs = NULL;
     err->path = path;
     err->line = 0;
-    if (!text) {
-        snprintf(err->message, sizeof err->message,
-                 "out of memory while reading '%s'", path);
-        return HD_SPEC_ENOMEM;
-    }
     for (;;) {
-        if (len == cap) {
-            char *bigger = realloc(text, 2 * cap);
-            if (!bigger) {
-                free(text);
-                snprintf(err->message, sizeof err->message,
-                         "out of memory while reading '%s'", path);
-                return HD_SPEC_ENOMEM;
-            }
-            text = bigger;
-            cap *= 2;
-        }
+        if (len == cap)
+            text = hd_xrealloc(text, cap *= 2);
         size_t got = fread(text + len, 1, cap - len, in);
         len += got;
         if (got == 0)

@@ -187,12 +187,8 @@ static int read_c(const options *opt, hd_spec *spec)
                           opt->build_dir, NULL, false };
     if (hd_read_c_program(opt->path, copt, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    int rc = hd_program_spec(&prog, spec);
+    hd_program_spec(&prog, spec);
     hd_program_free(&prog);
-    if (rc != HD_SPEC_OK) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return HD_EXIT_FAILURE;
-    }
     return HD_EXIT_OK;
 }
 
@@ -379,9 +375,7 @@ static size_t utf8_length(const unsigned char *s)
 static char *valid_utf8(const char *s)
 {
     size_t len = strlen(s);
-    char *d = malloc(3 * len + 1), *o = d;
-    if (!d)
-        return NULL;
+    char *d = hd_xmalloc(3 * len + 1), *o = d;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         size_t n = utf8_length(p);
         if (n) {
@@ -404,7 +398,7 @@ static char *encoded(const char *s)
     json_t *j = json_string(s);
     if (!j) {
         char *fixed = valid_utf8(s);
-        j = fixed ? json_string(fixed) : NULL;
+        j = json_string(fixed);
         free(fixed);
     }
     char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
@@ -511,18 +505,16 @@ static void free_parts(json_parts *p, int m)
     free(p->alone);
 }
 
-static bool encode_parts(const result *res, json_parts *p)
+static void encode_parts(const result *res, json_parts *p)
 {
     /* At most three strings per entry, so at most half the slots used. */
     p->strings.slots = 16;
     while (p->strings.slots < 6 * (size_t)res->p.m)
         p->strings.slots *= 2;
-    p->strings.key = calloc(p->strings.slots, sizeof *p->strings.key);
-    p->strings.text = calloc(p->strings.slots, sizeof *p->strings.text);
-    p->before = calloc((size_t)res->p.m + 1, sizeof *p->before);
-    p->alone = calloc((size_t)res->p.m + 1, sizeof *p->alone);
-    if (!p->strings.key || !p->strings.text || !p->before || !p->alone)
-        return false;
+    p->strings.key = hd_xcalloc(p->strings.slots, sizeof *p->strings.key);
+    p->strings.text = hd_xcalloc(p->strings.slots, sizeof *p->strings.text);
+    p->before = hd_xcalloc((size_t)res->p.m + 1, sizeof *p->before);
+    p->alone = hd_xcalloc((size_t)res->p.m + 1, sizeof *p->alone);
     for (int r = 0; r < res->p.m; r++) {
         const lcc_result *l = &res->p.comm[r];
         cached(&p->strings, l->in->name);
@@ -535,7 +527,6 @@ static bool encode_parts(const result *res, json_parts *p)
             p->alone[r] = members(json_lcc_alone(l, res->p.n));
         }
     }
-    return true;
 }
 
 /*
@@ -549,9 +540,9 @@ static bool encode_parts(const result *res, json_parts *p)
  */
 static char *render_json(const result *res, json_parts *parts)
 {
-    char *text = NULL, **after = calloc((size_t)res->p.m + 1, sizeof *after);
+    char *text = NULL, **after = hd_xcalloc((size_t)res->p.m + 1, sizeof *after);
     size_t size = 0;
-    FILE *out = after ? open_memstream(&text, &size) : NULL;
+    FILE *out = open_memstream(&text, &size);
     if (!out) {
         free(after);
         return NULL;
@@ -912,16 +903,14 @@ int hd_cmd_analyze(int argc, char **argv)
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
     int rc = hd_plan_build(&spec, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
     if (rc != HD_OK) {
-        fprintf(stderr, "hyperdo: error: the set optimizer failed (%s)\n",
-                rc == HD_ENOMEM ? "out of memory" : "internal error");
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         status = HD_EXIT_FAILURE;
     } else {
         json_parts parts;
         memset(&parts, 0, sizeof parts);
-        bool encoded_parts = opt.json && encode_parts(&res, &parts);
-        status = hd_print_text(!opt.json ? render_report(&res)
-                               : encoded_parts ? render_json(&res, &parts)
-                               : NULL);
+        if (opt.json)
+            encode_parts(&res, &parts);
+        status = hd_print_text(opt.json ? render_json(&res, &parts) : render_report(&res));
         free_parts(&parts, res.p.m);
         hd_plan_free(&res.p);
     }

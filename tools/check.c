@@ -218,9 +218,8 @@ typedef struct {
 static char *work_path(const work *w, const char *suffix)
 {
     size_t n = strlen(w->dir) + strlen(w->name) + strlen(suffix) + 3;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s%s", w->dir, w->name, suffix);
+    char *p = hd_xmalloc(n);
+    snprintf(p, n, "%s/%s%s", w->dir, w->name, suffix);
     return p;
 }
 
@@ -231,7 +230,7 @@ static char *base_name(const char *path)
     size_t n = strlen(b);
     if (n > 2 && strcmp(b + n - 2, ".c") == 0)
         n -= 2;
-    return n ? strndup(b, n) : strdup("prog");
+    return n ? hd_xstrndup(b, n) : hd_xstrdup("prog");
 }
 
 static bool make_work_dir(work *w)
@@ -240,12 +239,8 @@ static bool make_work_dir(work *w)
     if (!tmp || !*tmp)
         tmp = "/tmp";
     size_t n = strlen(tmp) + 32;
-    w->dir = malloc(n);
+    w->dir = hd_xmalloc(n);
     w->name = base_name(w->opt->in.path);
-    if (!w->dir || !w->name) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return false;
-    }
     snprintf(w->dir, n, "%s/hyperdo-check-XXXXXX", tmp);
     if (!mkdtemp(w->dir)) {
         fprintf(stderr, "hyperdo: error: cannot create a work directory in "
@@ -267,13 +262,29 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
     return 0;
 }
 
-/* The work directory goes (or is announced with --keep); then the rest. */
-static void close_work(work *w)
+/* The work directory goes (or is announced with --keep). */
+static void leave_work_dir(const work *w)
 {
     if (w->dir && w->opt->keep)
         fprintf(stderr, "hyperdo: note: the work files are in %s\n", w->dir);
     else if (w->dir)
         nftw(w->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The work area of the check under way, left as it would have been when
+ * memory runs out (hd_on_fatal). */
+static const work *current_work;
+
+static void leave_current_work_dir(void)
+{
+    if (current_work)
+        leave_work_dir(current_work);
+}
+
+/* The work directory goes (or is announced with --keep); then the rest. */
+static void close_work(work *w)
+{
+    leave_work_dir(w);
     free(w->dir);
     free(w->name);
     hd_args_free(&w->cflags);
@@ -377,26 +388,22 @@ static void pkg_config_beside(const char *package)
     }
     *slash = '\0';
     size_t n = strlen(self) + strlen(package) + 40;
-    char *dir = malloc(n), *pc = malloc(n);
-    if (dir && pc) {
-        snprintf(dir, n, "%s/../lib/pkgconfig", self);
-        snprintf(pc, n, "%s/%s.pc", dir, package);
-        const char *old = getenv("PKG_CONFIG_PATH");
-        /* PREFIX/lib/pkgconfig rather than PREFIX/bin/..: the .pc files
-         * name their prefix from it, and it ends up in the commands. */
-        char *real = access(pc, R_OK) == 0 ? realpath(dir, NULL) : NULL;
-        if (real) {
-            size_t m = strlen(real) + (old ? strlen(old) : 0) + 2;
-            char *path = malloc(m);
-            if (path) {
-                snprintf(path, m, "%s%s%s", real, old && *old ? ":" : "",
-                         old ? old : "");
-                setenv("PKG_CONFIG_PATH", path, 1);
-                free(path);
-            }
-        }
-        free(real);
+    char *dir = hd_xmalloc(n), *pc = hd_xmalloc(n);
+    snprintf(dir, n, "%s/../lib/pkgconfig", self);
+    snprintf(pc, n, "%s/%s.pc", dir, package);
+    const char *old = getenv("PKG_CONFIG_PATH");
+    /* PREFIX/lib/pkgconfig rather than PREFIX/bin/..: the .pc files
+     * name their prefix from it, and it ends up in the commands. */
+    char *real = access(pc, R_OK) == 0 ? realpath(dir, NULL) : NULL;
+    if (real) {
+        size_t m = strlen(real) + (old ? strlen(old) : 0) + 2;
+        char *path = hd_xmalloc(m);
+        snprintf(path, m, "%s%s%s", real, old && *old ? ":" : "",
+                 old ? old : "");
+        setenv("PKG_CONFIG_PATH", path, 1);
+        free(path);
     }
+    free(real);
     free(dir);
     free(pc);
     free(self);
@@ -411,7 +418,7 @@ static bool pkg_config(const work *w, const char *what, hd_args *out)
     hd_args_add(&a, what);
     hd_args_add(&a, package);
     char *log = work_path(w, ".pkg-config"), *err = work_path(w, ".pkg-config.err");
-    bool ok = !a.failed && log && err && succeeded(run_step(w, &a, log, err));
+    bool ok = succeeded(run_step(w, &a, log, err));
     if (ok) {
         FILE *f = fopen(log, "r");
         char *line = NULL;
@@ -422,7 +429,7 @@ static bool pkg_config(const work *w, const char *what, hd_args *out)
         if (f)
             fclose(f);
         ok = f != NULL;
-    } else if (log && err) {
+    } else {
         show_file(err, "", 20);
         fprintf(stderr, "hyperdo: error: cannot find the run-time library: "
                 "'pkg-config %s %s' failed (install hyperdo, or give "
@@ -524,10 +531,6 @@ static bool build(const work *w, const hd_args *a, const char *which,
                   const char *log, bool *refused)
 {
     *refused = false;
-    if (a->failed) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return false;
-    }
     hd_run_status st = run_step(w, a, log, NULL);
     if (succeeded(st))
         return true;
@@ -562,8 +565,8 @@ static char *source_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        return strdup(".");
-    return slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+        return hd_xstrdup(".");
+    return slash == path ? hd_xstrdup("/") : hd_xstrndup(path, (size_t)(slash - path));
 }
 
 static bool build_spmd(const work *w, const char *src, const char *exe,
@@ -576,12 +579,8 @@ static bool build_spmd(const work *w, const char *src, const char *exe,
         command(&a, "CC", "cc");
     common_flags(w, &a);
     char *dir = source_dir(w->opt->in.path);
-    if (dir) {
-        hd_args_add(&a, "-iquote");
-        hd_args_add(&a, dir);
-    } else {
-        a.failed = true;
-    }
+    hd_args_add(&a, "-iquote");
+    hd_args_add(&a, dir);
     free(dir);
     hd_args_add(&a, src);
     hd_args_append(&a, &w->libs);
@@ -614,13 +613,7 @@ static bool run_program(const work *w, const char *exe, outcome *o,
                         bool spmd)
 {
     size_t n = strlen(w->dir) + strlen(w->name) + 8;
-    char *run_dir = malloc(n), *as = malloc(n);
-    if (!run_dir || !as) {
-        free(run_dir);
-        free(as);
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        return false;
-    }
+    char *run_dir = hd_xmalloc(n), *as = hd_xmalloc(n);
     snprintf(run_dir, n, "%s/run", w->dir);
     snprintf(as, n, "%s/run/%s", w->dir, w->name);
     mkdir(run_dir, 0700);
@@ -637,20 +630,15 @@ static bool run_program(const work *w, const char *exe, outcome *o,
         hd_args_add(&a, count);
     }
     hd_args_add(&a, name);
-    bool ok = !a.failed;
-    if (ok) {
-        if (w->opt->verbose) {
-            fprintf(stderr, "hyperdo check: running %s: ", o->label);
-            hd_args_print(stderr, &a);
-        }
-        o->st = hd_run(a.v, NULL, o->out, o->err, w->opt->timeout);
-        if (o->st.how == HD_RUN_NOT_STARTED)
-            fprintf(stderr, "hyperdo: error: cannot run '%s': %s\n", a.v[0],
-                    strerror(o->st.code));
-        ok = o->st.how != HD_RUN_NOT_STARTED && o->st.how != HD_RUN_INTERRUPTED;
-    } else {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
+    if (w->opt->verbose) {
+        fprintf(stderr, "hyperdo check: running %s: ", o->label);
+        hd_args_print(stderr, &a);
     }
+    o->st = hd_run(a.v, NULL, o->out, o->err, w->opt->timeout);
+    if (o->st.how == HD_RUN_NOT_STARTED)
+        fprintf(stderr, "hyperdo: error: cannot run '%s': %s\n", a.v[0],
+                strerror(o->st.code));
+    bool ok = o->st.how != HD_RUN_NOT_STARTED && o->st.how != HD_RUN_INTERRUPTED;
     if (name == as)
         unlink(as);
     hd_args_free(&a);
@@ -863,14 +851,11 @@ static int check_in(work *w)
     outcome spmd = { "the translated program", work_path(w, ".spmd.out"),
                      work_path(w, ".spmd.err"), { HD_RUN_NOT_STARTED, 0 } };
     int rc = HD_EXIT_FAILURE;
-    if (!spmd_c || !seq_exe || !spmd_exe || !log || !seq.out || !seq.err ||
-        !spmd.out || !spmd.err)
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-    else if (translate(w, spmd_c) && find_runtime(w) &&
-             build_sequential(w, seq_exe, log) &&
-             build_spmd(w, spmd_c, spmd_exe, log) &&
-             run_program(w, seq_exe, &seq, false) &&
-             run_program(w, spmd_exe, &spmd, true))
+    if (translate(w, spmd_c) && find_runtime(w) &&
+        build_sequential(w, seq_exe, log) &&
+        build_spmd(w, spmd_c, spmd_exe, log) &&
+        run_program(w, seq_exe, &seq, false) &&
+        run_program(w, spmd_exe, &spmd, true))
         rc = verdict(w, &seq, &spmd);
     free(spmd_c);
     free(seq_exe);
@@ -891,10 +876,13 @@ int hd_cmd_check(int argc, char **argv)
         return rc;
     work w = { &opt, NULL, NULL, { 0 }, { 0 }, 0 };
     hd_run_catch_signals();
+    current_work = &w;
+    hd_on_fatal(leave_current_work_dir);
     if (make_work_dir(&w))
         rc = check_in(&w);
     else
         rc = HD_EXIT_FAILURE;
+    hd_on_fatal(NULL);
     close_work(&w);
     fflush(stdout);
     hd_run_reraise();

@@ -28,11 +28,11 @@ static char *helpers_include_dir(void)
                 /* PREFIX/include, not PREFIX/bin/../include: the name ends
                  * up in diagnostics and -MD dependency files. */
                 char *real = realpath(exe, NULL);
-                return real ? real : strdup(exe);
+                return real ? real : hd_xstrdup(exe);
             }
         }
     }
-    return strdup(HYPERDO_SOURCE_INCLUDE_DIR);
+    return hd_xstrdup(HYPERDO_SOURCE_INCLUDE_DIR);
 }
 
 int hd_usage_error(const char *usage_line, const char *command,

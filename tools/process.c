@@ -11,6 +11,7 @@
 #define _XOPEN_SOURCE 700   /* waitid, WNOWAIT, nanosleep */
 
 #include "process.h"
+#include "hd_alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,24 +28,8 @@
 
 void hd_args_add(hd_args *a, const char *s)
 {
-    if (a->failed)
-        return;
-    if (a->n + 2 > a->cap) {
-        int cap = a->cap ? 2 * a->cap : 16;
-        char **v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            a->failed = true;
-            return;
-        }
-        a->v = v;
-        a->cap = cap;
-    }
-    char *copy = strdup(s);
-    if (!copy) {
-        a->failed = true;
-        return;
-    }
-    a->v[a->n++] = copy;
+    hd_xreserve(&a->v, &a->cap, a->n + 2, sizeof *a->v);
+    a->v[a->n++] = hd_xstrdup(s);
     a->v[a->n] = NULL;
 }
 
@@ -56,11 +41,7 @@ void hd_args_split(hd_args *a, const char *s)
         size_t len = strcspn(s, " \t\n");
         if (!len)
             break;
-        char *word = strndup(s, len);
-        if (!word) {
-            a->failed = true;
-            return;
-        }
+        char *word = hd_xstrndup(s, len);
         hd_args_add(a, word);
         free(word);
         s += len;
@@ -69,8 +50,6 @@ void hd_args_split(hd_args *a, const char *s)
 
 void hd_args_append(hd_args *a, const hd_args *more)
 {
-    if (more->failed)
-        a->failed = true;
     for (int k = 0; k < more->n; k++)
         hd_args_add(a, more->v[k]);
 }

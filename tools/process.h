@@ -10,12 +10,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* A NULL-terminated argument vector that grows; after an allocation
- * failure it is marked `failed` and stays as it was. */
+/* A NULL-terminated argument vector that grows. */
 typedef struct {
     char **v;
     int n, cap;
-    bool failed;
 } hd_args;
 
 void hd_args_add(hd_args *a, const char *s);

@@ -323,8 +323,7 @@ static int choose_order(const options *opt, const hd_spec *spec,
                            opt->mapping == MAP_SET ? HD_MAPPING_OPTIMAL : HD_MAPPING_IDENTITY,
                            &plan);
     if (rc != HD_OK) {
-        fprintf(stderr, "hyperdo: error: %s\n", rc == HD_ENOMEM ? "out of memory"
-                : "the set optimizer failed (internal error)");
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         return HD_EXIT_FAILURE;
     }
     *order = plan.order;
@@ -336,11 +335,11 @@ static int simulate(const options *opt, outcome *out)
 {
     int n = out->n;
     uint32_t nodes = UINT32_C(1) << n;
-    uint32_t *src = malloc(nodes * sizeof *src), *dst = malloc(nodes * sizeof *dst);
-    hd_sim_message *round = malloc(nodes * sizeof *round);
+    uint32_t *src = hd_xmalloc(nodes * sizeof *src), *dst = hd_xmalloc(nodes * sizeof *dst);
+    hd_sim_message *round = hd_xmalloc(nodes * sizeof *round);
     hd_sim *s = hd_sim_new(n, opt->routing);
     int status = HD_EXIT_FAILURE;
-    if (!src || !dst || !round || !s) {
+    if (!s) {
         fprintf(stderr, "hyperdo: error: out of memory\n");
         goto done;
     }
@@ -369,11 +368,7 @@ static int simulate(const options *opt, outcome *out)
                                opt->cycles, opt->seed, 0, false,
                                show_progress, &bar };
     int max_points = 40;
-    out->points = calloc((size_t)max_points, sizeof *out->points);
-    if (!out->points) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        goto done;
-    }
+    out->points = hd_xcalloc((size_t)max_points, sizeof *out->points);
     int rc;
     if (opt->sweep) {
         rc = hd_sim_sweep(s, &traffic, &cfg, 4, out->points, max_points,
@@ -468,11 +463,7 @@ static char *render_json(const options *opt, const outcome *out)
     if (!text)
         return NULL;
     size_t len = strlen(text);
-    char *line = realloc(text, len + 2);
-    if (!line) {
-        free(text);
-        return NULL;
-    }
+    char *line = hd_xrealloc(text, len + 2);
     line[len] = '\n';
     line[len + 1] = '\0';
     return line;

@@ -253,9 +253,7 @@ static bool write_pending(pending *w, const char *path, const char *data, size_t
 {
     size_t n = strlen(path);
     w->path = path;
-    w->tmp = malloc(n + 16);
-    if (!w->tmp)
-        return false;
+    w->tmp = hd_xmalloc(n + 16);
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp);
     if (fd < 0) {
@@ -310,18 +308,25 @@ static void drop_pending(pending *w)
     }
 }
 
+/* The files being written, whose temporary files go if memory runs out
+ * meanwhile (hd_on_fatal). */
+static pending *being_written[2];
+
+static void unlink_being_written(void)
+{
+    for (int k = 0; k < 2; k++)
+        if (being_written[k] && being_written[k]->tmp)
+            unlink(being_written[k]->tmp);
+}
+
 /* Text for a make rule; `escape` escapes a file name as GCC does. */
 static void put_make(char **s, size_t *len, size_t *cap, const char *text,
                      bool escape)
 {
     for (const char *c = text; *c; c++) {
         if (*len + 4 > *cap) {
-            size_t grown_cap = (*cap + 64) * 2;
-            char *grown = realloc(*s, grown_cap);
-            if (!grown)
-                return;
-            *s = grown;
-            *cap = grown_cap;
+            *cap = (*cap + 64) * 2;
+            *s = hd_xrealloc(*s, *cap);
         }
         if (escape && (*c == ' ' || *c == '#'))
             (*s)[(*len)++] = '\\';
@@ -376,9 +381,7 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
 static char *default_depfile(const char *out)
 {
     size_t n = strlen(out);
-    char *d = malloc(n + 3);
-    if (!d)
-        return NULL;
+    char *d = hd_xmalloc(n + 3);
     memcpy(d, out, n + 1);
     if (n > 2 && strcmp(d + n - 2, ".c") == 0)
         d[n - 2] = '\0';
@@ -399,7 +402,7 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
         return HD_EXIT_FAILURE;
 
     if (!prog->source) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
+        fprintf(stderr, "hyperdo: error: clang gave no text for '%s'\n", in->path);
         hd_program_free(prog);
         return HD_EXIT_FAILURE;
     }
@@ -412,12 +415,9 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     bool planned = false;
     memset(&comms, 0, sizeof comms);
     if (prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
-        int rc = hd_program_spec(prog, &comms);
-        if (rc == HD_SPEC_OK)
-            rc = hd_plan_build(&comms, gen.objective, gen.mapping, &plan) == HD_OK
-                 ? HD_SPEC_OK : HD_SPEC_ENOMEM;
-        if (rc != HD_SPEC_OK) {
-            fprintf(stderr, "hyperdo: error: out of memory\n");
+        hd_program_spec(prog, &comms);
+        if (hd_plan_build(&comms, gen.objective, gen.mapping, &plan) != HD_OK) {
+            fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
             hd_spec_free(&comms);
             hd_program_free(prog);
             return HD_EXIT_FAILURE;
@@ -462,14 +462,14 @@ int hd_cmd_translate(int argc, char **argv)
     size_t deps_len = 0;
     if (opt.md) {
         deps = dependencies(&opt, &prog, &deps_len);
-        depfile = opt.depfile ? strdup(opt.depfile) : default_depfile(opt.out);
-        ok = deps && depfile;
-        if (!ok)
-            fprintf(stderr, "hyperdo: error: out of memory\n");
+        depfile = opt.depfile ? hd_xstrdup(opt.depfile) : default_depfile(opt.out);
     }
     /* Both files are written in full before either replaces anything; the
      * dependency file goes first, so that a failure leaves out.c as it was. */
     pending wout = { NULL, NULL }, wdep = { NULL, NULL };
+    being_written[0] = &wout;
+    being_written[1] = &wdep;
+    hd_on_fatal(unlink_being_written);
     bool to_stdout = strcmp(opt.out, "-") == 0;
     if (ok && !to_stdout)
         ok = write_pending(&wout, opt.out, out, out_len);
@@ -483,6 +483,7 @@ int hd_cmd_translate(int argc, char **argv)
         ok = fwrite(out, 1, out_len, stdout) == out_len;
     drop_pending(&wout);
     drop_pending(&wdep);
+    hd_on_fatal(NULL);
     free(out);
     free(deps);
     free(depfile);
