@@ -114,10 +114,9 @@ typedef enum {
     HD_MAPPING_IDENTITY,   /* virtual processor v on physical processor v */
 } hd_mapping_choice;
 
-/* One communication of the plan (an entry of its hd_spec). */
+/* What one LCC costs, as given and mapped.  A C file repeats patterns, so
+ * the plan works each distinct LCC out once and its entries share it. */
 typedef struct {
-    const hd_named_lcc *in;        /* borrowed; in->reason != NULL: general,
-                                    * and nothing below is set */
     hd_lcc_class class;
     bool bpc;
     int rank;
@@ -126,6 +125,12 @@ typedef struct {
     uint64_t alone[HD_MAX_DIM];    /* T_i under that */
     hd_lcc mapped;                 /* under the plan's order (Theorem 2) */
     uint64_t after[HD_MAX_DIM];
+} hd_plan_price;
+
+/* One communication of the plan (an entry of its hd_spec). */
+typedef struct {
+    const hd_named_lcc *in;        /* borrowed; in->reason != NULL: general */
+    const hd_plan_price *price;    /* NULL for a general communication */
     int first;                     /* the first entry with this LCC */
 } hd_plan_comm;
 
@@ -139,14 +144,17 @@ typedef struct {
                                     * for a program without loops */
     uint64_t cost;                 /* the objective under order */
     hd_plan_comm *comm;            /* m entries, in the spec's order */
+    hd_plan_price *prices;         /* nprices distinct LCCs, which comm
+                                    * entries point into */
+    int nprices;
     int nlccs;                     /* entries that are LCCs */
     uint64_t worst_before;         /* the largest contention degree of any */
     uint64_t worst_after;          /* the same under the mapping */
 } hd_plan;
 
 /* Builds the plan of the communications `comms` (borrowed: it must outlive
- * the plan).  HD_OK, HD_ENOMEM, or the set optimizer's status (n above
- * HD_DP_MAX_DIM: HD_ETOOBIG). */
+ * the plan).  HD_OK, or the set optimizer's status (n above HD_DP_MAX_DIM:
+ * HD_ETOOBIG). */
 int hd_plan_build(const hd_spec *comms, hd_objective objective, hd_mapping_choice choice,
                   hd_plan *out);
 void hd_plan_free(hd_plan *p);

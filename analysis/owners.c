@@ -53,7 +53,7 @@ static int inside_at(checker *r, const hd_ref *ref, uint64_t i, miss *m)
     uint64_t v;
     for (int d = 0; d + 1 < ref->nsubs; d++) {
         int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
-        if (!ref->subscript[d + 1] || !hd_expr_eval(ref->subscript[d + 1], i, &v, why, sizeof why))
+        if (!ref->subs[d + 1].expr || !hd_expr_eval(ref->subs[d + 1].expr, i, &v, why, sizeof why))
             return -1;
         if (v >> w) {
             *m = (miss){ d + 2, v };
@@ -135,7 +135,7 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
     if (a->log2_size < 0)
         return true;
     for (int d = 0; d + 1 < ref->nsubs; d++) {
-        const hd_expr *sub = ref->subscript[d + 1];
+        const hd_expr *sub = ref->subs[d + 1].expr;
         int w = __builtin_ctzll((unsigned long long)a->extent[d + 1]);
         hd_affine m;
         uint64_t i, bad = 0;

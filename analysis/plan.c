@@ -24,43 +24,48 @@ static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
     return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
 }
 
-/* What each communication needs apart from the set's mapping.  A C file
- * repeats patterns: each distinct LCC is worked out once, earlier equal
- * ones found through an open-addressing table of indices. */
-static void price_each(const hd_spec *spec, hd_plan *p)
+/* Gives each LCC entry its first equal entry (found through an
+ * open-addressing table of indices) and the distinct ones a price slot,
+ * whose index `price` holds until the table stops moving. */
+static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
 {
     size_t slots = 16;
     while (slots < 2 * (size_t)p->m)
         slots *= 2;
     int *seen = hd_xmalloc(slots * sizeof *seen);
-    for (size_t k = 0; seen && k < slots; k++)
+    for (size_t k = 0; k < slots; k++)
         seen[k] = -1;
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
         const hd_lcc *c = &spec->lccs[r].lcc;
         l->in = &spec->lccs[r];
+        l->first = r;
+        slot_of[r] = -1;
         if (l->in->reason)
             continue;
-        if (seen) {
-            size_t k = lcc_hash(c) & (slots - 1);
-            while (seen[k] >= 0 && !same_lcc(&p->comm[seen[k]].in->lcc, c))
-                k = (k + 1) & (slots - 1);
-            if (seen[k] >= 0) {
-                *l = p->comm[seen[k]];
-                l->in = &spec->lccs[r];
-                continue;
-            }
-            seen[k] = r;
+        size_t k = lcc_hash(c) & (slots - 1);
+        while (seen[k] >= 0 && !same_lcc(&spec->lccs[seen[k]].lcc, c))
+            k = (k + 1) & (slots - 1);
+        if (seen[k] >= 0) {
+            l->first = seen[k];
+            slot_of[r] = slot_of[seen[k]];
+            continue;
         }
-        l->first = r;
-        l->class = hd_lcc_classify(c);
-        l->bpc = hd_lcc_is_bpc(c);
-        l->rank = hd_rank(&c->A);
-        hd_contention(c, l->before);
-        l->alone_order = hd_optimize_alone(c);
-        hd_contention_after(c, &l->alone_order, l->alone);
+        seen[k] = r;
+        slot_of[r] = p->nprices++;
     }
     free(seen);
+}
+
+/* What a communication needs apart from the set's mapping. */
+static void price_alone(const hd_lcc *c, hd_plan_price *pr)
+{
+    pr->class = hd_lcc_classify(c);
+    pr->bpc = hd_lcc_is_bpc(c);
+    pr->rank = hd_rank(&c->A);
+    hd_contention(c, pr->before);
+    pr->alone_order = hd_optimize_alone(c);
+    hd_contention_after(c, &pr->alone_order, pr->alone);
 }
 
 int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice choice,
@@ -71,18 +76,21 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
     p->m = spec->m;
     p->objective = objective;
     p->choice = choice;
-    p->comm = hd_xcalloc((size_t)(p->m ? p->m : 1), sizeof *p->comm);
-    hd_lcc *set = hd_xmalloc((size_t)(p->m ? p->m : 1) * sizeof *set);
-    if (!p->comm || !set) {
-        free(set);
-        hd_plan_free(p);
-        return HD_ENOMEM;
-    }
-    price_each(spec, p);
+    p->comm = hd_xcalloc((size_t)p->m, sizeof *p->comm);
+    int *slot_of = hd_xmalloc((size_t)p->m * sizeof *slot_of);
+    share_equal(spec, p, slot_of);
+    p->prices = hd_xcalloc((size_t)p->nprices, sizeof *p->prices);
+    hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
     int nset = 0;
-    for (int r = 0; r < p->m; r++)
-        if (!spec->lccs[r].reason)
-            set[nset++] = spec->lccs[r].lcc;
+    for (int r = 0; r < p->m; r++) {
+        if (spec->lccs[r].reason)
+            continue;
+        set[nset++] = spec->lccs[r].lcc;
+        p->comm[r].price = &p->prices[slot_of[r]];
+        if (p->comm[r].first == r)
+            price_alone(&spec->lccs[r].lcc, &p->prices[slot_of[r]]);
+    }
+    free(slot_of);
     int rc = HD_OK;
     if (p->n == 0)
         p->order.n = 0;            /* a C file without loops */
@@ -99,17 +107,15 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
     }
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
-        if (l->in->reason)
+        if (!l->price)
             continue;
+        hd_plan_price *pr = &p->prices[l->price - p->prices];
         if (l->first == r) {
-            l->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
-            hd_contention_after(&l->in->lcc, &p->order, l->after);
-        } else {
-            l->mapped = p->comm[l->first].mapped;
-            memcpy(l->after, p->comm[l->first].after, sizeof l->after);
+            pr->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
+            hd_contention_after(&l->in->lcc, &p->order, pr->after);
         }
-        uint64_t db = hd_contention_degree(l->before, p->n);
-        uint64_t da = hd_contention_degree(l->after, p->n);
+        uint64_t db = hd_contention_degree(pr->before, p->n);
+        uint64_t da = hd_contention_degree(pr->after, p->n);
         p->nlccs++;
         if (db > p->worst_before)
             p->worst_before = db;
@@ -122,6 +128,8 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
 void hd_plan_free(hd_plan *p)
 {
     free(p->comm);
+    free(p->prices);
     p->comm = NULL;
-    p->m = 0;
+    p->prices = NULL;
+    p->m = p->nprices = 0;
 }

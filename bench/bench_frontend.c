@@ -1,17 +1,28 @@
 /*
- * bench_frontend.c — time and peak memory of `hyperdo analyze --json` on a
- * C file against `clang -fsyntax-only` on the same file with the same
- * compiler arguments, both measured in this run, alternately, after one
- * untimed warm-up of each (which also checks that both succeed).
+ * bench_frontend.c — issue 12's front-end figure: the CPU time (user +
+ * system, from wait4) of `hyperdo analyze --json FILE -- ARGS` and of
+ * `hyperdo translate FILE -o TMP -- ARGS`, each against
+ * `clang -fsyntax-only ARGS FILE` measured in the same run.  CPU rather
+ * than wall time is judged because hyperdo parses and analyses on several
+ * threads, so its wall time can match clang's while it does more work, and
+ * because wall time on a shared machine moves with the load; wall time is
+ * printed too.
  *
- * Prints, for each command, the best and median wall time over the runs,
- * the median CPU time (user + system) and the peak resident set size (the
- * largest ru_maxrss of its runs), then the ratios hyperdo / clang.  The
- * target is a wall-time ratio of at most 1.30 (the issue's figure); the
- * program exits 0 either way, unless a command fails (status 1).
+ * The three commands run in turn, round after round, so that a change of
+ * load falls on all of them alike; one untimed warm-up of each comes first
+ * (it fills the page cache and checks that all three succeed).  For each
+ * command it prints the best and median wall time, the median CPU time and
+ * the peak resident set size (the largest ru_maxrss of its runs), then for
+ * analyze and for translate the ratios to clang with a verdict: met when
+ * the median CPU ratio is at most the target (--target, default 1.30; the
+ * issue asks 1.30 on the 1000-loop file and 1.20 on samples/fft.c).  The
+ * verdict does not change the exit status, which is 0 unless a command
+ * fails (1) or the usage is wrong (2).
  *
- * usage: bench_frontend [--runs N] [--hyperdo PATH] [--clang PATH]
- *                       FILE [-- COMPILER ARGS...]
+ * translate's output goes to a temporary directory removed at the end.
+ *
+ * usage: bench_frontend [--runs N] [--target RATIO] [--hyperdo PATH]
+ *                       [--clang PATH] FILE [-- COMPILER ARGS...]
  */
 #define _DEFAULT_SOURCE     /* wait4 */
 #include <errno.h>
@@ -26,7 +37,6 @@
 #include <unistd.h>
 
 #define MAX_RUNS 101
-#define TARGET_RATIO 1.30
 
 typedef struct {
     const char *name;
@@ -114,7 +124,7 @@ static double best(const double *v, int n)
 
 static void show_command(const command *c)
 {
-    printf("  %-8s:%s%s", c->name, c->env ? " " : "", c->env ? c->env : "");
+    printf("  %-9s:%s%s", c->name, c->env ? " " : "", c->env ? c->env : "");
     for (char **a = c->argv; *a; a++)
         printf(" %s", *a);
     printf("\n");
@@ -135,20 +145,41 @@ static void show_failure(const command *c, int status, const char *errpath)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_frontend [--runs N] [--hyperdo PATH] "
-                    "[--clang PATH] FILE [-- COMPILER ARGS...]\n");
+    fprintf(stderr, "usage: bench_frontend [--runs N] [--target RATIO] "
+                    "[--hyperdo PATH] [--clang PATH] FILE "
+                    "[-- COMPILER ARGS...]\n");
     exit(2);
+}
+
+/* The ratios of command c to the baseline b, with the verdict on CPU. */
+static void show_ratios(const command *c, const command *b, int runs,
+                        double target)
+{
+    double cpu = median(c->cpu, runs) / median(b->cpu, runs);
+    printf("%s/%s:%*s cpu %.2fx (target <= %.2fx: %s); wall best %.2fx, "
+           "median %.2fx; peak RSS %.2fx\n",
+           c->name, b->name, (int)(9 - strlen(c->name)), "", cpu, target,
+           cpu <= target ? "met" : "NOT met",
+           best(c->wall, runs) / best(b->wall, runs),
+           median(c->wall, runs) / median(b->wall, runs),
+           (double)c->maxrss_kb / (double)b->maxrss_kb);
 }
 
 int main(int argc, char **argv)
 {
     int runs = 7;
+    double target = 1.30;
     const char *hyperdo = "hyperdo", *clang = "clang-14", *file = NULL;
     int a = 1;
     for (; a < argc; a++) {
+        char *end;
         if (strcmp(argv[a], "--runs") == 0 && a + 1 < argc)
             runs = atoi(argv[++a]);
-        else if (strcmp(argv[a], "--hyperdo") == 0 && a + 1 < argc)
+        else if (strcmp(argv[a], "--target") == 0 && a + 1 < argc) {
+            target = strtod(argv[++a], &end);
+            if (end == argv[a] || *end || !(target > 0))
+                usage();
+        } else if (strcmp(argv[a], "--hyperdo") == 0 && a + 1 < argc)
             hyperdo = argv[++a];
         else if (strcmp(argv[a], "--clang") == 0 && a + 1 < argc)
             clang = argv[++a];
@@ -165,41 +196,56 @@ int main(int argc, char **argv)
     int nextra = argc - a;
     char **extra = argv + a;
 
-    /* hyperdo analyze --json FILE -- ARGS;  clang -fsyntax-only ARGS FILE */
-    char **hargv = calloc((size_t)nextra + 7, sizeof *hargv);
+    /* The commands' stderr (shown when one fails) and translate's output. */
+    char dir[] = "/tmp/bench_frontend.XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("bench_frontend: mkdtemp");
+        return 1;
+    }
+    char errpath[sizeof dir + 16], outpath[sizeof dir + 16];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    snprintf(outpath, sizeof outpath, "%s/out.c", dir);
+
+    /* hyperdo analyze --json FILE -- ARGS
+     * hyperdo translate FILE -o OUT -- ARGS
+     * clang -fsyntax-only ARGS FILE */
+    char **aargv = calloc((size_t)nextra + 6, sizeof *aargv);
+    char **targv = calloc((size_t)nextra + 7, sizeof *targv);
     char **cargv = calloc((size_t)nextra + 4, sizeof *cargv);
-    if (!hargv || !cargv) {
+    if (!aargv || !targv || !cargv) {
         perror("bench_frontend");
+        rmdir(dir);
         return 1;
     }
-    int h = 0, k = 0;
-    hargv[h++] = (char *)hyperdo;
-    hargv[h++] = "analyze";
-    hargv[h++] = "--json";
-    hargv[h++] = (char *)file;
-    if (nextra)
-        hargv[h++] = "--";
-    cargv[k++] = (char *)clang;
-    cargv[k++] = "-fsyntax-only";
+    int na = 0, nt = 0, nc = 0;
+    aargv[na++] = (char *)hyperdo;
+    aargv[na++] = "analyze";
+    aargv[na++] = "--json";
+    aargv[na++] = (char *)file;
+    targv[nt++] = (char *)hyperdo;
+    targv[nt++] = "translate";
+    targv[nt++] = (char *)file;
+    targv[nt++] = "-o";
+    targv[nt++] = outpath;
+    if (nextra) {
+        aargv[na++] = "--";
+        targv[nt++] = "--";
+    }
+    cargv[nc++] = (char *)clang;
+    cargv[nc++] = "-fsyntax-only";
     for (int e = 0; e < nextra; e++) {
-        hargv[h++] = extra[e];
-        cargv[k++] = extra[e];
+        aargv[na++] = extra[e];
+        targv[nt++] = extra[e];
+        cargv[nc++] = extra[e];
     }
-    cargv[k++] = (char *)file;
+    cargv[nc++] = (char *)file;
 
-    enum { NCMD = 2 };
+    enum { ANALYZE, TRANSLATE, CLANG, NCMD };
     command cmd[NCMD] = {
-        { .name = "hyperdo", .argv = hargv },
-        { .name = "clang", .argv = cargv },
+        [ANALYZE] = { .name = "analyze", .argv = aargv },
+        [TRANSLATE] = { .name = "translate", .argv = targv },
+        [CLANG] = { .name = "clang", .argv = cargv },
     };
-
-    char errpath[] = "/tmp/bench_frontend.XXXXXX";
-    int fd = mkstemp(errpath);
-    if (fd < 0) {
-        perror("bench_frontend: mkstemp");
-        return 1;
-    }
-    close(fd);
 
     long lines = 0;
     FILE *f = fopen(file, "r");
@@ -209,7 +255,7 @@ int main(int argc, char **argv)
             lines += ch == '\n';
         fclose(f);
     }
-    printf("Front end: %s (%ld lines), %d timed runs each, alternating\n",
+    printf("Front end: %s (%ld lines), %d timed runs each, in turn\n",
            file, lines, runs);
     for (int c = 0; c < NCMD; c++)
         show_command(&cmd[c]);
@@ -232,24 +278,23 @@ int main(int argc, char **argv)
             }
         }
     unlink(errpath);
-    if (rc)
-        return rc;
+    unlink(outpath);
+    if (rmdir(dir) != 0)
+        fprintf(stderr, "bench_frontend: cannot remove %s: %s\n", dir,
+                strerror(errno));
 
-    printf("%-8s %10s %10s %10s %12s\n", "", "best_s", "median_s", "cpu_s",
-           "peak_rss_MB");
-    for (int c = 0; c < NCMD; c++)
-        printf("%-8s %10.3f %10.3f %10.3f %12.1f\n", cmd[c].name,
-               best(cmd[c].wall, runs), median(cmd[c].wall, runs),
-               median(cmd[c].cpu, runs), cmd[c].maxrss_kb / 1024.0);
-    double rb = best(cmd[0].wall, runs) / best(cmd[1].wall, runs);
-    double rm = median(cmd[0].wall, runs) / median(cmd[1].wall, runs);
-    double rc_cpu = median(cmd[0].cpu, runs) / median(cmd[1].cpu, runs);
-    double rr = (double)cmd[0].maxrss_kb / (double)cmd[1].maxrss_kb;
-    printf("ratio hyperdo/clang: best %.2fx, median %.2fx, cpu %.2fx, "
-           "peak RSS %.2fx (target: wall <= %.2fx: %s)\n",
-           rb, rm, rc_cpu, rr, TARGET_RATIO,
-           rm <= TARGET_RATIO ? "met" : "NOT met");
-    free(hargv);
+    if (rc == 0) {
+        printf("%-10s %10s %10s %10s %12s\n", "", "best_s", "median_s",
+               "cpu_s", "peak_rss_MB");
+        for (int c = 0; c < NCMD; c++)
+            printf("%-10s %10.3f %10.3f %10.3f %12.1f\n", cmd[c].name,
+                   best(cmd[c].wall, runs), median(cmd[c].wall, runs),
+                   median(cmd[c].cpu, runs), cmd[c].maxrss_kb / 1024.0);
+        show_ratios(&cmd[ANALYZE], &cmd[CLANG], runs, target);
+        show_ratios(&cmd[TRANSLATE], &cmd[CLANG], runs, target);
+    }
+    free(aargv);
+    free(targv);
     free(cargv);
-    return 0;
+    return rc;
 }

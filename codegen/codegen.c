@@ -388,13 +388,13 @@ static void put_header(text *t, gen *g)
             put_commented(t, ref->text);
             put(t, "  T = (");
             for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->before[i]);
+                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->before[i]);
             put(t, ") -> (");
             for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->after[i]);
+                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->after[i]);
             putf(t, "), degree %llu -> %llu\n",
-                 (unsigned long long)hd_contention_degree(pc->before, n),
-                 (unsigned long long)hd_contention_degree(pc->after, n));
+                 (unsigned long long)hd_contention_degree(pc->price->before, n),
+                 (unsigned long long)hd_contention_degree(pc->price->after, n));
         }
     }
     if (g->plan->nlccs == 0)

@@ -79,7 +79,7 @@ void put_flat_index(text *t, const gen *g, const hd_ref *ref, subscript_writer s
         if (d > 0)
             putf(t, " * %lld + ", (long long)a->extent[d]);
         put(t, "(hd_index)(");
-        sub(t, g, ctx, ref->sub_begin[d], ref->sub_end[d]);
+        sub(t, g, ctx, ref->subs[d].begin, ref->subs[d].end);
         put(t, ")");
         if (d > 0)
             put(t, ")");
@@ -106,22 +106,22 @@ static bool same_index_text(const gen *g, const hd_ref *x, const hd_ref *y)
     if (x->nsubs != y->nsubs)
         return false;
     for (int d = 0; d < x->nsubs; d++) {
-        size_t i = x->sub_begin[d], j = y->sub_begin[d];
+        size_t i = x->subs[d].begin, j = y->subs[d].begin;
         for (;;) {
-            while (i < x->sub_end[d] && (g->src[i] == ' ' || g->src[i] == '\t' ||
+            while (i < x->subs[d].end && (g->src[i] == ' ' || g->src[i] == '\t' ||
                                          g->src[i] == '\n' || g->src[i] == '\r'))
                 i++;
-            while (j < y->sub_end[d] && (g->src[j] == ' ' || g->src[j] == '\t' ||
+            while (j < y->subs[d].end && (g->src[j] == ' ' || g->src[j] == '\t' ||
                                          g->src[j] == '\n' || g->src[j] == '\r'))
                 j++;
-            if (i >= x->sub_end[d] || j >= y->sub_end[d])
+            if (i >= x->subs[d].end || j >= y->subs[d].end)
                 break;
             if (g->src[i] != g->src[j])
                 return false;
             i++;
             j++;
         }
-        if (i < x->sub_end[d] || j < y->sub_end[d])
+        if (i < x->subs[d].end || j < y->subs[d].end)
             return false;
     }
     return true;

@@ -1376,14 +1376,15 @@ static void add_ref(reader *r, int x, bool is_write)
     ref->begin = ext->begin;
     ref->end = ext->end;
     ref->text = source_text(r, x);
+    ref->subs = hd_xcalloc((size_t)nsubs, sizeof *ref->subs);
     /* For the code generator, which rewrites references in the text: the
      * subscripts' texts, and whether a macro wrote the reference. */
     for (int d = 0; r->opt->host_code && d < nsubs; d++) {
         bool in_main = true;
-        ref->sub_begin[d] = start_of(r, subs[d], &in_main);
-        ref->sub_end[d] = end_of(r, subs[d], &in_main);
-        if (!in_main || ref->sub_end[d] <= ref->sub_begin[d] ||
-            ref->sub_begin[d] < ref->begin || ref->sub_end[d] > ref->end)
+        hd_ref_sub *sd = &ref->subs[d];
+        sd->begin = start_of(r, subs[d], &in_main);
+        sd->end = end_of(r, subs[d], &in_main);
+        if (!in_main || sd->end <= sd->begin || sd->begin < ref->begin || sd->end > ref->end)
             ref->in_macro = true;
     }
     if (r->opt->host_code) {
@@ -1401,7 +1402,7 @@ static void add_ref(reader *r, int x, bool is_write)
         hd_expr *s = hd_expr_new(HD_EX_CAST, 64, true);
         if (s && (s->kid[0] = build(r, subs[d])) != NULL)
             s->nkids = 1;
-        ref->subscript[ref->nsubs++] = s;
+        ref->subs[ref->nsubs++].expr = s;
         if (!flat) {
             flat = s;
             continue;

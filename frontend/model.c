@@ -25,6 +25,7 @@ void hd_loop_free(hd_loop *l)
         free(l->refs[j].text);
         free(l->refs[j].reason);
         hd_expr_free(l->refs[j].index);
+        free(l->refs[j].subs);
     }
     free(l->refs);
     for (int j = 0; j < l->nguards; j++)

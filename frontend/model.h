@@ -235,18 +235,23 @@ typedef struct {
 /* Whether C evaluates what guard g (of loop l) guards at iteration i. */
 typedef enum { HD_GUARD_NO, HD_GUARD_YES, HD_GUARD_MAYBE } hd_guard_truth;
 
+/* One subscript of a reference: a[s0][s1] has two. */
+typedef struct {
+    unsigned begin, end;    /* byte offsets of its text (code generator) */
+    const hd_expr *expr;    /* inside hd_ref.index */
+} hd_ref_sub;
+
 typedef struct {
     int array;              /* index in hd_program.arrays */
     bool is_write;
     int line, col;
     unsigned begin, end;    /* byte offsets of the reference in the file */
-    unsigned sub_begin[HD_MAX_DIMS], sub_end[HD_MAX_DIMS]; /* of each subscript's text */
     bool in_macro;          /* written by a macro: no text of its own */
     bool partial;           /* a write of one member: q[i].x = ... */
     char *text;             /* its spelling */
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
-    const hd_expr *subscript[HD_MAX_DIMS]; /* each subscript, inside index */
+    hd_ref_sub *subs;       /* nsubs of them, outermost first; owned */
     bool affine;
     hd_affine map;          /* when affine */
     char *reason;           /* when not */

@@ -311,14 +311,14 @@ static json_t *json_lcc_before(const lcc_result *l, int n)
         bit_string(c->A.row[i], n, bits);
         json_array_append_new(rows, json_string(bits));
     }
-    json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->class)));
+    json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->price->class)));
     json_object_set_new(o, "kind", json_string(kind_name(c->dir)));
-    json_object_set_new(o, "bpc", json_boolean(l->bpc));
-    json_object_set_new(o, "rank", json_integer(l->rank));
+    json_object_set_new(o, "bpc", json_boolean(l->price->bpc));
+    json_object_set_new(o, "rank", json_integer(l->price->rank));
     json_object_set_new(o, "A", rows);
     bit_string(c->b, n, bits);
     json_object_set_new(o, "b", json_string(bits));
-    json_object_set_new(o, "contention_before", json_counts(l->before, n));
+    json_object_set_new(o, "contention_before", json_counts(l->price->before, n));
     return o;
 }
 
@@ -326,8 +326,8 @@ static json_t *json_lcc_before(const lcc_result *l, int n)
 static json_t *json_lcc_alone(const lcc_result *l, int n)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "alone_order", json_order(&l->alone_order));
-    json_object_set_new(o, "alone_contention", json_counts(l->alone, n));
+    json_object_set_new(o, "alone_order", json_order(&l->price->alone_order));
+    json_object_set_new(o, "alone_contention", json_counts(l->price->alone, n));
     return o;
 }
 
@@ -571,7 +571,7 @@ static char *render_json(const result *res, json_parts *parts)
             if (!after[f]) {
                 json_t *o = json_object();
                 json_object_set_new(o, "contention_after",
-                                    json_counts(l->after, res->p.n));
+                                    json_counts(l->price->after, res->p.n));
                 after[f] = members(o);
             }
             const char *pieces[3] = { parts->before[f], after[f], parts->alone[f] };
@@ -647,9 +647,9 @@ static int count_width(const result *res)
 {
     int w = 2 + digits((uint64_t)(res->p.n - 1));
     for (int r = 0; r < res->p.m; r++)
-        for (int i = 0; i < res->p.n; i++) {
+        for (int i = 0; res->p.comm[r].price && i < res->p.n; i++) {
             const lcc_result *l = &res->p.comm[r];
-            uint64_t v[3] = { l->before[i], l->alone[i], l->after[i] };
+            uint64_t v[3] = { l->price->before[i], l->price->alone[i], l->price->after[i] };
             for (int k = 0; k < 3; k++)
                 if (digits(v[k]) > w)
                     w = digits(v[k]);
@@ -710,21 +710,21 @@ static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
                 l->in->name, l->in->line);
     if (gather)
         fprintf(out, "  %s: every source x sends to y = A x + b "
-                "(Definition 1).\n", l->class == HD_LCP ? "permutation"
+                "(Definition 1).\n", l->price->class == HD_LCP ? "permutation"
                                                          : "gather");
     else
         fprintf(out, "  scatter: every destination y receives from "
                 "x = A y + b (Definition 4).\n");
-    fprintf(out, "  Class %s", hd_lcc_class_name(l->class));
-    if (l->class == HD_LCP)
+    fprintf(out, "  Class %s", hd_lcc_class_name(l->price->class));
+    if (l->price->class == HD_LCP)
         fprintf(out, " (A nonsingular, Definition 2)");
-    else if (l->class == HD_LCG)
+    else if (l->price->class == HD_LCG)
         fprintf(out, " (rank(A) < n, Definition 3)");
     else
         fprintf(out, " (rank(A) < n, Definition 4)");
-    if (l->bpc)
+    if (l->price->bpc)
         fprintf(out, ", BPC (A permutes the address bits)");
-    fprintf(out, "; rank(A) = %d.\n\n", l->rank);
+    fprintf(out, "; rank(A) = %d.\n\n", l->price->rank);
     print_matrix(out, "A", &c->A, "b", &c->b);
 
     fprintf(out, "\n  Contention as given: T_i paths share the busiest "
@@ -737,25 +737,25 @@ static void print_lcc(FILE *out, const lcc_result *l, int index, int m,
                 "2^((n-1-i) - rank A[H_i, H_{i+1}]), H_k = {k..n-1}).\n");
     print_counts_header(out, "          ", n, w);
     fputc('\n', out);
-    print_counts(out, "          ", l->before, n, w);
+    print_counts(out, "          ", l->price->before, n, w);
     fprintf(out, "    degree T = %llu (Definition 6)\n",
-            (unsigned long long)hd_contention_degree(l->before, n));
+            (unsigned long long)hd_contention_degree(l->price->before, n));
 
     fprintf(out, "\n  Best mapping for this LCC alone ");
-    if (l->class == HD_LCP)
+    if (l->price->class == HD_LCP)
         fprintf(out, "(Fig. 3's LCP_Optimizer; Corollary 1: no contention):\n");
     else
         fprintf(out, "(Theorem 4; Corollary 2: the minimum "
                 "2^((n-1) - rank A) = %llu):\n",
-                (unsigned long long)(UINT64_C(1) << ((n - 1) - l->rank)));
+                (unsigned long long)(UINT64_C(1) << ((n - 1) - l->price->rank)));
     fprintf(out, "    ");
-    print_order(out, &l->alone_order);
+    print_order(out, &l->price->alone_order);
     fputc('\n', out);
     print_counts_header(out, "          ", n, w);
     fputc('\n', out);
-    print_counts(out, "          ", l->alone, n, w);
+    print_counts(out, "          ", l->price->alone, n, w);
     fprintf(out, "    degree T = %llu\n",
-            (unsigned long long)hd_contention_degree(l->alone, n));
+            (unsigned long long)hd_contention_degree(l->price->alone, n));
 }
 
 static const char *objective_meaning(hd_objective obj)
@@ -813,12 +813,12 @@ static void print_set_mapping(FILE *out, const result *res, int w)
         if (l->in->reason)
             continue;
         fprintf(out, "\n  %s after the mapping:\n", l->in->name);
-        print_matrix(out, "Q A Q^-1", &l->mapped.A, "Q b", &l->mapped.b);
+        print_matrix(out, "Q A Q^-1", &l->price->mapped.A, "Q b", &l->price->mapped.b);
         print_counts_header(out, "          ", n, w);
         fputc('\n', out);
-        print_counts(out, "          ", l->after, n, w);
+        print_counts(out, "          ", l->price->after, n, w);
         fprintf(out, "    degree T = %llu\n",
-                (unsigned long long)hd_contention_degree(l->after, n));
+                (unsigned long long)hd_contention_degree(l->price->after, n));
     }
 }
 
@@ -841,13 +841,13 @@ static void print_summary(FILE *out, const result *res, int w)
             continue;
         }
         fprintf(out, "  %-*s  %-6s ", namew, l->in->name, "before");
-        print_counts(out, "", l->before, n, w);
+        print_counts(out, "", l->price->before, n, w);
         fprintf(out, "   %*llu\n", w,
-                (unsigned long long)hd_contention_degree(l->before, n));
+                (unsigned long long)hd_contention_degree(l->price->before, n));
         fprintf(out, "  %-*s  %-6s ", namew, "", "after");
-        print_counts(out, "", l->after, n, w);
+        print_counts(out, "", l->price->after, n, w);
         fprintf(out, "   %*llu\n", w,
-                (unsigned long long)hd_contention_degree(l->after, n));
+                (unsigned long long)hd_contention_degree(l->price->after, n));
     }
 }
 
