@@ -19,24 +19,31 @@
 #define HYPERDO_ANALYSIS_H
 
 #include "gf2.h"
+#include "hyperdo/cost.h"
 #include "model.h"
 
 
 /* ----------------------------------------------------------- contention */
 
-/* The target network.  Only the e-cube wormhole-routed hypercube of
- * Section 2.3 exists today; Theorem 1 and everything built on it hold for
- * that network only. */
-typedef enum { HD_NET_HYPERCUBE_ECUBE } hd_network_kind;
+/* The target: the network the program runs on and the time model of its
+ * messages.  Only the e-cube wormhole-routed hypercube of Section 2.3
+ * exists today: Theorem 1, the optimizers and everything built on them
+ * are its implementation, and the plan (hd_plan_build) refuses other
+ * kinds until a paper brings their contention and mapping (Wu 1984's
+ * omega network, whose cost is counted in passes). */
+typedef enum { HD_TARGET_ECUBE_HYPERCUBE } hd_target_kind;
 typedef struct {
-    hd_network_kind kind;
-    int n;
-} hd_network;
+    hd_target_kind kind;
+    int n;                  /* 2^n nodes */
+    hd_cost_model cost;     /* hyperdo/cost.h, shared with the runtime */
+} hd_target;
 
-hd_network hd_network_hypercube(int n);
+/* The n-cube with e-cube routing and the nCUBE-2's costs (Section 6.2). */
+hd_target hd_target_ecube(int n);
+const char *hd_target_name(const hd_target *t);
 /* The dimension of the next channel from node `at` towards `dst`, or -1 when
  * at == dst.  E-cube routing takes the lowest differing dimension. */
-int hd_network_next_hop(const hd_network *net, uint64_t at, uint64_t dst);
+int hd_target_next_hop(const hd_target *t, uint64_t at, uint64_t dst);
 
 /* T_i for i = 0 .. n-1 (Theorem 1 for gathers, its mirror image for
  * scatters; see contention.c for the proof of the latter). */
@@ -48,7 +55,7 @@ uint64_t hd_contention_degree(const uint64_t T[], int n); /* Definition 6 */
 /* Independent check of the formulas: routes every message of c hop by hop
  * through `net` and returns, per dimension, the largest number of paths
  * sharing one channel.  HD_ETOOBIG above HD_BRUTE_MAX_DIM. */
-int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[]);
+int hd_channel_loads(const hd_target *net, const hd_lcc *c, uint64_t T[]);
 
 /* ------------------------------------------------------------ mapping */
 
@@ -127,6 +134,28 @@ typedef struct {
     uint64_t after[HD_MAX_DIM];
 } hd_plan_price;
 
+/* A mapping: virtual processor v runs on physical processor apply(v).
+ * Hou et al. 2001 map by reordering address bits (Definition 8, the
+ * plan's choice today); Wu 1984's linear mappings are affine maps
+ * x' = Q x + c with Q nonsingular; a graph mapper (Chung and Ranka 1990)
+ * gives a table.  The generated program and the runtime take any of them
+ * as its two tables (hd_to_physical, hd_to_virtual). */
+typedef enum { HD_MAP_REORDER, HD_MAP_AFFINE, HD_MAP_TABLE } hd_mapping_kind;
+typedef struct {
+    hd_mapping_kind kind;
+    int n;
+    hd_order order;                /* REORDER */
+    hd_matrix Q;                   /* AFFINE: nonsingular */
+    uint64_t c;                    /* AFFINE */
+    const uint32_t *table;         /* TABLE: 2^n entries, a permutation;
+                                    * borrowed */
+} hd_mapping;
+
+hd_mapping hd_mapping_reorder(const hd_order *o);
+/* Q nonsingular; false otherwise. */
+bool hd_mapping_affine(const hd_matrix *Q, uint64_t c, hd_mapping *out);
+uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v);
+
 /* One communication of the plan (an entry of its hd_spec). */
 typedef struct {
     const hd_named_lcc *in;        /* borrowed; in->reason != NULL: general */
@@ -138,10 +167,12 @@ typedef struct {
  * for all of them; translate, analyze and sim read it. */
 typedef struct {
     int n, m;                      /* cube dimension; communications */
+    hd_target target;
     hd_objective objective;
     hd_mapping_choice choice;
     hd_order order;                /* physical = Q virtual; order.n = 0
                                     * for a program without loops */
+    hd_mapping mapping;            /* the same order, as a mapping */
     uint64_t cost;                 /* the objective under order */
     hd_plan_comm *comm;            /* m entries, in the spec's order */
     hd_plan_price *prices;         /* nprices distinct LCCs, which comm
@@ -153,10 +184,11 @@ typedef struct {
 } hd_plan;
 
 /* Builds the plan of the communications `comms` (borrowed: it must outlive
- * the plan).  HD_OK, or the set optimizer's status (n above HD_DP_MAX_DIM:
- * HD_ETOOBIG). */
-int hd_plan_build(const hd_spec *comms, hd_objective objective, hd_mapping_choice choice,
-                  hd_plan *out);
+ * the plan) on `target`.  HD_OK; HD_EINVAL for a target of another
+ * dimension or kind than those implemented; or the set optimizer's status
+ * (n above HD_DP_MAX_DIM: HD_ETOOBIG). */
+int hd_plan_build(const hd_spec *comms, const hd_target *target, hd_objective objective,
+                  hd_mapping_choice choice, hd_plan *out);
 void hd_plan_free(hd_plan *p);
 
 #endif

@@ -7,15 +7,20 @@
 
 #include <stdlib.h>
 
-hd_network hd_network_hypercube(int n)
+hd_target hd_target_ecube(int n)
 {
-    hd_network net = { HD_NET_HYPERCUBE_ECUBE, n };
-    return net;
+    hd_target t = { HD_TARGET_ECUBE_HYPERCUBE, n, HD_COST_MODEL_NCUBE2 };
+    return t;
 }
 
-int hd_network_next_hop(const hd_network *net, uint64_t at, uint64_t dst)
+const char *hd_target_name(const hd_target *t)
 {
-    uint64_t diff = (at ^ dst) & hd_mask(net->n);
+    return t->kind == HD_TARGET_ECUBE_HYPERCUBE ? "e-cube wormhole hypercube" : "?";
+}
+
+int hd_target_next_hop(const hd_target *t, uint64_t at, uint64_t dst)
+{
+    uint64_t diff = (at ^ dst) & hd_mask(t->n);
     return diff ? __builtin_ctzll(diff) : -1;
 }
 
@@ -92,7 +97,7 @@ uint64_t hd_contention_degree(const uint64_t T[], int n)
 
 /* Walks every message's path one hop at a time and counts, per channel
  * (node, dimension), the paths through it. */
-int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[])
+int hd_channel_loads(const hd_target *net, const hd_lcc *c, uint64_t T[])
 {
     int n = net->n;
     if (n < 1 || n > HD_BRUTE_MAX_DIM || c->A.n != n)
@@ -102,7 +107,7 @@ int hd_channel_loads(const hd_network *net, const hd_lcc *c, uint64_t T[])
     for (uint64_t t = 0; t < nodes; t++) {
         uint64_t at, dst;
         hd_lcc_message(c, t, &at, &dst);
-        for (int d; (d = hd_network_next_hop(net, at, dst)) >= 0; at ^= UINT64_C(1) << d)
+        for (int d; (d = hd_target_next_hop(net, at, dst)) >= 0; at ^= UINT64_C(1) << d)
             load[at * n + d]++;
     }
     for (int d = 0; d < n; d++)

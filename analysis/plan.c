@@ -68,10 +68,15 @@ static void price_alone(const hd_lcc *c, hd_plan_price *pr)
     hd_contention_after(c, &pr->alone_order, pr->alone);
 }
 
-int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice choice,
-                  hd_plan *p)
+int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective objective,
+                  hd_mapping_choice choice, hd_plan *p)
 {
     memset(p, 0, sizeof *p);
+    /* Theorems 1 and 2 and Section 5's optimizer are the e-cube
+     * hypercube's; another network needs its own. */
+    if (target->kind != HD_TARGET_ECUBE_HYPERCUBE || target->n != spec->n)
+        return HD_EINVAL;
+    p->target = *target;
     p->n = spec->n;
     p->m = spec->m;
     p->objective = objective;
@@ -105,6 +110,7 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
         hd_plan_free(p);
         return rc;
     }
+    p->mapping = hd_mapping_reorder(&p->order);
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
         if (!l->price)
@@ -123,6 +129,35 @@ int hd_plan_build(const hd_spec *spec, hd_objective objective, hd_mapping_choice
             p->worst_after = da;
     }
     return HD_OK;
+}
+
+hd_mapping hd_mapping_reorder(const hd_order *o)
+{
+    hd_mapping m = { .kind = HD_MAP_REORDER, .n = o->n, .order = *o };
+    return m;
+}
+
+bool hd_mapping_affine(const hd_matrix *Q, uint64_t c, hd_mapping *out)
+{
+    hd_matrix inv;
+    if (!hd_matrix_inverse(Q, &inv))
+        return false;
+    *out = (hd_mapping){ .kind = HD_MAP_AFFINE, .n = Q->n, .Q = *Q,
+                         .c = c & hd_mask(Q->n) };
+    return true;
+}
+
+uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v)
+{
+    switch (m->kind) {
+    case HD_MAP_REORDER:
+        return hd_order_apply(&m->order, v);
+    case HD_MAP_AFFINE:
+        return hd_matrix_apply(&m->Q, v) ^ m->c;
+    case HD_MAP_TABLE:
+        return m->table[v];
+    }
+    return v;
 }
 
 void hd_plan_free(hd_plan *p)

@@ -437,17 +437,21 @@ static void put_tables(text *t, const gen *g)
     put(t, "\n/* hyperdo: the mapping (Hou et al. 2001, Section 3, Fig. 1d): virtual "
            "processor v runs\n * on physical processor hd_to_physical[v]; "
            "v_get_pid() returns hd_to_virtual[p]. */\n");
+    /* Any mapping (hd_mapping) is these two tables. */
+    uint32_t *to_virtual = hd_xmalloc((size_t)P * sizeof *to_virtual);
     putf(t, "static const int hd_to_physical[%d] = {", P);
-    for (int v = 0; v < P; v++)
+    for (int v = 0; v < P; v++) {
+        uint64_t phys = hd_mapping_apply(&g->plan->mapping, (uint64_t)v);
+        to_virtual[phys] = (uint32_t)v;
         putf(t, "%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
-             (unsigned long long)hd_order_apply(&g->order, (uint64_t)v));
+             (unsigned long long)phys);
+    }
     put(t, "\n};\n");
-    hd_order inv = hd_order_inverse(&g->order);
     putf(t, "static const int hd_to_virtual[%d] = {", P);
     for (int v = 0; v < P; v++)
-        putf(t, "%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
-             (unsigned long long)hd_order_apply(&inv, (uint64_t)v));
+        putf(t, "%s%s%u", v ? "," : "", v % 16 ? " " : "\n    ", to_virtual[v]);
     put(t, "\n};\n\n");
+    free(to_virtual);
     put(t, "/* Distributed arrays: element e lives on virtual processor "
            "hd_owner(e, shift, n). */\n");
     putf(t, "static const hd_array_desc hd_arrays[%d] = {\n", g->ndist ? g->ndist : 1);

@@ -12,7 +12,7 @@
 void put_n(text *t, const char *s, size_t n)
 {
     if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
+        size_t cap = t->cap ? t->cap : 64;   /* scratch texts are many and short */
         while (cap < t->len + n + 1)
             cap *= 2;
         t->s = hd_xrealloc(t->s, cap);

@@ -901,7 +901,8 @@ int hd_cmd_analyze(int argc, char **argv)
 
     result res;
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
-    int rc = hd_plan_build(&spec, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
+    hd_target target = hd_target_ecube(spec.n);
+    int rc = hd_plan_build(&spec, &target, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         status = HD_EXIT_FAILURE;

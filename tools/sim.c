@@ -319,7 +319,8 @@ static int choose_order(const options *opt, const hd_spec *spec,
         return HD_EXIT_OK;
     }
     hd_plan plan;
-    int rc = hd_plan_build(spec, opt->objective,
+    hd_target target = hd_target_ecube(spec->n);
+    int rc = hd_plan_build(spec, &target, opt->objective,
                            opt->mapping == MAP_SET ? HD_MAPPING_OPTIMAL : HD_MAPPING_IDENTITY,
                            &plan);
     if (rc != HD_OK) {

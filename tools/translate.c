@@ -416,7 +416,8 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     memset(&comms, 0, sizeof comms);
     if (prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
         hd_program_spec(prog, &comms);
-        if (hd_plan_build(&comms, gen.objective, gen.mapping, &plan) != HD_OK) {
+        hd_target target = hd_target_ecube(prog->n);
+        if (hd_plan_build(&comms, &target, gen.objective, gen.mapping, &plan) != HD_OK) {
             fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
             hd_spec_free(&comms);
             hd_program_free(prog);

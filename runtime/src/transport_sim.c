@@ -45,6 +45,7 @@
 #define _GNU_SOURCE 1 /* transport_threads.c, included below: sysconf, MAP_ANONYMOUS */
 #endif
 #include "hd_internal.h"
+#include "hyperdo/cost.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -165,8 +166,9 @@ static void configure(int nprocs)
     S.n = 0;
     while ((1 << S.n) < nprocs)
         S.n++;
-    S.beta = env_double("HYPERDO_SIM_BETA", 164.0, 0.0);
-    S.tau = env_double("HYPERDO_SIM_TAU", 0.57, 0.0);
+    /* By default the model the translator's plan assumes (hyperdo/cost.h). */
+    S.beta = env_double("HYPERDO_SIM_BETA", HD_COST_NCUBE2_STARTUP_US, 0.0);
+    S.tau = env_double("HYPERDO_SIM_TAU", HD_COST_NCUBE2_BYTE_US, 0.0);
     S.flit = 1;
     if ((s = getenv("HYPERDO_SIM_FLIT")) && *s) {
         errno = 0;

@@ -55,13 +55,13 @@ static void test_next_hop(void **state)
     tu_rng_init(__func__);
     for (long t = 0; t < tu_cases(20000); t++) {
         int n = 1 + (int)tu_below(64);
-        hd_network net = hd_network_hypercube(n);
+        hd_target net = hd_target_ecube(n);
         uint64_t a = tu_bits(n), b = tu_chance(1, 8) ? a : tu_bits(n);
         int want = -1;
         for (int k = n - 1; k >= 0; k--)            /* lowest differing bit */
             if (((a ^ b) >> k) & 1)
                 want = k;
-        TU_CHECK(hd_network_next_hop(&net, a, b) == want, "next hop %#llx -> %#llx, n = %d",
+        TU_CHECK(hd_target_next_hop(&net, a, b) == want, "next hop %#llx -> %#llx, n = %d",
                  (unsigned long long)a, (unsigned long long)b, n);
     }
 }
@@ -123,7 +123,7 @@ static void test_formula_vs_brute_force(void **state)
     for (long t = 0; t < cases; t++) {
         int n = random_small_n();
         hd_lcc c = tu_random_lcc((tu_kind)(t % TU_KIND_COUNT), n, NULL);
-        hd_network net = hd_network_hypercube(n);
+        hd_target net = hd_target_ecube(n);
         uint64_t T[HD_MAX_DIM], B[HD_MAX_DIM];
         tu_case(t, &c, 1, NULL);
         hd_contention(&c, T);
@@ -148,7 +148,7 @@ static void test_channel_loads_vs_own_counter(void **state)
     for (long t = 0; t < cases; t++) {
         int n = 1 + (int)tu_below(8);
         hd_lcc c = tu_random_lcc((tu_kind)(t % TU_KIND_COUNT), n, NULL);
-        hd_network net = hd_network_hypercube(n);
+        hd_target net = hd_target_ecube(n);
         uint64_t B[HD_MAX_DIM], own[HD_MAX_DIM];
         tu_case(t, &c, 1, NULL);
         TU_CHECK_EQ(hd_channel_loads(&net, &c, B), HD_OK, "hd_channel_loads rc");
@@ -167,7 +167,7 @@ static void test_large_cubes(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         int n = sizes[k];
         hd_lcc c = tu_random_lcc(kinds[k], n, NULL);
-        hd_network net = hd_network_hypercube(n);
+        hd_target net = hd_target_ecube(n);
         uint64_t T[HD_MAX_DIM], B[HD_MAX_DIM], own[HD_MAX_DIM];
         tu_case((long)k, &c, 1, NULL);
         hd_contention(&c, T);
@@ -229,9 +229,9 @@ static void test_channel_loads_errors(void **state)
     hd_lcc c;
     memset(&c, 0, sizeof c);
     c.A = hd_matrix_identity(HD_BRUTE_MAX_DIM + 1);
-    hd_network big = hd_network_hypercube(HD_BRUTE_MAX_DIM + 1);
+    hd_target big = hd_target_ecube(HD_BRUTE_MAX_DIM + 1);
     TU_CHECK_EQ(hd_channel_loads(&big, &c, T), HD_ETOOBIG, "n = 21");
-    hd_network five = hd_network_hypercube(5);
+    hd_target five = hd_target_ecube(5);
     c.A = hd_matrix_identity(4);
     TU_CHECK_EQ(hd_channel_loads(&five, &c, T), HD_EINVAL, "network n != A.n");
 }

@@ -194,7 +194,7 @@ static void test_objective_cost_from_paths(void **state)
         hd_lcc set[MAX_M];
         random_set(set, m, n);
         hd_order o = tu_random_order(n);
-        hd_network net = hd_network_hypercube(n);
+        hd_target net = hd_target_ecube(n);
         uint64_t walked[MAX_M][HD_MAX_DIM], counted[MAX_M][HD_MAX_DIM];
         tu_case(t, set, m, &o);
         for (int r = 0; r < m; r++) {

@@ -98,7 +98,7 @@ static void check_contention(const hd_lcc *c, const uint64_t want[], const char 
 {
     uint64_t T[N], B[N], own[N];
     uint64_t src[1 << N], dst[1 << N];
-    hd_network net = hd_network_hypercube(N);
+    hd_target net = hd_target_ecube(N);
     hd_contention(c, T);
     TU_CHECK_EQ(hd_channel_loads(&net, c, B), HD_OK, what);
     tu_messages(c, src, dst);
@@ -155,13 +155,13 @@ static void test_example1_bit_reverse(void **state)
 
     /* The channel from node [00010000]^t = 8 to node 0 is at dimension 3;
      * count the paths through it one message at a time. */
-    hd_network net = hd_network_hypercube(N);
+    hd_target net = hd_target_ecube(N);
     int through = 0;
     for (uint64_t x = 0; x < (1 << N); x++) {
         uint64_t s, d;
         hd_lcc_message(&c, x, &s, &d);
         for (uint64_t at = s; at != d;) {
-            int k = hd_network_next_hop(&net, at, d);
+            int k = hd_target_next_hop(&net, at, d);
             if (at == 8 && k == 3)
                 through++;
             at ^= UINT64_C(1) << k;
