@@ -498,12 +498,8 @@ static void put_tables(text *t, const gen *g)
 
 static void release(gen *g)
 {
-    for (int d = 0; g->plans && d < g->prog->nloops; d++)
-        plan_free(&g->plans[d]);
-    free(g->plans);
     free(g->array_id);
     free(g->line_start);
-    g->plans = NULL;
     g->array_id = NULL;
     g->line_start = NULL;
 }
@@ -607,10 +603,7 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     g.array_id = hd_xmalloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
     for (int a = 0; a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
-    bool planned = !g.d.errors && plan_all(&g);
-    if (g.d.errors || !planned) {
-        if (!g.d.errors)   /* a system of plan.c without solution: a bug */
-            hd_report_input(&g.d, "internal error: the node code could not be planned");
+    if (g.d.errors) {
         release(&g);
         *diagnostics = hd_diags_text(&g.d);
         int errors = g.d.errors;

@@ -114,10 +114,11 @@ typedef struct {
 
 typedef struct gen gen;
 
-/* Plans every doall of the program (g->plans), reporting what cannot be
- * translated; false when a doall's owner system cannot be solved
- * (hd_system_solve). */
-bool plan_all(gen *g);
+/* Plans doall l, reporting what cannot be translated; false when its
+ * owner system cannot be solved (hd_system_solve).  Each doall is planned
+ * just before its node function is written and its plan freed after, so
+ * the next one reuses the memory. */
+bool plan_doall(gen *g, const hd_loop *l, node_plan *np);
 void plan_free(node_plan *p);
 /* The owner of ref's element as a GF(2)-affine map of i (n bits). */
 hd_affine owner_map_of(const gen *g, const hd_ref *ref);
@@ -157,7 +158,6 @@ struct gen {
     hd_order order;        /* plan->order */
     size_t *line_start;    /* offset where each line of src starts */
     int nlines;
-    node_plan *plans;      /* per doall */
     const char *v;         /* "hd_v_" when the program names v_send & co.
                             * itself, else "v_" (Fig. 1d's names) */
 };

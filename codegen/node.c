@@ -1131,7 +1131,17 @@ void put_node(text *t, gen *g, int d)
 {
     const hd_program *p = g->prog;
     const hd_loop *l = &p->loops[d];
-    const node_plan *np = &g->plans[d];
+    node_plan plan;
+    int errors = g->d.errors;
+    if (!plan_doall(g, l, &plan) || g->d.errors != errors) {
+        /* Nothing is written after an error; a system without solution
+         * is a bug. */
+        if (g->d.errors == errors)
+            hd_report_input(&g->d, "internal error: the node code could not be planned");
+        plan_free(&plan);
+        return;
+    }
+    const node_plan *np = &plan;
     const hd_ref *home = &l->refs[l->home];
     doall_arrays u;
     doall_arrays_of(g, l, &u);
@@ -1191,4 +1201,5 @@ void put_node(text *t, gen *g, int d)
         put(t, "    hd_exchange_free(hd_stream);\n");
     put(t, "}\n\n");
     doall_arrays_free(&u);
+    plan_free(&plan);
 }

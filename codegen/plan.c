@@ -393,7 +393,7 @@ static bool offset_is_base_plus_t(const gen *g, const node_plan *np, const hd_re
 
 /* ------------------------------------------------------------- planning */
 
-static bool plan_loop(gen *g, const hd_loop *l, node_plan *np)
+bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
 {
     const hd_program *p = g->prog;
     int n = p->n;
@@ -564,12 +564,3 @@ void plan_free(node_plan *np)
     memset(np, 0, sizeof *np);
 }
 
-bool plan_all(gen *g)
-{
-    const hd_program *p = g->prog;
-    g->plans = hd_xcalloc((size_t)(p->nloops ? p->nloops : 1), sizeof *g->plans);
-    for (int d = 0; d < p->nloops; d++)
-        if (!plan_loop(g, &p->loops[d], &g->plans[d]))
-            return false;
-    return true;
-}
