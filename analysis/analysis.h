@@ -92,6 +92,11 @@ hd_order hd_optimize_alone(const hd_lcc *c);
  * bytes. */
 int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
                     hd_order *order, uint64_t *cost);
+/* The same for m LCCs given once each, the r-th counted weight[r] times
+ * (as if it appeared weight[r] times in c of hd_optimize_set): the plan
+ * passes each distinct LCC of a program once. */
+int hd_optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m, int n,
+                         hd_objective obj, hd_order *order, uint64_t *cost);
 /* The same optimum by trying all n! orderings (n <= HD_EXHAUSTIVE_MAX_DIM);
  * a reference for tests and benchmarks. */
 int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,

@@ -307,32 +307,24 @@ static int distinct_lccs(const hd_lcc *c, int m, const hd_lcc **uniq,
     return u;
 }
 
-int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
-                    hd_order *order, uint64_t *cost)
+/* Section 5's DP over m LCCs, the r-th counted weight[r] times. */
+static void optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m,
+                              int n, hd_objective obj, hd_order *order, uint64_t *cost)
 {
-    int rc = check_set(c, m, n, HD_DP_MAX_DIM);
-    if (rc != HD_OK)
-        return rc;
-    if (m == 0) {
-        *order = hd_order_identity(n);
-        *cost = 0;
-        return HD_OK;
-    }
     size_t states = (size_t)1 << n;
-    const hd_lcc **uniq = hd_xmalloc((size_t)m * sizeof *uniq);
     dp_problem p = { n, m, obj, hd_xcalloc((size_t)m, sizeof *p.tb),
                      hd_xcalloc((size_t)m, sizeof *p.fixed),
                      hd_xcalloc((size_t)m, sizeof *p.weight) };
     uint64_t *f = hd_xmalloc(states * sizeof *f);
     uint8_t *last = hd_xmalloc(states);
-    p.m = distinct_lccs(c, m, uniq, p.weight);
-    for (int r = 0; r < p.m; r++) {
+    for (int r = 0; r < m; r++) {
         subset_table *tb = &p.tb[r];
-        tb->lcc = uniq[r];
+        p.weight[r] = weight[r];
+        tb->lcc = c[r];
         tb->full = hd_mask(n);
         for (int j = 0; j < n; j++) {
-            tb->col[j] = hd_matrix_column(&uniq[r]->A, j);
-            if (hd_lcc_dim_is_fixed(uniq[r], j))
+            tb->col[j] = hd_matrix_column(&c[r]->A, j);
+            if (hd_lcc_dim_is_fixed(c[r], j))
                 p.fixed[r] |= UINT64_C(1) << j;
         }
         tb->rank = hd_xmalloc(states);
@@ -344,16 +336,53 @@ int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
     if (obj != HD_OBJ_SUM)
         dp_run(&p, f, last, true, *cost);
     *order = dp_order(last, n);
-    for (int r = 0; r < p.m; r++) {
+    for (int r = 0; r < m; r++) {
         free(p.tb[r].rank);
         free(p.tb[r].mask);
     }
     free(p.tb);
     free(p.fixed);
     free(p.weight);
-    free(uniq);
     free(f);
     free(last);
+}
+
+int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
+                    hd_order *order, uint64_t *cost)
+{
+    int rc = check_set(c, m, n, HD_DP_MAX_DIM);
+    if (rc != HD_OK)
+        return rc;
+    if (m == 0) {
+        *order = hd_order_identity(n);
+        *cost = 0;
+        return HD_OK;
+    }
+    const hd_lcc **uniq = hd_xmalloc((size_t)m * sizeof *uniq);
+    uint64_t *weight = hd_xmalloc((size_t)m * sizeof *weight);
+    int u = distinct_lccs(c, m, uniq, weight);
+    optimize_weighted(uniq, weight, u, n, obj, order, cost);
+    free(uniq);
+    free(weight);
+    return HD_OK;
+}
+
+int hd_optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m, int n,
+                         hd_objective obj, hd_order *order, uint64_t *cost)
+{
+    if (m < 0 || (m > 0 && (!c || !weight)) || n < 1 || n > HD_MAX_DIM)
+        return HD_EINVAL;
+    for (int r = 0; r < m; r++)
+        if (c[r]->A.n != n)
+            return HD_EINVAL;
+    if (n > HD_DP_MAX_DIM)
+        return HD_ETOOBIG;
+    if (m == 0) {
+        *order = hd_order_identity(n);
+        *cost = 0;
+        return HD_OK;
+    }
+    optimize_weighted(c, weight, m, n, obj, order, cost);
     return HD_OK;
 }
 

@@ -85,27 +85,39 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
     int *slot_of = hd_xmalloc((size_t)p->m * sizeof *slot_of);
     share_equal(spec, p, slot_of);
     p->prices = hd_xcalloc((size_t)p->nprices, sizeof *p->prices);
-    hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
-    int nset = 0;
+    /* Each distinct LCC once, weighed by how often it occurs. */
+    const hd_lcc **distinct = hd_xmalloc((size_t)p->nprices * sizeof *distinct);
+    uint64_t *weight = hd_xcalloc((size_t)p->nprices, sizeof *weight);
     for (int r = 0; r < p->m; r++) {
         if (spec->lccs[r].reason)
             continue;
-        set[nset++] = spec->lccs[r].lcc;
-        p->comm[r].price = &p->prices[slot_of[r]];
-        if (p->comm[r].first == r)
-            price_alone(&spec->lccs[r].lcc, &p->prices[slot_of[r]]);
+        int k = slot_of[r];
+        p->comm[r].price = &p->prices[k];
+        weight[k]++;
+        if (p->comm[r].first == r) {
+            distinct[k] = &spec->lccs[r].lcc;
+            price_alone(distinct[k], &p->prices[k]);
+        }
     }
     free(slot_of);
     int rc = HD_OK;
-    if (p->n == 0)
+    if (p->n == 0) {
         p->order.n = 0;            /* a C file without loops */
-    else if (choice == HD_MAPPING_IDENTITY) {
+    } else if (choice == HD_MAPPING_IDENTITY) {
         p->order = hd_order_identity(p->n);
+        hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
+        int nset = 0;
+        for (int r = 0; r < p->m; r++)
+            if (!spec->lccs[r].reason)
+                set[nset++] = spec->lccs[r].lcc;
         p->cost = hd_objective_cost(objective, set, nset, &p->order);
+        free(set);
     } else {
-        rc = hd_optimize_set(set, nset, p->n, objective, &p->order, &p->cost);
+        rc = hd_optimize_weighted(distinct, weight, p->nprices, p->n, objective,
+                                  &p->order, &p->cost);
     }
-    free(set);
+    free(distinct);
+    free(weight);
     if (rc != HD_OK) {
         hd_plan_free(p);
         return rc;

@@ -114,6 +114,28 @@ static void check_set(const hd_lcc *set, int m, int n, const reference *ref)
                  name, (unsigned long long)c.sum, (unsigned long long)ref->best_sum[k]);
         TU_CHECK_EQ(hd_objective_cost(HD_OBJ_SUM, set, m, &o), c.sum, "sum of the DP order");
 
+        /* The plan's entry: each distinct LCC once with its count. */
+        const hd_lcc *once[MAX_M];
+        uint64_t count[MAX_M];
+        int u = 0;
+        for (int r = 0; r < m; r++) {
+            int j = 0;
+            while (j < u && !(once[j]->dir == set[r].dir && once[j]->b == set[r].b &&
+                              hd_matrix_equal(&once[j]->A, &set[r].A)))
+                j++;
+            if (j == u) {
+                once[u] = &set[r];
+                count[u++] = 0;
+            }
+            count[j]++;
+        }
+        TU_CHECK_EQ(hd_optimize_weighted(once, count, u, n, obj, &o, &cost), HD_OK,
+                    "weighted rc");
+        TU_CHECK(cost == ref->best[k], "weighted %s cost %llu, optimum %llu", name,
+                 (unsigned long long)cost, (unsigned long long)ref->best[k]);
+        TU_CHECK(costs_after(set, m, &o).sum == ref->best_sum[k],
+                 "weighted %s ordering is not of least total", name);
+
         TU_CHECK_EQ(hd_optimize_exhaustive(set, m, n, obj, &o, &cost), HD_OK, "exhaustive rc");
         TU_CHECK(hd_order_is_valid(&o) && o.n == n, "exhaustive ordering invalid");
         TU_CHECK(cost == ref->best[k], "exhaustive %s cost %llu, optimum %llu", name,
