@@ -114,6 +114,8 @@ typedef struct {
     int ntypes;
     hd_loop *loop;
     int refs_cap, guards_cap;  /* of loop->refs, loop->guards */
+    hd_ref *ref_buffer;        /* loop->refs while its body is walked */
+    int ref_buffer_cap;
     CXCursor loop_var;
     CXCursor *locals;          /* scalars declared in its body */
     int nlocals, locals_cap;
@@ -2123,7 +2125,16 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
             l->body_is_block = kind_of(r, body) == CXCursor_CompoundStmt;
             l->stmt_end = (unsigned)statement_end(r, l->end);
         }
+        /* References gather in a buffer the reader keeps from loop to
+         * loop; the loop keeps a copy of exactly its own. */
+        l->refs = r->ref_buffer;
+        r->refs_cap = r->ref_buffer_cap;
         walk_statement(r, body);
+        r->ref_buffer = l->refs;
+        r->ref_buffer_cap = r->refs_cap;
+        l->refs = l->nrefs ? hd_xmalloc((size_t)l->nrefs * sizeof *l->refs) : NULL;
+        if (l->nrefs)
+            memcpy(l->refs, r->ref_buffer, (size_t)l->nrefs * sizeof *l->refs);
         if (r->d.errors == errors) {
             for (int k = 0; k < l->nrefs; k++)
                 if (l->refs[k].is_write) {
@@ -2932,6 +2943,7 @@ static void free_reader(reader *r)
     free(r->ignored);
     free(r->decls);
     free(r->locals);
+    free(r->ref_buffer);
     free(r->outer_decls);
     free(r->nodes);
     free(r->open);
