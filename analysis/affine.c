@@ -41,6 +41,19 @@ uint64_t hd_affine_zero_bits(const hd_affine *f)
     return z;
 }
 
+hd_affine hd_affine_compose(const hd_affine *g, const hd_affine *f, int out)
+{
+    hd_affine h = hd_affine_constant(f->in, 0);
+    for (int t = 0; t < out; t++) {
+        uint64_t row = 0;
+        for (uint64_t s = g->row[t]; s; s &= s - 1)
+            row ^= f->row[__builtin_ctzll(s)];
+        h.row[t] = row;
+        h.c |= (uint64_t)((__builtin_popcountll(g->row[t] & f->c) ^ (g->c >> t)) & 1) << t;
+    }
+    return h;
+}
+
 bool hd_affine_is_constant(const hd_affine *f)
 {
     uint64_t live = hd_mask(f->in);

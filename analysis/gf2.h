@@ -130,6 +130,9 @@ hd_affine hd_affine_identity(int in);    /* the loop variable itself */
 uint64_t hd_affine_apply(const hd_affine *f, uint64_t i);
 /* Output bits that are 0 for every i. */
 uint64_t hd_affine_zero_bits(const hd_affine *f);
+/* g after f: i -> g(f(i)), with `out` output bits (g's row t reads f's
+ * output bits; g->in is f's output width). */
+hd_affine hd_affine_compose(const hd_affine *g, const hd_affine *f, int out);
 bool hd_affine_is_constant(const hd_affine *f);
 /* A nonzero v such that the low `bits` output bits of f(i) and f(i ^ v) agree
  * for every i, or 0 when those bits of f are one-to-one. */

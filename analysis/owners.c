@@ -15,21 +15,20 @@
 typedef struct {
     hd_program *prog;
     hd_diags *d;
+    hd_layout *layout;      /* of each array (distributed ones only) */
 } checker;
 
-static hd_affine owner_map(const hd_array *a, const hd_affine *index, int n)
+/* The owner of a reference's element as a map of i: its array's layout
+ * after its index map. */
+static hd_affine owner_map(const checker *r, const hd_ref *ref)
 {
-    hd_affine o = hd_affine_constant(index->in, 0);
-    for (int t = 0; t < n; t++) {
-        o.row[t] = index->row[a->shift + t];
-        o.c |= ((index->c >> (a->shift + t)) & 1) << t;
-    }
-    return o;
+    const hd_layout *l = &r->layout[ref->array];
+    return hd_affine_compose(&l->owner, &ref->map, l->n);
 }
 
-static uint64_t owner_at(const hd_array *a, uint64_t element, int n)
+static uint64_t owner_at(const checker *r, int arr, uint64_t element)
 {
-    return (element >> a->shift) & hd_mask(n);
+    return hd_layout_owner(&r->layout[arr], element);
 }
 
 /* Reports the first element out of range, if any, of a reference. */
@@ -206,7 +205,7 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
         }
         v = values[j];
         if (*same == 1 && (!owner_of(r, home, i, &mine) ||
-                           owner_at(a, v, r->prog->n) != mine))
+                           owner_at(r, ref->array, v) != mine))
             *same = owner_of(r, home, i, &mine) ? 0 : -1;
         if (v >> a->log2_size) {
             miss mm = { 0, v };
@@ -279,14 +278,23 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
 /* The owner of ref's element at iteration i, if it can be known. */
 static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
 {
-    const hd_array *a = &r->prog->arrays[ref->array];
     char why[8];
     uint64_t v;
     if (ref->affine)
         v = hd_affine_apply(&ref->map, i);
     else if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
         return false;
-    *owner = owner_at(a, v, r->prog->n);
+    *owner = owner_at(r, ref->array, v);
+    return true;
+}
+
+/* Do arrays a and b put equal indices on one processor? */
+static bool same_owners(const checker *r, int a, int b)
+{
+    const hd_layout *x = &r->layout[a], *y = &r->layout[b];
+    for (int t = 0; t < x->n; t++)
+        if (x->owner.row[t] != y->owner.row[t])
+            return false;
     return true;
 }
 
@@ -294,14 +302,12 @@ static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
 static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref,
                                  const hd_ref *home)
 {
-    const hd_array *a = &r->prog->arrays[ref->array];
-    const hd_array *h = &r->prog->arrays[home->array];
-    /* Owners are the bits shift .. shift + n - 1 of the element index. */
-    if (a->shift == h->shift && hd_ref_same_index(r->prog, ref, home))
+    /* Arrays laid out alike, read at one index: one owner. */
+    if (same_owners(r, ref->array, home->array) && hd_ref_same_index(r->prog, ref, home))
         return 1;
     if (ref->affine && home->affine) {
-        hd_affine x = owner_map(a, &ref->map, r->prog->n);
-        hd_affine y = owner_map(h, &home->map, r->prog->n);
+        hd_affine x = owner_map(r, ref);
+        hd_affine y = owner_map(r, home);
         hd_lcc unused;
         const char *why;
         return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
@@ -371,8 +377,8 @@ static void communications(checker *r, hd_loop *l)
             continue;
         }
         if (ref->affine && home->affine) {
-            hd_affine src = owner_map(a, &ref->map, p->n);
-            hd_affine dst = owner_map(&p->arrays[home->array], &home->map, p->n);
+            hd_affine src = owner_map(r, ref);
+            hd_affine dst = owner_map(r, home);
             const char *why = NULL;
             ref->lcc.A = hd_matrix_zero(p->n);
             ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
@@ -395,8 +401,12 @@ static void communications(checker *r, hd_loop *l)
 
 void hd_analyse_loops(hd_program *p, hd_diags *d)
 {
-    checker c = { p, d };
+    checker c = { p, d, hd_xcalloc((size_t)p->narrays, sizeof *c.layout) };
+    for (int a = 0; a < p->narrays; a++)
+        if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
+            c.layout[a] = hd_array_layout(&p->arrays[a], p->n);
     for (int k = 0; k < p->nloops; k++)
         if (p->loops[k].home >= 0)
             communications(&c, &p->loops[k]);
+    free(c.layout);
 }

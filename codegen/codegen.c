@@ -499,6 +499,8 @@ static void put_tables(text *t, const gen *g)
 static void release(gen *g)
 {
     free(g->array_id);
+    free(g->layout);
+    g->layout = NULL;
     free(g->line_start);
     g->array_id = NULL;
     g->line_start = NULL;
@@ -601,8 +603,12 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     for (int d = 0; d < prog->nloops; d++)
         check_loop(&g, &prog->loops[d]);
     g.array_id = hd_xmalloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
-    for (int a = 0; a < prog->narrays; a++)
+    g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
+    for (int a = 0; a < prog->narrays; a++) {
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
+        if (g.array_id[a] >= 0)
+            g.layout[a] = hd_array_layout(&prog->arrays[a], prog->n);
+    }
     if (g.d.errors) {
         release(&g);
         *diagnostics = hd_diags_text(&g.d);

@@ -153,6 +153,7 @@ struct gen {
     const hd_codegen_options *opt;
     hd_diags d;            /* what it reports (d.errors: how many errors) */
     int *array_id;         /* program array -> runtime array, or -1 */
+    hd_layout *layout;     /* of each distributed array (model.h) */
     int ndist;
     const hd_plan *plan;   /* the mapping and contention (analysis.h) */
     hd_order order;        /* plan->order */

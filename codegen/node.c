@@ -32,15 +32,17 @@ static const char *name_of(const gen *g, int arr)
     return g->prog->arrays[arr].name;
 }
 
+/* The runtime's hd_owner and hd_local_offset take the layouts whose owner
+ * is a bit field (cyclic, block, block_cyclic: all there are today); a
+ * layout of another owner map needs its own runtime helpers first. */
 static void put_owner(text *t, const gen *g, const char *index, int arr)
 {
-    putf(t, "hd_owner(%s, %d, %d)", index, g->prog->arrays[arr].shift, g->prog->n);
+    putf(t, "hd_owner(%s, %d, %d)", index, g->layout[arr].shift, g->prog->n);
 }
 
 static void put_offset(text *t, const gen *g, const char *index, int arr)
 {
-    putf(t, "hd_local_offset(%s, %d, %d)", index, g->prog->arrays[arr].shift,
-         g->prog->n);
+    putf(t, "hd_local_offset(%s, %d, %d)", index, g->layout[arr].shift, g->prog->n);
 }
 
 /* "file:line:col: 'text'", naming a reference in a run-time error. */
@@ -570,12 +572,7 @@ static bool block_bits_free_e(const hd_affine *q, const hd_space *w, int run, in
 /* The local offset of an element as a map of the element's index. */
 static hd_affine element_offset_map(const gen *g, int arr)
 {
-    const hd_array *a = &g->prog->arrays[arr];
-    int n = g->prog->n;
-    hd_affine o = hd_affine_constant(a->log2_size, 0);
-    for (int b = 0; b + n < a->log2_size; b++)
-        o.row[b] = UINT64_C(1) << (b < a->shift ? b : b + n);
-    return o;
+    return g->layout[arr].offset;
 }
 
 /*

@@ -36,28 +36,14 @@
 
 hd_affine owner_map_of(const gen *g, const hd_ref *ref)
 {
-    const hd_array *a = &g->prog->arrays[ref->array];
-    int n = g->prog->n;
-    hd_affine o = hd_affine_constant(ref->map.in, 0);
-    for (int t = 0; t < n; t++) {
-        o.row[t] = ref->map.row[a->shift + t];
-        o.c |= ((ref->map.c >> (a->shift + t)) & 1) << t;
-    }
-    return o;
+    const hd_layout *l = &g->layout[ref->array];
+    return hd_affine_compose(&l->owner, &ref->map, l->n);
 }
 
-/* hd_local_offset(e, shift, n) drops bits shift .. shift+n-1 of e. */
 hd_affine offset_map_of(const gen *g, const hd_ref *ref)
 {
-    const hd_array *a = &g->prog->arrays[ref->array];
-    int n = g->prog->n;
-    hd_affine o = hd_affine_constant(ref->map.in, 0);
-    for (int b = 0; b + n < a->log2_size; b++) {
-        int from = b < a->shift ? b : b + n;
-        o.row[b] = ref->map.row[from];
-        o.c |= ((ref->map.c >> from) & 1) << b;
-    }
-    return o;
+    const hd_layout *l = &g->layout[ref->array];
+    return hd_affine_compose(&l->offset, &ref->map, l->bits - l->n);
 }
 
 static void owner_rows(const hd_affine *o, int n, uint64_t *rows)

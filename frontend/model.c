@@ -91,6 +91,28 @@ int hd_program_spec(const hd_program *p, hd_spec *out)
     return HD_SPEC_OK;
 }
 
+hd_layout hd_array_layout(const hd_array *a, int n)
+{
+    hd_layout l = { .bits = a->log2_size, .n = n, .shift = a->shift,
+                    .owner = hd_affine_constant(a->log2_size, 0),
+                    .offset = hd_affine_constant(a->log2_size, 0) };
+    for (int t = 0; t < n; t++)
+        l.owner.row[t] = UINT64_C(1) << (a->shift + t);
+    for (int b = 0; b + n < a->log2_size; b++)
+        l.offset.row[b] = UINT64_C(1) << (b < a->shift ? b : b + n);
+    return l;
+}
+
+uint64_t hd_layout_owner(const hd_layout *l, uint64_t e)
+{
+    return hd_affine_apply(&l->owner, e) & hd_mask(l->n);
+}
+
+uint64_t hd_layout_offset(const hd_layout *l, uint64_t e)
+{
+    return hd_affine_apply(&l->offset, e) & hd_mask(l->bits - l->n);
+}
+
 bool hd_loop_uses(const hd_loop *l, int arr, bool is_write)
 {
     for (int k = 0; k < l->nrefs; k++)

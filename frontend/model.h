@@ -213,6 +213,28 @@ typedef struct {
     bool has_init;          /* its declaration has an initializer */
 } hd_array;
 
+/* Where a distributed array's elements live, as GF(2)-linear maps of the
+ * element index's bits: element e is on processor owner(e) (n bits) at
+ * local offset offset(e) (log2_size - n bits); together they are one-to-
+ * one.  Cyclic, block and block_cyclic are the instances whose owner is
+ * bits shift .. shift+n-1 of e and whose offset is the other bits in
+ * order; Lee and Aboelaze's templates give owners such as xi(i) XOR j.
+ * Analysis composes these maps with a reference's index map; codegen
+ * writes them (hd_owner / hd_local_offset while shift >= 0). */
+typedef struct {
+    int bits;               /* log2_size */
+    int n;
+    int shift;              /* the owner is bits shift .. shift+n-1, or -1 */
+    hd_affine owner;        /* bits -> n */
+    hd_affine offset;       /* bits -> bits - n */
+} hd_layout;
+
+/* The layout of distributed array a over 2^n processors (a->dist is not
+ * HD_DIST_NONE and a->log2_size >= n). */
+hd_layout hd_array_layout(const hd_array *a, int n);
+uint64_t hd_layout_owner(const hd_layout *l, uint64_t e);
+uint64_t hd_layout_offset(const hd_layout *l, uint64_t e);
+
 /* A condition under which part of a doall body is evaluated: C evaluates
  * the middle operand of c ? a : b only when c is nonzero, the last only
  * when it is zero, the right operand of x && y only when x is nonzero and

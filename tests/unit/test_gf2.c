@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SMALL_MAX 10     /* largest n of the random sweeps */
@@ -425,6 +426,55 @@ static void test_edge_sizes(void **state)
     TU_CHECK_EQ(hd_matrix_apply(&all, UINT64_C(1) << 63), ~UINT64_C(0), "all-ones e_63");
 }
 
+/* g after f, checked by applying one map to the other's value. */
+static void test_affine_compose(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    for (long t = 0; t < tu_cases(2000); t++) {
+        int k = 1 + (int)tu_below(12), mid = 1 + (int)tu_below(20), out = 1 + (int)tu_below(20);
+        hd_affine f = hd_affine_constant(k, tu_bits(mid)), g = hd_affine_constant(mid, tu_bits(out));
+        for (int r = 0; r < mid; r++)
+            f.row[r] = tu_bits(k);
+        for (int r = 0; r < out; r++)
+            g.row[r] = tu_bits(mid);
+        hd_affine h = hd_affine_compose(&g, &f, out);
+        for (int probe = 0; probe < 16; probe++) {
+            uint64_t i = tu_bits(k);
+            uint64_t want = hd_affine_apply(&g, hd_affine_apply(&f, i) & hd_mask(mid)) & hd_mask(out);
+            TU_CHECK(hd_affine_apply(&h, i) == want, "compose at i = %llu (k %d, mid %d, out %d)",
+                     (unsigned long long)i, k, mid, out);
+        }
+    }
+}
+
+/* Every layout of today (cyclic, block, block_cyclic: owner = bits
+ * shift .. shift+n-1) against the shift-and-mask formulas of the runtime
+ * (hd_owner, hd_local_offset), and one-to-one. */
+static void test_array_layouts(void **state)
+{
+    (void)state;
+    for (int bits = 1; bits <= 10; bits++)
+        for (int n = 1; n <= bits; n++)
+            for (int shift = 0; shift + n <= bits; shift++) {
+                hd_array a = { .log2_size = bits, .shift = shift, .dist = HD_DIST_CYCLIC };
+                hd_layout l = hd_array_layout(&a, n);
+                uint8_t *seen = calloc((size_t)1 << bits, 1);
+                for (uint64_t e = 0; e < (UINT64_C(1) << bits); e++) {
+                    uint64_t owner = hd_layout_owner(&l, e), off = hd_layout_offset(&l, e);
+                    uint64_t low = e & hd_mask(shift), high = e >> (shift + n);
+                    TU_CHECK(owner == ((e >> shift) & hd_mask(n)), "owner of %llu",
+                             (unsigned long long)e);
+                    TU_CHECK(off == (low | high << shift), "offset of %llu",
+                             (unsigned long long)e);
+                    uint64_t key = owner << (bits - n) | off;
+                    TU_CHECK(!seen[key], "two elements at one place (bits %d, n %d)", bits, n);
+                    seen[key] = 1;
+                }
+                free(seen);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +486,8 @@ int main(void)
         cmocka_unit_test(test_inverse),
         cmocka_unit_test(test_permutation_matrices),
         cmocka_unit_test(test_order_helpers),
+        cmocka_unit_test(test_affine_compose),
+        cmocka_unit_test(test_array_layouts),
         cmocka_unit_test(test_edge_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
