@@ -205,6 +205,12 @@ typedef enum {
     HD_COMM_LOCAL,    /* src(i) = dst(i) for every i: no message */
     HD_COMM_LCC,      /* an LCC on the n-cube */
     HD_COMM_GENERAL,  /* some other pattern; *reason says why */
+    /* Room for the patterns later papers bring; nothing produces them
+     * yet, and consumers would carry them as general communications: */
+    HD_COMM_GRAPH,    /* messages given by data, e.g. a mesh's adjacency
+                       * (Chung and Ranka 1990) */
+    HD_COMM_COLLECTIVE, /* a broadcast, reduction or all-to-all, priced as
+                       * a link-bound collective (Stout and Wagar 1990) */
 } hd_comm_kind;
 
 /* The LCC is a gather y = A x + b when every processor is a source and a
