@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,77 +80,87 @@ static void print_help(void)
         usage_line);
 }
 
-#define usage_error(...) hd_usage_error(usage_line, "analyze", __VA_ARGS__)
+/* analyze's options; --spec and --c say how FILE is read. */
+static int take_kind(const hd_command_line *cl, options *opt, int kind)
+{
+    if (opt->kind && opt->kind != kind)
+        return hd_option_error(cl, "'--spec' and '--c' exclude each other");
+    opt->kind = kind;
+    return -1;
+}
+
+static int take_spec(const hd_command_line *cl, void *dest, const char *value)
+{
+    (void)value;
+    return take_kind(cl, dest, 1);
+}
+
+static int take_c(const hd_command_line *cl, void *dest, const char *value)
+{
+    (void)value;
+    return take_kind(cl, dest, 2);
+}
+
+static int take_objective(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value)
+        return hd_option_error(cl, "option '--objective' needs a value: max, "
+                               "maxsum or sum");
+    if (!hd_objective_parse(value, &((options *)dest)->objective))
+        return hd_option_error(cl, "unknown objective '%s': expected max, "
+                               "maxsum or sum", value);
+    return -1;
+}
+
+static int take_dim(const hd_command_line *cl, void *dest, const char *value)
+{
+    long v;
+    if (!hd_option_long(value, 1, HD_DP_MAX_DIM, &v))
+        return hd_option_error(cl, "option '--dim' needs an integer from 1 to "
+                               "%d", HD_DP_MAX_DIM);
+    ((options *)dest)->dim = (int)v;
+    return -1;
+}
+
+static int take_build_dir(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value)
+        return hd_option_error(cl, "option '-p' needs a build directory");
+    ((options *)dest)->build_dir = value;
+    return -1;
+}
+
+static const hd_option analyze_options[] = {
+    { "--json", false, NULL, offsetof(options, json) },
+    { "--spec", false, take_spec, 0 },
+    { "--c", false, take_c, 0 },
+    { "--objective", true, take_objective, 0 },
+    { "--dim", true, take_dim, 0 },
+    { "-p", true, take_build_dir, 0 },
+    { NULL, false, NULL, 0 },
+};
 
 /* Returns -1 to go on, or the exit status to leave with. */
 static int parse_options(int argc, char **argv, options *opt)
 {
-    bool only_operands = false;
-    opt->json = false;
+    memset(opt, 0, sizeof *opt);
     opt->objective = HD_OBJ_MAX;
-    opt->path = NULL;
-    opt->dim = 0;
-    opt->build_dir = NULL;
-    opt->nclang = 0;
-    opt->clang = NULL;
-    opt->kind = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = NULL;
-        if (opt->path && strcmp(arg, "--") == 0) {
-            /* FILE -- ARGS: the rest goes to clang, as in clang tools. */
-            opt->nclang = argc - i - 1;
-            opt->clang = argv + i + 1;
-            break;
-        }
-        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (opt->path)
-                return usage_error("too many arguments: '%s' (analyze "
-                                   "takes one FILE)", arg);
-            opt->path = arg;
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
-            only_operands = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            print_help();
-            return HD_EXIT_OK;
-        } else if (strcmp(arg, "--json") == 0) {
-            opt->json = true;
-        } else if (strcmp(arg, "--spec") == 0 || strcmp(arg, "--c") == 0) {
-            int kind = arg[2] == 's' ? 1 : 2;
-            if (opt->kind && opt->kind != kind)
-                return usage_error("'--spec' and '--c' exclude each other");
-            opt->kind = kind;
-        } else if (strcmp(arg, "--objective") == 0) {
-            if (i + 1 == argc)
-                return usage_error("option '--objective' needs a value: "
-                                   "max, maxsum or sum");
-            value = argv[++i];
-        } else if (strncmp(arg, "--objective=", 12) == 0) {
-            value = arg + 12;
-        } else if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
-            const char *d = arg[5] == '=' ? arg + 6 : i + 1 < argc ? argv[++i] : NULL;
-            char *end = NULL;
-            long v = d ? strtol(d, &end, 10) : 0;
-            if (!d || !*d || *end || v < 1 || v > HD_DP_MAX_DIM)
-                return usage_error("option '--dim' needs an integer from 1 to "
-                                   "%d", HD_DP_MAX_DIM);
-            opt->dim = (int)v;
-        } else if (strcmp(arg, "-p") == 0) {
-            if (i + 1 == argc)
-                return usage_error("option '-p' needs a build directory");
-            opt->build_dir = argv[++i];
-        } else {
-            return usage_error("unknown option '%s'", arg);
-        }
-        if (value && !hd_objective_parse(value, &opt->objective))
-            return usage_error("unknown objective '%s': expected max, "
-                               "maxsum or sum", value);
-    }
-    if (!opt->path)
-        return usage_error("missing FILE (an .lcc spec, or - for standard "
-                           "input)");
+    /* FILE -- ARGS: the rest goes to clang, as in clang tools; "--"
+     * before FILE ends the options. */
+    hd_command_line cl = {
+        .command = "analyze", .usage_line = usage_line, .help = print_help,
+        .operand = "FILE",
+        .missing = "missing FILE (an .lcc spec, or - for standard input)",
+        .dashdash_ends_options = true, .rest_after_operand = true,
+        .tables = { { analyze_options, opt }, { NULL, NULL } },
+    };
+    hd_operands ops;
+    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
+    if (rc >= 0)
+        return rc;
+    opt->path = ops.operand;
+    opt->nclang = ops.nrest;
+    opt->clang = ops.rest;
     return -1;
 }
 
