@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,25 +113,7 @@ static void print_help(void)
             : "does not run from its build tree: it asks pkg-config");
 }
 
-#define usage_error(...) hd_usage_error(usage_line, "check", __VA_ARGS__)
-
 /* ------------------------------------------------------- command line */
-
-/* The value of option `name` at argv[*i], given as "name V" or "name=V";
- * NULL when argv[*i] is another option, "" when the value is missing. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name)
-{
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0)
-        return NULL;
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (arg[n] != '\0')
-        return NULL;
-    return *i + 1 < argc ? argv[++*i] : "";
-}
 
 static bool parse_backend(const char *s, backend *be)
 {
@@ -152,42 +135,47 @@ static bool parse_timeout(const char *s, double *seconds)
     return true;
 }
 
-/* Options of check's own; HD_OPTION_OTHER when argv[*i] is none of them. */
-static hd_option_result own_option(int argc, char **argv, int *i, void *opts)
+/* check's own options; a missing value is reported as a bad one. */
+static int take_backend(const hd_command_line *cl, void *dest, const char *value)
 {
-    options *opt = opts;
-    const char *arg = argv[*i], *v;
-    if (strcmp(arg, "--keep") == 0) {
-        opt->keep = true;
-    } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
-        opt->verbose = true;
-    } else if ((v = option_value(argc, argv, i, "--backend")) != NULL) {
-        if (!parse_backend(v, &opt->be)) {
-            usage_error("option '--backend' needs threads, mpi or sim");
-            return HD_OPTION_BAD;
-        }
-    } else if ((v = option_value(argc, argv, i, "--timeout")) != NULL) {
-        if (!parse_timeout(v, &opt->timeout)) {
-            usage_error("option '--timeout' needs a number of seconds above 0");
-            return HD_OPTION_BAD;
-        }
-    } else if ((v = option_value(argc, argv, i, "--include")) != NULL) {
-        if (!*v) {
-            usage_error("option '--include' needs a directory");
-            return HD_OPTION_BAD;
-        }
-        opt->include_dir = v;
-    } else if ((v = option_value(argc, argv, i, "--lib")) != NULL) {
-        if (!*v) {
-            usage_error("option '--lib' needs a library file");
-            return HD_OPTION_BAD;
-        }
-        opt->lib = v;
-    } else {
-        return HD_OPTION_OTHER;
-    }
-    return HD_OPTION_TAKEN;
+    if (!value || !parse_backend(value, &((options *)dest)->be))
+        return hd_option_error(cl, "option '--backend' needs threads, mpi or sim");
+    return -1;
 }
+
+static int take_timeout(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || !parse_timeout(value, &((options *)dest)->timeout))
+        return hd_option_error(cl, "option '--timeout' needs a number of seconds above 0");
+    return -1;
+}
+
+static int take_include(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || !*value)
+        return hd_option_error(cl, "option '--include' needs a directory");
+    ((options *)dest)->include_dir = value;
+    return -1;
+}
+
+static int take_lib(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || !*value)
+        return hd_option_error(cl, "option '--lib' needs a library file");
+    ((options *)dest)->lib = value;
+    return -1;
+}
+
+static const hd_option own_options[] = {
+    { "--keep", false, NULL, offsetof(options, keep) },
+    { "-v", false, NULL, offsetof(options, verbose) },
+    { "--verbose", false, NULL, offsetof(options, verbose) },
+    { "--backend", true, take_backend, 0 },
+    { "--timeout", true, take_timeout, 0 },
+    { "--include", true, take_include, 0 },
+    { "--lib", true, take_lib, 0 },
+    { NULL, false, NULL, 0 },
+};
 
 /* -1 to go on, else the exit status (help, usage error). */
 static int parse_options(int argc, char **argv, options *opt)
@@ -195,7 +183,7 @@ static int parse_options(int argc, char **argv, options *opt)
     memset(opt, 0, sizeof *opt);
     opt->timeout = 60;
     int rc = hd_translate_command_line(argc, argv, usage_line, "check",
-                                       print_help, own_option, opt, &opt->in);
+                                       print_help, own_options, opt, &opt->in);
     /* The sequential build compiles the file itself. */
     if (rc < 0 && strcmp(opt->in.path, "-") == 0)
         return hd_usage_error(usage_line, "check", "check needs a file, not standard "

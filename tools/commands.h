@@ -8,10 +8,12 @@
 #ifndef HYPERDO_COMMANDS_H
 #define HYPERDO_COMMANDS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "codegen.h"
 #include "frontend.h"
+#include "options.h"
 
 enum { HD_EXIT_OK = 0, HD_EXIT_FAILURE = 1, HD_EXIT_USAGE = 2 };
 
@@ -37,28 +39,17 @@ typedef struct {
     char **clang;
 } hd_translate_input;
 
-typedef enum {
-    HD_OPTION_OTHER,          /* not one of these options */
-    HD_OPTION_TAKEN,          /* parsed, with its value */
-    HD_OPTION_BAD,            /* a bad value: the usage error is printed */
-} hd_option_result;
-
-/* A subcommand's own options: parses argv[*i] into *opts when it is one
- * of them, moving *i past its value; prints the usage error of a bad
- * one. */
-typedef hd_option_result (*hd_own_option)(int argc, char **argv, int *i,
-                                          void *opts);
-
-/* The command line of a subcommand that translates one file: -h/--help
- * (help() prints the help), --dim, --mapping and --objective (with their
- * value in the next argument or after '='; defaults: the file's
- * dimension, the optimal mapping, objective max), the options `own`
- * parses into *opts, one input file and, after it, "--" and clang's
- * arguments.  Usage errors are reported with `command`'s usage line.
- * -1 to go on with *in filled, else the exit status (help, usage). */
+/* The command line of a subcommand that translates one file (options.h):
+ * -h/--help (help() prints the help), --dim, --mapping and --objective
+ * (with their value in the next argument or after '='; defaults: the
+ * file's dimension, the optimal mapping, objective max), the options of
+ * the table `own` (ended by a NULL name) writing into *opts, one input
+ * file and, after it, "--" and clang's arguments.  Usage errors are
+ * reported with `command`'s usage line.  -1 to go on with *in filled,
+ * else the exit status (help, usage). */
 int hd_translate_command_line(int argc, char **argv, const char *usage_line,
                               const char *command, void (*help)(void),
-                              hd_own_option own, void *opts,
+                              const hd_option *own, void *opts,
                               hd_translate_input *in);
 
 /* Reads the annotated C file in->path (clang arguments in->clang, flags
@@ -87,5 +78,10 @@ int hd_print_text(char *text);
 __attribute__((format(printf, 3, 4)))
 int hd_usage_error(const char *usage_line, const char *command,
                    const char *fmt, ...);
+
+/* hd_usage_error with a va_list. */
+__attribute__((format(printf, 3, 0)))
+int hd_usage_verror(const char *usage_line, const char *command,
+                    const char *fmt, va_list ap);
 
 #endif

@@ -35,17 +35,24 @@ static char *helpers_include_dir(void)
     return hd_xstrdup(HYPERDO_SOURCE_INCLUDE_DIR);
 }
 
+int hd_usage_verror(const char *usage_line, const char *command,
+                    const char *fmt, va_list ap)
+{
+    fputs("hyperdo: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fprintf(stderr, "%s (see 'hyperdo %s --help')\n", usage_line, command);
+    return HD_EXIT_USAGE;
+}
+
 int hd_usage_error(const char *usage_line, const char *command,
                    const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("hyperdo: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int status = hd_usage_verror(usage_line, command, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s (see 'hyperdo %s --help')\n", usage_line, command);
-    return HD_EXIT_USAGE;
+    return status;
 }
 
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog)

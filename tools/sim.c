@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,28 +98,97 @@ static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
     return true;
 }
 
-/* The value of option argv[*i] ("--opt V" or "--opt=V"), or NULL. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name, bool *matched)
+/* The options' values; a missing one (NULL) is reported as a bad one. */
+static int take_lcc(const hd_command_line *cl, void *dest, const char *value)
 {
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-    *matched = false;
-    if (strncmp(arg, name, len) != 0)
-        return NULL;
-    if (arg[len] == '=') {
-        *matched = true;
-        return arg + len + 1;
-    }
-    if (arg[len] != '\0')
-        return NULL;
-    *matched = true;
-    return *i + 1 < argc ? argv[++*i] : NULL;
+    if (!value || !*value)
+        return hd_option_error(cl, "option '--lcc' needs the name of an LCC "
+                               "of the spec");
+    ((options *)dest)->lcc = value;
+    return -1;
 }
+
+static int take_mapping(const hd_command_line *cl, void *dest, const char *value)
+{
+    int k = 0;
+    while (k < 3 && (!value || strcmp(value, mapping_names[k]) != 0))
+        k++;
+    if (k == 3)
+        return hd_option_error(cl, "option '--mapping' needs identity, "
+                               "optimal or set%s%s%s", value ? ", not '" : "",
+                               value ? value : "", value ? "'" : "");
+    ((options *)dest)->mapping = (mapping_kind)k;
+    return -1;
+}
+
+static int take_objective(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || !hd_objective_parse(value, &((options *)dest)->objective))
+        return hd_option_error(cl, "option '--objective' needs max, maxsum "
+                               "or sum");
+    return -1;
+}
+
+static int take_rate(const hd_command_line *cl, void *dest, const char *value)
+{
+    char *end = NULL;
+    double r = value ? strtod(value, &end) : 0;
+    if (!value || !*value || *end || !(r > 0 && r <= 1))
+        return hd_option_error(cl, "option '--rate' needs a load in flits per "
+                               "cycle per node, 0 < R <= 1");
+    ((options *)dest)->rate = r;
+    return -1;
+}
+
+static int take_seed(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!parse_u64(value, 0, UINT64_MAX, &((options *)dest)->seed))
+        return hd_option_error(cl, "option '--seed' needs a non-negative "
+                               "integer");
+    return -1;
+}
+
+static int take_cycles(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!parse_u64(value, 100, 100000000, &((options *)dest)->cycles))
+        return hd_option_error(cl, "option '--cycles' needs an integer from "
+                               "100 to 100000000");
+    return -1;
+}
+
+static int take_flits(const hd_command_line *cl, void *dest, const char *value)
+{
+    uint64_t f;
+    if (!parse_u64(value, 1, 100000, &f))
+        return hd_option_error(cl, "option '--flits' needs an integer from 1 "
+                               "to 100000");
+    ((options *)dest)->flits = (uint32_t)f;
+    return -1;
+}
+
+static int take_routing(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || !hd_sim_routing_parse(value, &((options *)dest)->routing))
+        return hd_option_error(cl, "option '--routing' needs ecube or pcube");
+    return -1;
+}
+
+static const hd_option sim_options[] = {
+    { "--json", false, NULL, offsetof(options, json) },
+    { "--sweep", false, NULL, offsetof(options, sweep) },
+    { "--lcc", true, take_lcc, 0 },
+    { "--mapping", true, take_mapping, 0 },
+    { "--objective", true, take_objective, 0 },
+    { "--rate", true, take_rate, 0 },
+    { "--seed", true, take_seed, 0 },
+    { "--cycles", true, take_cycles, 0 },
+    { "--flits", true, take_flits, 0 },
+    { "--routing", true, take_routing, 0 },
+    { NULL, false, NULL, 0 },
+};
 
 static int parse_options(int argc, char **argv, options *opt)
 {
-    bool only_operands = false;
     memset(opt, 0, sizeof *opt);
     opt->mapping = MAP_IDENTITY;
     opt->objective = HD_OBJ_MAX;
@@ -127,74 +197,19 @@ static int parse_options(int argc, char **argv, options *opt)
     opt->cycles = 20000;
     opt->flits = 20;
     opt->routing = HD_SIM_ECUBE;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        bool m;
-        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (opt->path)
-                return usage_error("too many arguments: '%s' (sim takes one "
-                                   "SPEC)", arg);
-            opt->path = arg;
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
-            only_operands = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            print_help();
-            return HD_EXIT_OK;
-        } else if (strcmp(arg, "--json") == 0) {
-            opt->json = true;
-        } else if (strcmp(arg, "--sweep") == 0) {
-            opt->sweep = true;
-        } else if ((v = option_value(argc, argv, &i, "--lcc", &m)), m) {
-            if (!v || !*v)
-                return usage_error("option '--lcc' needs the name of an LCC "
-                                   "of the spec");
-            opt->lcc = v;
-        } else if ((v = option_value(argc, argv, &i, "--mapping", &m)), m) {
-            int k = 0;
-            while (k < 3 && (!v || strcmp(v, mapping_names[k]) != 0))
-                k++;
-            if (k == 3)
-                return usage_error("option '--mapping' needs identity, "
-                                   "optimal or set%s%s%s", v ? ", not '" : "",
-                                   v ? v : "", v ? "'" : "");
-            opt->mapping = (mapping_kind)k;
-        } else if ((v = option_value(argc, argv, &i, "--objective", &m)), m) {
-            if (!v || !hd_objective_parse(v, &opt->objective))
-                return usage_error("option '--objective' needs max, maxsum "
-                                   "or sum");
-        } else if ((v = option_value(argc, argv, &i, "--rate", &m)), m) {
-            char *end = NULL;
-            double r = v ? strtod(v, &end) : 0;
-            if (!v || !*v || *end || !(r > 0 && r <= 1))
-                return usage_error("option '--rate' needs a load in flits per "
-                                   "cycle per node, 0 < R <= 1");
-            opt->rate = r;
-        } else if ((v = option_value(argc, argv, &i, "--seed", &m)), m) {
-            if (!parse_u64(v, 0, UINT64_MAX, &opt->seed))
-                return usage_error("option '--seed' needs a non-negative "
-                                   "integer");
-        } else if ((v = option_value(argc, argv, &i, "--cycles", &m)), m) {
-            if (!parse_u64(v, 100, 100000000, &opt->cycles))
-                return usage_error("option '--cycles' needs an integer from "
-                                   "100 to 100000000");
-        } else if ((v = option_value(argc, argv, &i, "--flits", &m)), m) {
-            uint64_t f;
-            if (!parse_u64(v, 1, 100000, &f))
-                return usage_error("option '--flits' needs an integer from 1 "
-                                   "to 100000");
-            opt->flits = (uint32_t)f;
-        } else if ((v = option_value(argc, argv, &i, "--routing", &m)), m) {
-            if (!v || !hd_sim_routing_parse(v, &opt->routing))
-                return usage_error("option '--routing' needs ecube or pcube");
-        } else {
-            return usage_error("unknown option '%s'", arg);
-        }
-    }
-    if (!opt->path)
-        return usage_error("missing SPEC (an .lcc file, or - for standard "
-                           "input)");
+    /* "--" ends the options; sim passes nothing on to clang. */
+    hd_command_line cl = {
+        .command = "sim", .usage_line = usage_line, .help = print_help,
+        .operand = "SPEC",
+        .missing = "missing SPEC (an .lcc file, or - for standard input)",
+        .dashdash_ends_options = true, .rest_after_operand = false,
+        .tables = { { sim_options, opt }, { NULL, NULL } },
+    };
+    hd_operands ops;
+    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
+    if (rc >= 0)
+        return rc;
+    opt->path = ops.operand;
     if (!opt->lcc)
         return usage_error("missing '--lcc NAME': which LCC of the spec to "
                            "simulate");

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,128 +99,109 @@ static void translate_defaults(hd_translate_options *t)
     t->gen.objective = HD_OBJ_MAX;
 }
 
-/* Parses argv[*i] when it is --dim, --mapping or --objective (with its
- * value, in the next argument or after '='), moving *i past the value.
- * A bad value is reported with `command`'s usage line. */
-static hd_option_result translate_option(int argc, char **argv, int *i,
-                                         hd_translate_options *t,
-                                         const char *usage,
-                                         const char *command)
+/* --dim, --mapping and --objective, into an hd_translate_options; a bad
+ * or missing value is reported with the command's usage line. */
+static int take_dim(const hd_command_line *cl, void *dest, const char *value)
 {
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--dim") == 0 || strncmp(arg, "--dim=", 6) == 0) {
-        const char *d = arg[5] == '=' ? arg + 6 : *i + 1 < argc ? argv[++*i] : NULL;
-        char *end = NULL;
-        long v = d ? strtol(d, &end, 10) : 0;
-        if (!d || !*d || *end || v < 1 || v > HD_CODEGEN_MAX_DIM) {
-            hd_usage_error(usage, command,
-                           "option '--dim' needs an integer from 1 to %d", HD_CODEGEN_MAX_DIM);
-            return HD_OPTION_BAD;
-        }
-        t->dim = (int)v;
-    } else if (strcmp(arg, "--mapping") == 0 || strncmp(arg, "--mapping=", 10) == 0) {
-        const char *m = arg[9] == '=' ? arg + 10 : *i + 1 < argc ? argv[++*i] : NULL;
-        if (m && strcmp(m, "optimal") == 0) {
-            t->gen.mapping = HD_MAPPING_OPTIMAL;
-        } else if (m && strcmp(m, "identity") == 0) {
-            t->gen.mapping = HD_MAPPING_IDENTITY;
-        } else {
-            hd_usage_error(usage, command,
-                           "option '--mapping' needs 'optimal' or 'identity'");
-            return HD_OPTION_BAD;
-        }
-    } else if (strcmp(arg, "--objective") == 0 ||
-               strncmp(arg, "--objective=", 12) == 0) {
-        const char *o = arg[11] == '=' ? arg + 12 : *i + 1 < argc ? argv[++*i] : NULL;
-        if (!o || !hd_objective_parse(o, &t->gen.objective)) {
-            hd_usage_error(usage, command,
-                           "option '--objective' needs max, maxsum or sum");
-            return HD_OPTION_BAD;
-        }
-    } else {
-        return HD_OPTION_OTHER;
-    }
-    return HD_OPTION_TAKEN;
+    long v;
+    if (!hd_option_long(value, 1, HD_CODEGEN_MAX_DIM, &v))
+        return hd_option_error(cl, "option '--dim' needs an integer from 1 to %d",
+                               HD_CODEGEN_MAX_DIM);
+    ((hd_translate_options *)dest)->dim = (int)v;
+    return -1;
 }
+
+static int take_mapping(const hd_command_line *cl, void *dest, const char *value)
+{
+    hd_translate_options *t = dest;
+    if (value && strcmp(value, "optimal") == 0)
+        t->gen.mapping = HD_MAPPING_OPTIMAL;
+    else if (value && strcmp(value, "identity") == 0)
+        t->gen.mapping = HD_MAPPING_IDENTITY;
+    else
+        return hd_option_error(cl, "option '--mapping' needs 'optimal' or 'identity'");
+    return -1;
+}
+
+static int take_objective(const hd_command_line *cl, void *dest, const char *value)
+{
+    hd_translate_options *t = dest;
+    if (!value || !hd_objective_parse(value, &t->gen.objective))
+        return hd_option_error(cl, "option '--objective' needs max, maxsum or sum");
+    return -1;
+}
+
+static const hd_option translate_options[] = {
+    { "--dim", true, take_dim, 0 },
+    { "--mapping", true, take_mapping, 0 },
+    { "--objective", true, take_objective, 0 },
+    { NULL, false, NULL, 0 },
+};
 
 int hd_translate_command_line(int argc, char **argv, const char *usage,
                               const char *command, void (*help)(void),
-                              hd_own_option own, void *opts,
+                              const hd_option *own, void *opts,
                               hd_translate_input *in)
 {
     memset(in, 0, sizeof *in);
     translate_defaults(&in->t);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (in->path && strcmp(arg, "--") == 0) {
-            in->nclang = argc - i - 1;
-            in->clang = argv + i + 1;
-            break;
-        }
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            help();
-            return HD_EXIT_OK;
-        }
-        hd_option_result r = translate_option(argc, argv, &i, &in->t, usage,
-                                              command);
-        bool is_stdin = strcmp(arg, "-") == 0;
-        if (r == HD_OPTION_OTHER && arg[0] == '-' && !is_stdin)
-            r = own(argc, argv, &i, opts);
-        if (r == HD_OPTION_BAD)
-            return HD_EXIT_USAGE;
-        if (r == HD_OPTION_TAKEN)
-            continue;
-        if (arg[0] == '-' && !is_stdin)
-            return hd_usage_error(usage, command, "unknown option '%s'", arg);
-        if (in->path)
-            return hd_usage_error(usage, command, "too many arguments: '%s' "
-                                  "(%s takes one input file)", arg, command);
-        in->path = arg;
-    }
-    if (!in->path)
-        return hd_usage_error(usage, command, "missing the input file");
+    /* "--" before the input file is no option of these commands. */
+    hd_command_line cl = {
+        .command = command, .usage_line = usage, .help = help,
+        .operand = "input file", .missing = "missing the input file",
+        .dashdash_ends_options = false, .rest_after_operand = true,
+        .tables = { { translate_options, &in->t }, { own, opts } },
+    };
+    hd_operands ops;
+    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
+    if (rc >= 0)
+        return rc;
+    in->path = ops.operand;
+    in->nclang = ops.nrest;
+    in->clang = ops.rest;
     return -1;
 }
 
-/* translate's own options: -o, -MD, -MF, -p. */
-static hd_option_result own_option(int argc, char **argv, int *i, void *opts)
+/* translate's own options: -o, -MD, -MF, -p, each value in the next
+ * argument only. */
+static int take_out(const hd_command_line *cl, void *dest, const char *value)
 {
-    options *opt = opts;
-    const char *arg = argv[*i];
-    const char *missing = NULL;
-    if (strcmp(arg, "-o") == 0) {
-        if (*i + 1 < argc)
-            opt->out = argv[++*i];
-        else
-            missing = "option '-o' needs a file name";
-    } else if (strcmp(arg, "-MD") == 0) {
-        opt->md = true;
-    } else if (strcmp(arg, "-MF") == 0) {
-        if (*i + 1 < argc)
-            opt->depfile = argv[++*i];
-        else
-            missing = "option '-MF' needs a file name";
-    } else if (strcmp(arg, "-p") == 0) {
-        if (*i + 1 < argc)
-            opt->build_dir = argv[++*i];
-        else
-            missing = "option '-p' needs a build directory";
-    } else {
-        return HD_OPTION_OTHER;
-    }
-    if (missing) {
-        usage_error("%s", missing);
-        return HD_OPTION_BAD;
-    }
-    return HD_OPTION_TAKEN;
+    if (!value)
+        return hd_option_error(cl, "option '-o' needs a file name");
+    ((options *)dest)->out = value;
+    return -1;
 }
+
+static int take_depfile(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value)
+        return hd_option_error(cl, "option '-MF' needs a file name");
+    ((options *)dest)->depfile = value;
+    return -1;
+}
+
+static int take_build_dir(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value)
+        return hd_option_error(cl, "option '-p' needs a build directory");
+    ((options *)dest)->build_dir = value;
+    return -1;
+}
+
+static const hd_option own_options[] = {
+    { "-o", true, take_out, 0 },
+    { "-MD", false, NULL, offsetof(options, md) },
+    { "-MF", true, take_depfile, 0 },
+    { "-p", true, take_build_dir, 0 },
+    { NULL, false, NULL, 0 },
+};
 
 /* -1 to go on, else the exit status (help, usage error). */
 static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
     int rc = hd_translate_command_line(argc, argv, usage_line, "translate",
-                                       print_help, own_option, opt, &opt->in);
+                                       print_help, own_options, opt, &opt->in);
     if (rc >= 0)
         return rc;
     if (!opt->out)

@@ -1,0 +1,25 @@
+/*
+ * analyze.h — what the parts of `hyperdo analyze` share: the driver
+ * (analyze.c: the command line, reading the input, building the plan,
+ * choosing the output), the JSON writer (analyze_json.c) and the report
+ * for people (analyze_text.c).
+ */
+#ifndef HYPERDO_ANALYZE_H
+#define HYPERDO_ANALYZE_H
+
+#include "analysis.h"
+
+/* The plan (analysis.h) and the input's name, for the report. */
+typedef struct {
+    const char *name;
+    hd_plan p;
+} hd_analyze_result;
+
+/* The whole answer as one JSON object, newline-terminated (malloc'ed;
+ * NULL when out of memory). */
+char *hd_analyze_json(const hd_analyze_result *res);
+
+/* The whole report for people (malloc'ed; NULL when out of memory). */
+char *hd_analyze_report(const hd_analyze_result *res);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * analyze_json.c — the answer of `hyperdo analyze --json`: the plan as one
+ * JSON object for programs.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analyze.h"
+
+static const char *kind_name(hd_direction dir)
+{
+    return dir == HD_GATHER ? "gather" : "scatter";
+}
+
+/* Character j is bit j: a matrix row a_i0 .. a_i,n-1, or b_0 .. b_{n-1}. */
+static void bit_string(uint64_t v, int n, char *s)
+{
+    for (int j = 0; j < n; j++)
+        s[j] = ((v >> j) & 1) ? '1' : '0';
+    s[n] = '\0';
+}
+
+static json_t *json_counts(const uint64_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+static json_t *json_order(const hd_order *o)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < o->n; k++)
+        json_array_append_new(a, json_integer(o->r[k]));
+    return a;
+}
+
+/* The fields an LCC's entry shares with every entry of an equal LCC, up
+ * to contention_before (contention_after waits for the set's order). */
+static json_t *json_lcc_before(const hd_plan_comm *l, int n)
+{
+    const hd_lcc *c = &l->in->lcc;
+    char bits[HD_MAX_DIM + 1];
+    json_t *o = json_object(), *rows = json_array();
+    for (int i = 0; i < n; i++) {
+        bit_string(c->A.row[i], n, bits);
+        json_array_append_new(rows, json_string(bits));
+    }
+    json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->price->class)));
+    json_object_set_new(o, "kind", json_string(kind_name(c->dir)));
+    json_object_set_new(o, "bpc", json_boolean(l->price->bpc));
+    json_object_set_new(o, "rank", json_integer(l->price->rank));
+    json_object_set_new(o, "A", rows);
+    bit_string(c->b, n, bits);
+    json_object_set_new(o, "b", json_string(bits));
+    json_object_set_new(o, "contention_before", json_counts(l->price->before, n));
+    return o;
+}
+
+/* The shared fields after contention_after. */
+static json_t *json_lcc_alone(const hd_plan_comm *l, int n)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "alone_order", json_order(&l->price->alone_order));
+    json_object_set_new(o, "alone_contention", json_counts(l->price->alone, n));
+    return o;
+}
+
+/* The members of object o as jansson encodes them, without the braces
+ * ("" for an empty object, NULL when out of memory); takes o. */
+static char *members(json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!text)
+        return NULL;
+    size_t len = strlen(text);
+    memmove(text, text + 1, len - 2);
+    text[len - 2] = '\0';
+    return text;
+}
+
+static void put_members(FILE *out, json_t *o)
+{
+    char *text = members(o);
+    if (text)
+        fputs(text, out);
+    free(text);
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0. */
+static size_t utf8_length(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+             : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||     /* overlong */
+        (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||    /* surrogates */
+        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+        (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))      /* beyond U+10FFFF */
+        return 0;
+    return n;
+}
+
+/* s with every byte that is not part of valid UTF-8 replaced by U+FFFD, as
+ * text editors show it: a C file's bytes need not be UTF-8, but JSON's
+ * must. */
+static char *valid_utf8(const char *s)
+{
+    size_t len = strlen(s);
+    char *d = hd_xmalloc(3 * len + 1), *o = d;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_length(p);
+        if (n) {
+            memcpy(o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    *o = '\0';
+    return d;
+}
+
+/* A string as jansson encodes it, quotes and all (NULL: out of memory). */
+static char *encoded(const char *s)
+{
+    json_t *j = json_string(s);
+    if (!j) {
+        char *fixed = valid_utf8(s);
+        j = json_string(fixed);
+        free(fixed);
+    }
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    return text;
+}
+
+/*
+ * Strings already encoded, by their text: a C file's entries repeat names
+ * (8,541 entries, 3,204 names in the benchmark), and each json_dumps call
+ * sets up more than the string costs.  Open addressing; keys are the
+ * caller's strings, which outlive the table.
+ */
+typedef struct {
+    size_t slots;
+    const char **key;
+    char **text;
+} string_cache;
+
+static size_t string_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* s encoded, from the cache when it can be; NULL when out of memory. */
+static const char *cached(string_cache *c, const char *s)
+{
+    size_t k = string_hash(s) & (c->slots - 1);
+    while (c->key[k] && strcmp(c->key[k], s) != 0)
+        k = (k + 1) & (c->slots - 1);
+    if (!c->key[k]) {
+        c->text[k] = encoded(s);
+        if (!c->text[k])
+            return NULL;
+        c->key[k] = s;
+    }
+    return c->text[k];
+}
+
+static void put_key(FILE *out, const char *key)
+{
+    fputc('"', out);
+    fputs(key, out);
+    fputs("\":", out);
+}
+
+/* Writes `"key":s` after sep, as a jansson object would have it: not at
+ * all when s cannot be encoded (not UTF-8).  Returns the next separator. */
+static const char *put_member(FILE *out, string_cache *c, const char *sep,
+                              const char *key, const char *s)
+{
+    const char *text = cached(c, s);
+    if (!text)
+        return sep;
+    fputs(sep, out);
+    put_key(out, key);
+    fputs(text, out);
+    return ",";
+}
+
+/* `,"key":v` with v as jansson writes an integer ("%lld"), without the
+ * cost of a printf per number. */
+static void put_integer(FILE *out, const char *sep, const char *key, json_int_t v)
+{
+    char digits[32], *p = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    fputs(sep, out);
+    put_key(out, key);
+    fputs(p, out);
+}
+
+/*
+ * The pieces of the JSON that do not depend on the set's order, encoded
+ * while the set optimizer runs: every entry's strings, and for each
+ * distinct LCC its shared fields before and after contention_after.
+ */
+typedef struct {
+    string_cache strings;
+    char **before, **alone;    /* at the LCC's first entry */
+} json_parts;
+
+static void free_parts(json_parts *p, int m)
+{
+    for (size_t k = 0; p->strings.text && k < p->strings.slots; k++)
+        free(p->strings.text[k]);
+    for (int r = 0; r < m; r++) {
+        if (p->before)
+            free(p->before[r]);
+        if (p->alone)
+            free(p->alone[r]);
+    }
+    free(p->strings.key);
+    free(p->strings.text);
+    free(p->before);
+    free(p->alone);
+}
+
+static void encode_parts(const hd_analyze_result *res, json_parts *p)
+{
+    /* At most three strings per entry, so at most half the slots used. */
+    p->strings.slots = 16;
+    while (p->strings.slots < 6 * (size_t)res->p.m)
+        p->strings.slots *= 2;
+    p->strings.key = hd_xcalloc(p->strings.slots, sizeof *p->strings.key);
+    p->strings.text = hd_xcalloc(p->strings.slots, sizeof *p->strings.text);
+    p->before = hd_xcalloc((size_t)res->p.m + 1, sizeof *p->before);
+    p->alone = hd_xcalloc((size_t)res->p.m + 1, sizeof *p->alone);
+    for (int r = 0; r < res->p.m; r++) {
+        const hd_plan_comm *l = &res->p.comm[r];
+        cached(&p->strings, l->in->name);
+        if (l->in->reason)
+            cached(&p->strings, l->in->reason);
+        if (l->in->array)
+            cached(&p->strings, l->in->array);
+        if (!l->in->reason && l->first == r) {
+            p->before[r] = members(json_lcc_before(l, res->p.n));
+            p->alone[r] = members(json_lcc_alone(l, res->p.n));
+        }
+    }
+}
+
+/*
+ * The whole answer as one newly allocated, newline-terminated string, in
+ * compact form.  A C file gives thousands of entries, most of them sharing
+ * an LCC; a single jansson tree of it all cost more than parsing the file,
+ * so every entry is joined from pieces: the fields of each distinct LCC
+ * encoded once by jansson, each entry's strings encoded by jansson, and
+ * the fixed keys and integers written as jansson writes them ("%lld", no
+ * spaces), which costs a tenth of a jansson object per entry.
+ */
+static char *render_json(const hd_analyze_result *res, json_parts *parts)
+{
+    char *text = NULL, **after = hd_xcalloc((size_t)res->p.m + 1, sizeof *after);
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out) {
+        free(after);
+        return NULL;
+    }
+    json_t *head = json_object();
+    json_object_set_new(head, "n", json_integer(res->p.n));
+    json_object_set_new(head, "objective",
+                        json_string(hd_objective_name(res->p.objective)));
+    json_object_set_new(head, "order", json_order(&res->p.order));
+    json_object_set_new(head, "cost", json_integer((json_int_t)res->p.cost));
+    fputc('{', out);
+    put_members(out, head);
+    fputs(",\"lccs\":[", out);
+    string_cache *strings = &parts->strings;
+    for (int r = 0; r < res->p.m; r++) {
+        const hd_plan_comm *l = &res->p.comm[r];
+        fputs(r ? ",{" : "{", out);
+        const char *sep = put_member(out, strings, "", "name", l->in->name);
+        if (l->in->reason) {
+            fputs(sep, out);
+            fputs("\"class\":\"general\"", out);
+            put_member(out, strings, ",", "reason", l->in->reason);
+        } else {
+            /* The shared fields, as one jansson object would have them. */
+            int f = l->first;
+            if (!after[f]) {
+                json_t *o = json_object();
+                json_object_set_new(o, "contention_after",
+                                    json_counts(l->price->after, res->p.n));
+                after[f] = members(o);
+            }
+            const char *pieces[3] = { parts->before[f], after[f], parts->alone[f] };
+            fputc(',', out);
+            sep = "";
+            for (int k = 0; k < 3; k++)
+                if (pieces[k] && pieces[k][0]) {
+                    fputs(sep, out);
+                    fputs(pieces[k], out);
+                    sep = ",";
+                }
+        }
+        /* Where a reference of a C file is; nothing for spec entries. */
+        if (l->in->array) {
+            sep = put_member(out, strings, ",", "array", l->in->array);
+            put_integer(out, sep, "line", l->in->line);
+            put_integer(out, ",", "col", l->in->col);
+            put_integer(out, ",", "loop_line", l->in->loop_line);
+        }
+        fputc('}', out);
+    }
+    fputs("]}\n", out);
+    for (int r = 0; r < res->p.m; r++)
+        free(after[r]);
+    free(after);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+char *hd_analyze_json(const hd_analyze_result *res)
+{
+    json_parts parts;
+    memset(&parts, 0, sizeof parts);
+    encode_parts(res, &parts);
+    char *text = render_json(res, &parts);
+    free_parts(&parts, res->p.m);
+    return text;
+}
+

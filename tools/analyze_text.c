@@ -1,0 +1,295 @@
+/*
+ * analyze_text.c — the report of `hyperdo analyze` for people: each LCC's
+ * matrix, its contention as given and under its own best mapping, the one
+ * mapping for the whole set and a summary of before and after.
+ *
+ * Section, definition, theorem and figure numbers are those of Hou et al.
+ * 2001 (Hou, Wang, Ku, Hsu, "Optimal processor mapping for
+ * linear-complement communication on hypercubes").
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+/* Prints row i of a matrix as the paper does, a_i0 first, with the i-th
+ * entry of a vector beside it. */
+static void print_matrix(FILE *out, const char *title, const hd_matrix *a,
+                         const char *vtitle, const uint64_t *v)
+{
+    int n = a->n;
+    /* Each row is "    i  | a_i0 .. a_i,n-1 |  | v_i |": the entries start
+     * in column 12, the vector's in column 2n + 17. */
+    if (v) {
+        int pad = 2 * n + 5 - (int)strlen(title);
+        fprintf(out, "%12s%s%*s%s\n", "", title, pad > 1 ? pad : 1, "",
+                vtitle);
+    } else {
+        fprintf(out, "%12s%s\n", "", title);
+    }
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "    %4d  |", i);
+        for (int j = 0; j < n; j++)
+            fprintf(out, " %d", (int)((a->row[i] >> j) & 1));
+        fprintf(out, " |");
+        if (v)
+            fprintf(out, "  | %d |", (int)((*v >> i) & 1));
+        fputc('\n', out);
+    }
+}
+
+static int digits(uint64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Wide enough for every count and for the header "T_<n-1>". */
+static int count_width(const hd_analyze_result *res)
+{
+    int w = 2 + digits((uint64_t)(res->p.n - 1));
+    for (int r = 0; r < res->p.m; r++)
+        for (int i = 0; res->p.comm[r].price && i < res->p.n; i++) {
+            const hd_plan_comm *l = &res->p.comm[r];
+            uint64_t v[3] = { l->price->before[i], l->price->alone[i], l->price->after[i] };
+            for (int k = 0; k < 3; k++)
+                if (digits(v[k]) > w)
+                    w = digits(v[k]);
+        }
+    return w;
+}
+
+static void print_counts_header(FILE *out, const char *lead, int n, int w)
+{
+    fprintf(out, "%s", lead);
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %*s%d", w - digits((uint64_t)i), "T_", i);
+}
+
+static void print_counts(FILE *out, const char *lead, const uint64_t *T,
+                         int n, int w)
+{
+    fprintf(out, "%s", lead);
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %*llu", w, (unsigned long long)T[i]);
+}
+
+static void print_order(FILE *out, const hd_order *o)
+{
+    fprintf(out, "R(L_%d) = (", o->n);
+    for (int k = 0; k < o->n; k++)
+        fprintf(out, "%s%d", k ? ", " : "", o->r[k]);
+    fputc(')', out);
+}
+
+static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
+{
+    fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
+            index + 1, m, l->in->name, l->in->line, l->in->col);
+    fprintf(out, "  General, not an LCC: %s.\n"
+            "  The mapping optimizer (Section 5) weighs LCCs only.\n",
+            l->in->reason);
+}
+
+static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
+                      int w)
+{
+    const hd_lcc *c = &l->in->lcc;
+    int n = c->A.n;
+    bool gather = c->dir == HD_GATHER;
+
+    if (l->in->reason) {
+        print_general(out, l, index, m);
+        return;
+    }
+
+    if (l->in->array)
+        fprintf(out, "\n== LCC %d of %d: %s (line %d, column %d, loop on line "
+                "%d) ==\n", index + 1, m, l->in->name, l->in->line, l->in->col,
+                l->in->loop_line);
+    else
+        fprintf(out, "\n== LCC %d of %d: %s (line %d) ==\n", index + 1, m,
+                l->in->name, l->in->line);
+    if (gather)
+        fprintf(out, "  %s: every source x sends to y = A x + b "
+                "(Definition 1).\n", l->price->class == HD_LCP ? "permutation"
+                                                         : "gather");
+    else
+        fprintf(out, "  scatter: every destination y receives from "
+                "x = A y + b (Definition 4).\n");
+    fprintf(out, "  Class %s", hd_lcc_class_name(l->price->class));
+    if (l->price->class == HD_LCP)
+        fprintf(out, " (A nonsingular, Definition 2)");
+    else if (l->price->class == HD_LCG)
+        fprintf(out, " (rank(A) < n, Definition 3)");
+    else
+        fprintf(out, " (rank(A) < n, Definition 4)");
+    if (l->price->bpc)
+        fprintf(out, ", BPC (A permutes the address bits)");
+    fprintf(out, "; rank(A) = %d.\n\n", l->price->rank);
+    print_matrix(out, "A", &c->A, "b", &c->b);
+
+    fprintf(out, "\n  Contention as given: T_i paths share the busiest "
+            "channel of dimension i\n");
+    if (gather)
+        fprintf(out, "  (Theorem 1: 2^(i - rank A[L_{i+1}, L_i]), or 0 where "
+                "no message changes bit i).\n");
+    else
+        fprintf(out, "  (Theorem 1 mirrored for a scatter: "
+                "2^((n-1-i) - rank A[H_i, H_{i+1}]), H_k = {k..n-1}).\n");
+    print_counts_header(out, "          ", n, w);
+    fputc('\n', out);
+    print_counts(out, "          ", l->price->before, n, w);
+    fprintf(out, "    degree T = %llu (Definition 6)\n",
+            (unsigned long long)hd_contention_degree(l->price->before, n));
+
+    fprintf(out, "\n  Best mapping for this LCC alone ");
+    if (l->price->class == HD_LCP)
+        fprintf(out, "(Fig. 3's LCP_Optimizer; Corollary 1: no contention):\n");
+    else
+        fprintf(out, "(Theorem 4; Corollary 2: the minimum "
+                "2^((n-1) - rank A) = %llu):\n",
+                (unsigned long long)(UINT64_C(1) << ((n - 1) - l->price->rank)));
+    fprintf(out, "    ");
+    print_order(out, &l->price->alone_order);
+    fputc('\n', out);
+    print_counts_header(out, "          ", n, w);
+    fputc('\n', out);
+    print_counts(out, "          ", l->price->alone, n, w);
+    fprintf(out, "    degree T = %llu\n",
+            (unsigned long long)hd_contention_degree(l->price->alone, n));
+}
+
+static const char *objective_meaning(hd_objective obj)
+{
+    switch (obj) {
+    case HD_OBJ_MAX:
+        return "the largest degree T(A_r, b_r) of any LCC\n"
+               "  (for LCCs that run one at a time)";
+    case HD_OBJ_MAXSUM:
+        return "max over dimensions i of the sum over LCCs of T_i\n"
+               "  (for LCCs that run simultaneously)";
+    case HD_OBJ_SUM:
+        return "the sum of T_i over all LCCs and dimensions";
+    }
+    return "?";
+}
+
+static int count_lccs(const hd_analyze_result *res)
+{
+    int lccs = 0;
+    for (int r = 0; r < res->p.m; r++)
+        lccs += res->p.comm[r].in->reason == NULL;
+    return lccs;
+}
+
+static void print_set_mapping(FILE *out, const hd_analyze_result *res, int w)
+{
+    int n = res->p.n;
+    hd_matrix q = hd_order_matrix(&res->p.order);
+
+    int lccs = count_lccs(res);
+    fprintf(out, "\n== One mapping for all %d LCC%s (Section 5) ==\n", lccs,
+            lccs == 1 ? "" : "s");
+    fprintf(out, "  Objective %s: minimise %s.\n",
+            hd_objective_name(res->p.objective),
+            objective_meaning(res->p.objective));
+    fprintf(out, "  Theorem 5's dynamic program over subsets of address bits "
+            "finds\n    ");
+    print_order(out, &res->p.order);
+    fprintf(out, "    cost = %llu\n", (unsigned long long)res->p.cost);
+    if (res->p.objective != HD_OBJ_SUM)
+        fprintf(out, "  (of the optimal orderings, one with the least total "
+                "contention).\n");
+    fprintf(out, "  New address bit k takes old bit r_k: processor x is "
+            "renamed x' = Q x\n"
+            "  (Definitions 7, 8), where row k of Q has its 1 in column "
+            "r_k:\n\n");
+    print_matrix(out, "Q", &q, NULL, NULL);
+    fprintf(out, "\n  Theorem 2: under the new names a gather becomes "
+            "y' = (Q A Q^-1) x' + Q b\n"
+            "  (a scatter likewise x' = (Q A Q^-1) y' + Q b).\n");
+
+    for (int r = 0; r < res->p.m; r++) {
+        const hd_plan_comm *l = &res->p.comm[r];
+        if (l->in->reason)
+            continue;
+        fprintf(out, "\n  %s after the mapping:\n", l->in->name);
+        print_matrix(out, "Q A Q^-1", &l->price->mapped.A, "Q b", &l->price->mapped.b);
+        print_counts_header(out, "          ", n, w);
+        fputc('\n', out);
+        print_counts(out, "          ", l->price->after, n, w);
+        fprintf(out, "    degree T = %llu\n",
+                (unsigned long long)hd_contention_degree(l->price->after, n));
+    }
+}
+
+static void print_summary(FILE *out, const hd_analyze_result *res, int w)
+{
+    int n = res->p.n, namew = 3;
+    for (int r = 0; r < res->p.m; r++) {
+        int len = (int)strlen(res->p.comm[r].in->name);
+        if (len > namew)
+            namew = len;
+    }
+    fprintf(out, "\n== Contention before and after the mapping ==\n");
+    fprintf(out, "  %-*s  %-6s ", namew, "LCC", "");
+    print_counts_header(out, "", n, w);
+    fprintf(out, "   %*s\n", w, "T");
+    for (int r = 0; r < res->p.m; r++) {
+        const hd_plan_comm *l = &res->p.comm[r];
+        if (l->in->reason) {
+            fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
+            continue;
+        }
+        fprintf(out, "  %-*s  %-6s ", namew, l->in->name, "before");
+        print_counts(out, "", l->price->before, n, w);
+        fprintf(out, "   %*llu\n", w,
+                (unsigned long long)hd_contention_degree(l->price->before, n));
+        fprintf(out, "  %-*s  %-6s ", namew, "", "after");
+        print_counts(out, "", l->price->after, n, w);
+        fprintf(out, "   %*llu\n", w,
+                (unsigned long long)hd_contention_degree(l->price->after, n));
+    }
+}
+
+char *hd_analyze_report(const hd_analyze_result *res)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out)
+        return NULL;
+    int w = count_width(res);
+    fprintf(out, "Hyperdo analysis of %s\n", res->name);
+    int lccs = count_lccs(res);
+    if (res->p.n == 0) {
+        fprintf(out, "No '#pragma hyperdo doall' loop, no cube(n) and no "
+                "--dim: there is nothing to map.\n");
+    } else {
+        fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
+                "%d LCC%s", res->p.n, 1ULL << res->p.n, lccs, lccs == 1 ? "" : "s");
+        if (res->p.m > lccs)
+            fprintf(out, " and %d general communication%s", res->p.m - lccs,
+                    res->p.m - lccs == 1 ? "" : "s");
+        fprintf(out, ".\nNode x = sum x_i 2^i; row i of a matrix is printed "
+                "a_i0 .. a_i,n-1 as in Hou et al. 2001, whose\n"
+                "sections, definitions, theorems and figures are cited below.\n");
+        for (int r = 0; r < res->p.m; r++)
+            print_lcc(out, &res->p.comm[r], r, res->p.m, w);
+        print_set_mapping(out, res, w);
+        print_summary(out, res, w);
+    }
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}

@@ -1,0 +1,101 @@
+/*
+ * options.c — the option parser of the subcommands (options.h).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+
+int hd_option_error(const hd_command_line *cl, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int status = hd_usage_verror(cl->usage_line, cl->command, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+bool hd_option_long(const char *s, long lo, long hi, long *v)
+{
+    char *end = NULL;
+    long x = s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || *end || x < lo || x > hi)
+        return false;
+    *v = x;
+    return true;
+}
+
+/* The option of cl's tables that arg names, with the table it is in;
+ * *value points past "=" when arg is --name=VALUE. */
+static const hd_option *find_option(const hd_command_line *cl,
+                                    const char *arg,
+                                    const hd_option_table **table,
+                                    const char **value)
+{
+    *value = NULL;
+    for (int t = 0; t < 2 && cl->tables[t].options; t++)
+        for (const hd_option *o = cl->tables[t].options; o->name; o++) {
+            size_t len = strlen(o->name);
+            if (strncmp(arg, o->name, len) != 0)
+                continue;
+            if (arg[len] == '=' && o->takes_value && o->name[1] == '-') {
+                *value = arg + len + 1;
+            } else if (arg[len] != '\0') {
+                continue;
+            }
+            *table = &cl->tables[t];
+            return o;
+        }
+    return NULL;
+}
+
+int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
+                          hd_operands *out)
+{
+    bool only_operands = false;
+    memset(out, 0, sizeof *out);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (cl->rest_after_operand && out->operand && strcmp(arg, "--") == 0) {
+            /* FILE -- ARGS: the rest goes to clang, as in clang tools. */
+            out->nrest = argc - i - 1;
+            out->rest = argv + i + 1;
+            break;
+        }
+        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (out->operand)
+                return hd_option_error(cl, "too many arguments: '%s' (%s "
+                                       "takes one %s)", arg, cl->command,
+                                       cl->operand);
+            out->operand = arg;
+            continue;
+        }
+        if (cl->dashdash_ends_options && strcmp(arg, "--") == 0) {
+            only_operands = true;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            cl->help();
+            return HD_EXIT_OK;
+        }
+        const hd_option_table *table = NULL;
+        const char *value;
+        const hd_option *o = find_option(cl, arg, &table, &value);
+        if (!o)
+            return hd_option_error(cl, "unknown option '%s'", arg);
+        if (o->takes_value && !value && i + 1 < argc)
+            value = argv[++i];
+        if (!o->handle) {
+            *(bool *)((char *)table->dest + o->flag) = true;
+            continue;
+        }
+        int status = o->handle(cl, table->dest, value);
+        if (status >= 0)
+            return status;
+    }
+    if (!out->operand)
+        return hd_option_error(cl, "%s", cl->missing);
+    return -1;
+}

@@ -1,0 +1,82 @@
+/*
+ * options.h — the one option parser of the subcommands: each describes
+ * its command line as tables of options and the parser walks argv.
+ *
+ * What every subcommand's command line has in common:
+ *   - an argument that starts with '-' and is not "-" is an option; "-"
+ *     (standard input) and anything else is the operand, of which there
+ *     is exactly one ("too many arguments", "missing ...");
+ *   - -h and --help print the help and leave with HD_EXIT_OK;
+ *   - an option that takes a value takes the next argument, whatever it
+ *     looks like; one whose name starts with "--" also takes it as
+ *     --name=VALUE (-o, -p and -MF only as the next argument, as they
+ *     always have);
+ *   - an option that takes no value is matched by its exact name
+ *     (--json=1 is an unknown option).
+ * Where they differ, hd_command_line says: whether "--" before the
+ * operand ends the options (analyze, sim) or is an unknown option
+ * (translate, check), and whether "--" after the operand hands the rest
+ * to clang (analyze, translate, check).
+ */
+#ifndef HYPERDO_OPTIONS_H
+#define HYPERDO_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct hd_command_line hd_command_line;
+
+/* One option.  With a handler, the parser calls handle(cl, dest, value)
+ * with the table's dest and the value (NULL when the option takes none,
+ * or when it takes one and argv ends): the handler stores it, or prints
+ * the usage error (hd_option_error) and returns its status; -1 to go on.
+ * Without one, the option is a flag: the bool at offset `flag` in dest
+ * becomes true. */
+typedef struct {
+    const char *name;         /* "--dim", "-o" */
+    bool takes_value;
+    int (*handle)(const hd_command_line *cl, void *dest, const char *value);
+    size_t flag;              /* offsetof the bool, when handle is NULL */
+} hd_option;
+
+/* A table of options, ended by an entry whose name is NULL, and what its
+ * options write into. */
+typedef struct {
+    const hd_option *options;
+    void *dest;
+} hd_option_table;
+
+struct hd_command_line {
+    const char *command;      /* "analyze": in the usage errors */
+    const char *usage_line;
+    void (*help)(void);       /* -h, --help */
+    const char *operand;      /* "FILE": "(analyze takes one FILE)" */
+    const char *missing;      /* the usage error when there is no operand */
+    bool dashdash_ends_options;   /* "--" before the operand */
+    bool rest_after_operand;      /* OPERAND -- ARGS */
+    hd_option_table tables[2];    /* searched in order; unused: NULL */
+};
+
+/* What is left of argv once the options are taken. */
+typedef struct {
+    const char *operand;
+    int nrest;                /* after OPERAND --, for clang */
+    char **rest;
+} hd_operands;
+
+/* Parses argv[1..argc-1] as cl says, calling the options' handlers.
+ * -1 to go on with *out filled, else the exit status to leave with
+ * (help, usage error). */
+int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
+                          hd_operands *out);
+
+/* Prints "hyperdo: error: MESSAGE" and cl's usage line on stderr (as
+ * hd_usage_error); returns HD_EXIT_USAGE. */
+__attribute__((format(printf, 2, 3)))
+int hd_option_error(const hd_command_line *cl, const char *fmt, ...);
+
+/* s as a decimal integer from lo to hi (strtol's syntax: leading blanks
+ * and a sign are allowed); false when s is NULL, empty or out of range. */
+bool hd_option_long(const char *s, long lo, long hi, long *v);
+
+#endif
