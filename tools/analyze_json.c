@@ -222,8 +222,8 @@ static void put_integer(FILE *out, const char *sep, const char *key, json_int_t 
 
 /*
  * The pieces of the JSON that do not depend on the set's order, encoded
- * while the set optimizer runs: every entry's strings, and for each
- * distinct LCC its shared fields before and after contention_after.
+ * once: every entry's strings, and for each distinct LCC its shared
+ * fields before and after contention_after.
  */
 typedef struct {
     string_cache strings;
