@@ -1,0 +1,166 @@
+/*
+ * arrays.c — the arrays the doalls use (hd_array) and, once the cube's
+ * dimension is known, their distributions.
+ */
+#include "frontend_internal.h"
+
+#include <string.h>
+
+int array_of(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->ndecls; k++)
+        if (clang_equalCursors(r->decls[k].decl, decl))
+            return r->decls[k].index;
+    hd_program *p = r->prog;
+    hd_array a;
+    memset(&a, 0, sizeof a);
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    a.log2_size = 0;
+    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
+        long long ext = clang_getArraySize(t);
+        a.extent[a.ndims++] = ext;
+        if (a.log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
+            a.log2_size += __builtin_ctzll((unsigned long long)ext);
+        else
+            a.log2_size = -1;
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    }
+    if (a.ndims == 0 || t.kind == CXType_ConstantArray)
+        return -1;
+    if (r->opt->host_code) {
+        /* What the code generator declares and where it resets. */
+        CXType elem = clang_getCursorType(decl);
+        while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
+            if (elem.kind != CXType_ConstantArray)
+                elem = clang_getCanonicalType(elem);
+            elem = clang_getArrayElementType(elem);
+        }
+        a.elem_type = type_text(elem);
+        a.elem_size = clang_Type_getSizeOf(elem);
+        a.is_const = clang_isConstQualifiedType(elem) ||
+                     clang_isConstQualifiedType(clang_getCanonicalType(elem));
+        a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
+                      CXCursor_TranslationUnit;
+        CXCursor def = clang_getCursorDefinition(decl);
+        a.has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(
+            clang_Cursor_isNull(def) ? decl : def));
+        if (!a.is_global) {
+            bool in_main = true;
+            unsigned end = (unsigned)declaration_end(r, cursor_end(r, decl, &in_main));
+            if (clang_Cursor_getStorageClass(decl) != CX_SC_Static)
+                a.decl_end = end;
+            else
+                a.static_end = end;
+        }
+    }
+    position pos = cursor_pos(r, decl);
+    a.name = spelling(decl);
+    a.line = pos.line;
+    a.col = pos.col;
+    hd_xreserve(&p->arrays, &r->arrays_cap, p->narrays + 1, sizeof *p->arrays);
+    hd_xreserve(&r->decls, &r->decls_cap, r->ndecls + 1, sizeof *r->decls);
+    p->arrays[p->narrays] = a;
+    r->decls[r->ndecls].decl = decl;
+    r->decls[r->ndecls++].index = p->narrays;
+    return p->narrays++;
+}
+
+static const pragma *distribution_of(reader *r, const char *name, int *which)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        pragma *p = &r->pragmas[k];
+        if (p->kind != PRAGMA_DISTRIBUTE)
+            continue;
+        for (int j = 0; j < p->nnames; j++)
+            if (strcmp(p->names[j], name) == 0) {
+                if (which)
+                    *which = j;
+                return p;
+            }
+    }
+    return NULL;
+}
+
+/* Each array's distribution over the 2^n processors (n is known). */
+static void distribute_each(reader *r)
+{
+    hd_program *p = r->prog;
+    for (int k = 0; k < p->narrays; k++) {
+        hd_array *a = &p->arrays[k];
+        int which = 0;
+        const pragma *d = distribution_of(r, a->name, &which);
+        if (!d) {
+            /* A const array is never written: every processor reads its own
+             * copy (the host could not take elements back into it). */
+            a->dist = a->log2_size == p->n && !a->is_const ? HD_DIST_EXACT : HD_DIST_NONE;
+            continue;
+        }
+        if (a->is_const) {
+            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                   "'%s' is const: it is never written, so it is not distributed "
+                   "(every processor reads its own copy); leave it out of distribute",
+                   a->name);
+            continue;
+        }
+        int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
+                         ? __builtin_ctzll((unsigned long long)d->value) : 0;
+        if (a->log2_size < 0 || a->log2_size < p->n) {
+            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                   "'%s' cannot be distributed this way: it needs a power-of-two "
+                   "number of elements, at least 2^%d", a->name, p->n);
+            continue;
+        }
+        if (a->log2_size < p->n + block_log2) {
+            /* Blocks of b over 2^n processors need b 2^n elements: with
+             * fewer, some processors would hold none, which the slices of
+             * equal size cannot express.  Smaller blocks give the same
+             * results (a layout never changes what the program computes). */
+            hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
+                   "'%s' has %lld elements: blocks of %lld would leave processors of "
+                   "the %d-cube without any, so it is distributed in blocks of %lld "
+                   "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
+                   p->n, 1LL << (a->log2_size - p->n));
+            block_log2 = a->log2_size - p->n;
+        }
+        a->dist = d->dist;
+        a->block_log2 = block_log2;
+        a->shift = d->dist == HD_DIST_BLOCK ? a->log2_size - p->n : a->block_log2;
+    }
+}
+
+/* Every name in a distribute pragma must be an array the loops use; not
+ * said when a loop was rejected, whose arrays are not all known. */
+static void check_distributed_names(reader *r)
+{
+    hd_program *p = r->prog;
+    if (r->rejected)
+        return;
+    for (int k = 0; k < r->npragmas; k++) {
+        pragma *d = &r->pragmas[k];
+        for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++) {
+            bool found = false;
+            for (int a = 0; a < p->narrays && !found; a++)
+                found = strcmp(p->arrays[a].name, d->names[j]) == 0;
+            if (!found)
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not an array used in a doall "
+                       "loop of this file", d->names[j]);
+        }
+    }
+}
+
+void distribute_arrays(reader *r)
+{
+    distribute_each(r);
+    check_distributed_names(r);
+}
+
+/* The distributed array a cursor declares, or -1. */
+int distributed_array(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->ndecls; k++)
+        if (clang_equalCursors(r->decls[k].decl, decl))
+            return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE
+                   ? r->decls[k].index : -1;
+    return -1;
+}

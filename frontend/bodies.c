@@ -1,0 +1,573 @@
+/*
+ * bodies.c — the walk of a doall body: which statements it may hold, its
+ * array references (hd_ref) and the guards they are read under, the
+ * variables of the enclosing scope it reads.
+ */
+#include "frontend_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool is_local(reader *r, CXCursor decl)
+{
+    for (int k = 0; k < r->nlocals; k++)
+        if (clang_equalCursors(r->locals[k], decl))
+            return true;
+    return false;
+}
+
+static void add_ref(reader *r, int x, bool is_write)
+{
+    CXCursor c = cursor_of(r, x);
+    int subs[HD_MAX_DIMS];
+    int nsubs = 0;
+    int at = x;
+    /* a[s0][s1]... is ((a[s0])[s1]); collect subscripts outermost last. */
+    while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+        children kids = kids_of(r, at);
+        if (kids.n != 2 || nsubs == HD_MAX_DIMS)
+            break;
+        memmove(subs + 1, subs, (size_t)nsubs * sizeof *subs);
+        subs[0] = kids.kid[1];
+        nsubs++;
+        at = strip_wrappers(r, kids.kid[0]);
+    }
+    CXCursor decl = clang_getCursorReferenced(cursor_of(r, at));
+    int index = -1;
+    if (kind_of(r, at) == CXCursor_DeclRefExpr &&
+        clang_getCursorKind(decl) == CXCursor_VarDecl)
+        index = array_of(r, decl);
+    if (nsubs == HD_MAX_DIMS && kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+        error_at(r, c, "an array of more than %d dimensions is not supported", HD_MAX_DIMS);
+        return;
+    }
+    if (index < 0) {
+        error_at(r, c, "unsupported array reference in a doall body: the base "
+                 "must be an array of constant size declared in this file");
+        return;
+    }
+    hd_array *a = &r->prog->arrays[index];
+    if (nsubs != a->ndims) {
+        error_at(r, c, "'%s' has %d dimensions but the reference gives %d "
+                 "subscripts", a->name, a->ndims, nsubs);
+        return;
+    }
+    hd_loop *l = r->loop;
+    hd_xreserve(&l->refs, &r->refs_cap, l->nrefs + 1, sizeof *l->refs);
+    hd_ref *ref = &l->refs[l->nrefs++];
+    memset(ref, 0, sizeof *ref);
+    position pos = cursor_pos(r, c);
+    node *ext = extent_of(r, x);
+    ref->array = index;
+    ref->is_write = is_write;
+    ref->guard = r->guard;
+    ref->line = pos.line;
+    ref->col = pos.col;
+    ref->begin = ext->begin;
+    ref->end = ext->end;
+    ref->text = source_text(r, x);
+    ref->subs = hd_xcalloc((size_t)nsubs, sizeof *ref->subs);
+    /* For the code generator, which rewrites references in the text: the
+     * subscripts' texts, and whether a macro wrote the reference. */
+    for (int d = 0; r->opt->host_code && d < nsubs; d++) {
+        bool in_main = true;
+        hd_ref_sub *sd = &ref->subs[d];
+        sd->begin = start_of(r, subs[d], &in_main);
+        sd->end = end_of(r, subs[d], &in_main);
+        if (!in_main || sd->end <= sd->begin || sd->begin < ref->begin || sd->end > ref->end)
+            ref->in_macro = true;
+    }
+    if (r->opt->host_code) {
+        CXFile f;
+        unsigned spelled;
+        clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)),
+                                  &f, NULL, NULL, &spelled);
+        if (spelled != ref->begin || !f || !clang_File_isEqual(f, r->file))
+            ref->in_macro = true;
+    }
+
+    /* The flattened, row-major subscript ((s0 * E1 + s1) * E2 + s2) ... */
+    hd_expr *flat = NULL;
+    for (int d = 0; d < nsubs; d++) {
+        hd_expr *s = hd_expr_new(HD_EX_CAST, 64, true);
+        if (s && (s->kid[0] = expr_of(r, subs[d])) != NULL)
+            s->nkids = 1;
+        ref->subs[ref->nsubs++].expr = s;
+        if (!flat) {
+            flat = s;
+            continue;
+        }
+        hd_expr *mul = hd_expr_new(HD_EX_BINARY, 64, true);
+        hd_expr *ext_c = hd_expr_new(HD_EX_CONST, 64, true);
+        hd_expr *add = hd_expr_new(HD_EX_BINARY, 64, true);
+        if (!mul || !ext_c || !add) {
+            hd_expr_free(mul); hd_expr_free(ext_c); hd_expr_free(add);
+            hd_expr_free(s);
+            break;
+        }
+        ext_c->value = (uint64_t)a->extent[d];
+        mul->op = HD_OP_MUL;
+        mul->kid[0] = flat;
+        mul->kid[1] = ext_c;
+        mul->nkids = 2;
+        add->op = HD_OP_ADD;
+        add->kid[0] = mul;
+        add->kid[1] = s;
+        add->nkids = 2;
+        flat = add;
+    }
+    ref->index = flat;   /* its map is worked out with the owners */
+}
+
+static bool is_pure_math(const char *name)
+{
+    static const char *const names[] = {
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+        "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log",
+        "log2", "log10", "log1p", "sqrt", "cbrt", "hypot", "pow", "fabs",
+        "floor", "ceil", "round", "trunc", "rint", "nearbyint", "fmod",
+        "remainder", "fmin", "fmax", "fdim", "fma", "copysign", "ldexp",
+        "scalbn", "erf", "erfc", "tgamma", "lgamma", "abs", "labs", "llabs",
+    };
+    char base[32];
+    size_t n = strlen(name);
+    if (n >= sizeof base)
+        return false;
+    memcpy(base, name, n + 1);
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t m = strlen(names[k]);
+        if (strcmp(base, names[k]) == 0 ||
+            (n == m + 1 && strncmp(base, names[k], m) == 0 &&
+             (base[m] == 'f' || base[m] == 'l')))
+            return true;
+    }
+    return false;
+}
+
+static void walk_rvalue(reader *r, int x);
+static bool member_of(reader *r, int x, int *base);
+
+static void check_call(reader *r, CXCursor c)
+{
+    CXCursor callee = clang_getCursorReferenced(c);
+    char *name = spelling(callee);
+    int nargs;
+    bool ok = false;
+    if (name && hd_helper_lookup(name, &nargs) >= 0) {
+        CXFile f;
+        clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
+        CXString fname = clang_getFileName(f);
+        const char *fn = clang_getCString(fname);
+        size_t fl = fn ? strlen(fn) : 0;
+        ok = fl >= 14 && strcmp(fn + fl - 14, "hyperdo/bits.h") == 0;
+        clang_disposeString(fname);
+    }
+    if (!ok && name && is_pure_math(name))
+        ok = clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
+    if (!ok)
+        error_at(r, c, "a doall body may call only the helpers of "
+                 "hyperdo/bits.h and pure math.h functions; '%s' is neither",
+                 name && *name ? name : "this function");
+    free(name);
+}
+
+/* A variable of the enclosing scope read in the body: the code generator
+ * sends its value to every processor (hd_loop.outers). */
+static void note_outer(reader *r, int x)
+{
+    if (!r->opt->host_code)
+        return;                   /* only the code generator ships values */
+    CXCursor decl = clang_getCursorReferenced(cursor_of(r, x));
+    enum CXCursorKind kind = clang_getCursorKind(decl);
+    if ((kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl) ||
+        clang_equalCursors(decl, r->loop_var) || is_local(r, decl))
+        return;
+    for (int k = 0; k < r->nouter_decls; k++)
+        if (clang_equalCursors(r->outer_decls[k], decl))
+            return;
+    hd_loop *l = r->loop;
+    hd_xreserve(&r->outer_decls, &r->outers_cap, r->nouter_decls + 1, sizeof *r->outer_decls);
+    l->outers = hd_xrealloc(l->outers, (size_t)(l->nouters + 1) * sizeof *l->outers);
+    r->outer_decls[r->nouter_decls++] = decl;
+    position pos = cursor_pos(r, cursor_of(r, x));
+    hd_outer *o = &l->outers[l->nouters++];
+    o->name = spelling(decl);
+    o->type = type_text(clang_getCursorType(decl));
+    enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    o->is_value = tk != CXType_Pointer && tk != CXType_ConstantArray &&
+                  tk != CXType_IncompleteArray && tk != CXType_VariableArray &&
+                  tk != CXType_FunctionProto && tk != CXType_FunctionNoProto;
+    o->line = pos.line;
+    o->col = pos.col;
+}
+
+/* Does the expression at x read a variable declared in the loop body? */
+static bool mentions_local(reader *r, int x)
+{
+    if (kind_of(r, x) == CXCursor_DeclRefExpr &&
+        is_local(r, clang_getCursorReferenced(cursor_of(r, x))))
+        return true;
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        if (mentions_local(r, at))
+            return true;
+    return false;
+}
+
+/* A new guard: what follows is evaluated only when the condition at
+ * node cond is nonzero (when) or zero (!when), inside the current part.
+ * Returns its index. */
+static int add_guard(reader *r, int cond, bool when)
+{
+    hd_loop *l = r->loop;
+    hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
+    hd_guard *g = &l->guards[l->nguards];
+    memset(g, 0, sizeof *g);
+    node *ext = extent_of(r, cond);
+    position pos = cursor_pos(r, cursor_of(r, cond));
+    g->begin = ext->begin;
+    g->end = ext->end;
+    g->line = pos.line;
+    g->col = pos.col;
+    g->when = when;
+    g->parent = r->guard;
+    g->cond = expr_of(r, cond);
+    g->uses_locals = mentions_local(r, cond);
+    return l->nguards++;
+}
+
+/* The operand of sizeof or _Alignof (C11 6.5.3.4p2): not evaluated unless
+ * its type is a variable length array.  Its reads are guarded by a
+ * condition that never holds, so they are neither fetched nor checked
+ * against their array's bounds (the type is all the body needs of them). */
+static int add_unevaluated(reader *r, int x)
+{
+    hd_loop *l = r->loop;
+    hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
+    hd_expr *zero = hd_expr_new(HD_EX_CONST, 32, true);
+    hd_guard *g = &l->guards[l->nguards];
+    memset(g, 0, sizeof *g);
+    node *ext = extent_of(r, x);
+    position pos = cursor_pos(r, cursor_of(r, x));
+    g->begin = g->end = ext->begin;
+    g->line = pos.line;
+    g->col = pos.col;
+    g->when = true;
+    g->parent = r->guard;
+    g->cond = zero;
+    g->unevaluated = true;
+    return l->nguards++;
+}
+
+/* sizeof e and _Alignof e with e of constant size: e is walked under a
+ * guard that never holds.  (A type operand, or a variable length one, is
+ * walked as evaluated: checked more, never less.) */
+static bool walk_unevaluated(reader *r, enum CXCursorKind kind, const children *kids)
+{
+    if (kind != CXCursor_UnaryExpr || kids->n != 1 || !clang_isExpression(kind_of(r, kids->kid[0])))
+        return false;
+    if (clang_Type_getSizeOf(clang_getCursorType(cursor_of(r, kids->kid[0]))) < 0)
+        return false;
+    int outer = r->guard;
+    r->guard = add_unevaluated(r, kids->kid[0]);
+    walk_rvalue(r, kids->kid[0]);
+    r->guard = outer;
+    return true;
+}
+
+/* c ? a : b, x && y, x || y: the condition is always evaluated, each
+ * other operand only under its guard. */
+static bool walk_guarded(reader *r, enum CXCursorKind kind, const children *kids)
+{
+    int outer = r->guard;
+    if (kind == CXCursor_ConditionalOperator && kids->n == 3) {
+        walk_rvalue(r, kids->kid[0]);
+        r->guard = add_guard(r, kids->kid[0], true);
+        walk_rvalue(r, kids->kid[1]);
+        r->guard = outer;
+        r->guard = add_guard(r, kids->kid[0], false);
+        walk_rvalue(r, kids->kid[2]);
+        r->guard = outer;
+        return true;
+    }
+    char op[16];
+    if (kind != CXCursor_BinaryOperator || kids->n != 2)
+        return false;
+    operator_text(r, kids, op, sizeof op);
+    if (strcmp(op, "&&") != 0 && strcmp(op, "||") != 0)
+        return false;
+    walk_rvalue(r, kids->kid[0]);
+    r->guard = add_guard(r, kids->kid[0], strcmp(op, "&&") == 0);
+    walk_rvalue(r, kids->kid[1]);
+    r->guard = outer;
+    return true;
+}
+
+/*
+ * An expression the body evaluates:
+ *
+ *   rvalue = a C expression without assignments, ++, --, unary * and &,
+ *            statement expressions and blocks, whose calls are of the
+ *            helpers of hyperdo/bits.h and pure math.h functions only
+ *
+ * every array element it reads a reference (add_ref), under the guard of
+ * the part of ?:, && or || it is in.
+ */
+static void walk_rvalue(reader *r, int x)
+{
+    CXCursor c = cursor_of(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
+    char op[16];
+    bool postfix;
+    if (kind == CXCursor_ArraySubscriptExpr) {
+        /* p[i].v[k]: an element of a member array; the reference is p[i]. */
+        children parts = kids_of(r, x);
+        int inner;
+        int base = parts.n == 2 ? strip_wrappers(r, parts.kid[0]) : x;
+        while (parts.n == 2 && kind_of(r, base) == CXCursor_ArraySubscriptExpr) {
+            children more = kids_of(r, base);
+            if (more.n != 2)
+                break;
+            base = strip_wrappers(r, more.kid[0]);
+        }
+        if (parts.n == 2 && member_of(r, base, &inner)) {
+            walk_rvalue(r, parts.kid[0]);
+            walk_rvalue(r, parts.kid[1]);
+            return;
+        }
+        /* One reference a[s0][s1]...; its subscripts may read arrays too. */
+        add_ref(r, x, false);
+        for (int at = x; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
+            children sub = kids_of(r, at);
+            if (sub.n != 2)
+                break;
+            walk_rvalue(r, sub.kid[1]);
+            at = strip_wrappers(r, sub.kid[0]);
+        }
+        return;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        note_outer(r, x);
+        return;
+    }
+    children kids = kids_of(r, x);
+    if (walk_guarded(r, kind, &kids) || walk_unevaluated(r, kind, &kids))
+        return;
+    switch (kind) {
+    case CXCursor_CallExpr:
+        check_call(r, c);
+        break;
+    case CXCursor_UnaryOperator:
+        /* ++, -- and & take an lvalue, * a pointer: other operands arrive
+         * through an implicit conversion, and their operator is harmless. */
+        if (kids.n == 1 &&
+            (kind_of(r, kids.kid[0]) != CXCursor_UnexposedExpr ||
+             clang_getCanonicalType(clang_getCursorType(cursor_of(r, kids.kid[0]))).kind ==
+                 CXType_Pointer)) {
+            unary_text(r, x, kids.kid[0], op, sizeof op, &postfix);
+            if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+                error_at(r, c, "'%s' in a doall body: only plain assignments "
+                         "may change values", op);
+                return;
+            }
+            if (!postfix && (strcmp(op, "*") == 0 || strcmp(op, "&") == 0)) {
+                error_at(r, c, "pointers ('%s') are not supported in a doall "
+                         "body", op);
+                return;
+            }
+        }
+        break;
+    case CXCursor_BinaryOperator:
+        /* An assignment's target is an lvalue, never an implicit
+         * conversion: only then is the operator worth reading. */
+        if (kids.n == 2 && kind_of(r, kids.kid[0]) != CXCursor_UnexposedExpr) {
+            operator_text(r, &kids, op, sizeof op);
+            if (strcmp(op, "=") == 0) {
+                error_at(r, c, "an assignment inside an expression is not "
+                         "supported in a doall body");
+                return;
+            }
+        }
+        break;
+    case CXCursor_CompoundAssignOperator:
+        error_at(r, c, "an assignment inside an expression is not supported "
+                 "in a doall body");
+        return;
+    case CXCursor_StmtExpr:
+    case CXCursor_BlockExpr:
+        error_at(r, c, "this expression is not supported in a doall body");
+        return;
+    default:
+        break;
+    }
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        walk_rvalue(r, at);
+}
+
+/* `base.member` (not `->`): a member of the element `base`. */
+static bool member_of(reader *r, int x, int *base)
+{
+    if (kind_of(r, x) != CXCursor_MemberRefExpr)
+        return false;
+    children kids = kids_of(r, x);
+    if (kids.n != 1)
+        return false;
+    bool in_main = true;
+    unsigned b = end_of(r, kids.kid[0], &in_main);
+    size_t k = skip_blank(r->src, r->len, b);
+    if (!in_main || k >= r->len || r->src[k] != '.')
+        return false;
+    *base = kids.kid[0];
+    return true;
+}
+
+/*
+ * The target of an assignment statement (also read for op=):
+ *
+ *   lvalue  = element {"." member {"[" rvalue "]"}} | local
+ *   element = array "[" rvalue "]" {"[" rvalue "]"}
+ *
+ * the array of constant size, one subscript per dimension; local a scalar
+ * declared in the body.
+ */
+static void walk_lvalue(reader *r, int lhs, bool also_read)
+{
+    int t = strip_wrappers(r, lhs);
+    /* q[i].x = ...: a write of part of element q[i] (and a[i].v[2] = ...). */
+    bool partial = false;
+    for (int base;;) {
+        if (member_of(r, t, &base)) {
+            t = strip_wrappers(r, base);
+            partial = true;
+            continue;
+        }
+        /* a[i].v[j][k]: subscripts of a member array, down to the member. */
+        int at = t;
+        while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+            children kids = kids_of(r, at);
+            if (kids.n != 2)
+                break;
+            at = strip_wrappers(r, kids.kid[0]);
+        }
+        if (at != t && member_of(r, at, &base)) {
+            for (int s = t; s != at;) {
+                children kids = kids_of(r, s);
+                walk_rvalue(r, kids.kid[1]);
+                s = strip_wrappers(r, kids.kid[0]);
+            }
+            t = at;
+            continue;
+        }
+        break;
+    }
+    CXCursor target = cursor_of(r, t);
+    enum CXCursorKind kind = kind_of(r, t);
+    if (kind == CXCursor_ArraySubscriptExpr) {
+        add_ref(r, t, true);
+        if (partial && r->loop->nrefs > 0)
+            r->loop->refs[r->loop->nrefs - 1].partial = true;
+        if (also_read)
+            add_ref(r, t, false);
+        /* Subscripts may read other arrays: walk a[s0][s1]'s s0, s1. */
+        for (int at = t; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
+            children kids = kids_of(r, at);
+            if (kids.n != 2)
+                break;
+            walk_rvalue(r, kids.kid[1]);
+            at = strip_wrappers(r, kids.kid[0]);
+        }
+        return;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(target);
+        if (clang_equalCursors(decl, r->loop_var)) {
+            error_at(r, target, "the doall loop variable may not be assigned "
+                     "in its body");
+            return;
+        }
+        if (is_local(r, decl))
+            return;
+        char *name = spelling(target);
+        error_at(r, target, "'%s' is declared outside the doall loop: every "
+                 "iteration writing it would race (no reductions yet); "
+                 "declare it inside the loop body", name ? name : "?");
+        free(name);
+        return;
+    }
+    error_at(r, target, "a doall body may assign only to array elements and "
+             "to scalars declared in the body");
+}
+
+static void add_local(reader *r, CXCursor decl)
+{
+    hd_xreserve(&r->locals, &r->locals_cap, r->nlocals + 1, sizeof *r->locals);
+    r->locals[r->nlocals++] = decl;
+}
+
+/*
+ * The body language, a statement at a time:
+ *
+ *   statement   = ";" | "{" {statement} "}" | declaration
+ *               | lvalue "=" rvalue | lvalue op"=" rvalue
+ *   declaration = scalar variables, not static, {"=" rvalue} initialisers
+ */
+void walk_statement(reader *r, int x)
+{
+    CXCursor s = cursor_of(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
+    children kids = kids_of(r, x);
+    char op[16];
+    switch (kind) {
+    case CXCursor_NullStmt:
+        return;
+    case CXCursor_CompoundStmt:
+        for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+            walk_statement(r, at);
+        return;
+    case CXCursor_DeclStmt:
+        for (int at_decl = r->nodes[x].first; at_decl >= 0; at_decl = r->nodes[at_decl].next) {
+            CXCursor v = cursor_of(r, at_decl);
+            if (clang_getCursorKind(v) != CXCursor_VarDecl) {
+                error_at(r, v, "only scalar variables may be declared in a "
+                         "doall body");
+                continue;
+            }
+            CXType t = clang_getCanonicalType(clang_getCursorType(v));
+            if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray ||
+                t.kind == CXType_IncompleteArray || t.kind == CXType_Pointer) {
+                error_at(r, v, "only scalar variables may be declared in a "
+                         "doall body");
+                continue;
+            }
+            if (clang_Cursor_getStorageClass(v) == CX_SC_Static) {
+                error_at(r, v, "a static variable in a doall body would be "
+                         "shared by all iterations");
+                continue;
+            }
+            for (int at = r->nodes[at_decl].first; at >= 0; at = r->nodes[at].next)
+                walk_rvalue(r, at);
+            add_local(r, v);
+        }
+        return;
+    case CXCursor_BinaryOperator:
+        if (kids.n == 2) {
+            operator_text(r, &kids, op, sizeof op);
+            if (strcmp(op, "=") == 0) {
+                walk_rvalue(r, kids.kid[1]);
+                walk_lvalue(r, kids.kid[0], false);
+                return;
+            }
+        }
+        break;
+    case CXCursor_CompoundAssignOperator:
+        if (kids.n == 2) {
+            walk_rvalue(r, kids.kid[1]);
+            walk_lvalue(r, kids.kid[0], true);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    error_at(r, s, "a doall body may contain only assignments and "
+             "declarations of scalars");
+}

@@ -1,0 +1,258 @@
+/*
+ * frontend_internal.h — what the C reader's files share, and each file's
+ * functions (frontend.h is the reader's interface: hd_c_read):
+ *
+ *   cfront.c         the driver: hd_c_read, the parse, the order of the
+ *                    passes, the analysis once every loop is read;
+ *   args.c           the compiler arguments, from -p's compilation
+ *                    database and after --;
+ *   clang_diags.c    clang's own diagnostics, passed on;
+ *   source.c         positions, spellings, and the text between tokens;
+ *   pragmas.c        the `#pragma hyperdo` lines and their language;
+ *   loops.c          the AST walk to the doalls, their headers, reading one;
+ *   nodes.c          the recorded syntax tree of the loop being read;
+ *   bodies.c         the walk of a doall body: references, guards, outer
+ *                    variables;
+ *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
+ *   arrays.c         the arrays the doalls use, and their distributions;
+ *   host.c           the code outside the doalls, for the code generator.
+ */
+#ifndef HYPERDO_FRONTEND_INTERNAL_H
+#define HYPERDO_FRONTEND_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <clang-c/Index.h>
+
+#include "analysis.h"
+#include "frontend.h"
+
+/* hd_loop.home of a loop read without errors that writes no array
+ * element: it has no effect outside itself and stays sequential code. */
+#define NO_WRITES (-2)
+
+typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE } pragma_kind;
+
+/* A `#pragma hyperdo` line, as pragmas.c read it. */
+typedef struct {
+    pragma_kind kind;
+    int line;
+    unsigned offset;
+    unsigned next_offset;      /* DOALL: the first token after the line */
+    bool used;
+    long long value;           /* CUBE: n; DISTRIBUTE: B for block_cyclic */
+    hd_dist_kind dist;
+    int nnames;
+    char **names;              /* DISTRIBUTE */
+    int *name_cols;
+} pragma;
+
+/*
+ * A node of the doall loop being read: the loop's whole subtree is recorded
+ * by one clang_visitChildren, with each node's cursor, kind and children,
+ * and its extent once asked for.  Asking libclang again per use (a visit per
+ * node to list its children, an extent per operand) cost more than clang's
+ * own parse of the file.
+ */
+typedef struct {
+    CXCursor c;
+    enum CXCursorKind kind;
+    int first, last, next;     /* children and the next sibling; -1: none */
+    int nkids;
+    bool has_begin, has_extent;
+    bool begin_main, end_main; /* where the extent's ends are */
+    unsigned begin, end;       /* their offsets (expansion locations) */
+} node;
+
+/* An array declaration seen in a doall body. */
+typedef struct {
+    CXCursor decl;
+    int index;                 /* in the program's arrays */
+} array_decl;
+
+/* The C reader's state: the input, its pragmas, the program it fills, the
+ * loop being read. */
+typedef struct {
+    const char *path;
+    const hd_c_options *opt;
+    CXTranslationUnit tu;
+    CXFile file;
+    const char *src;
+    size_t len;
+
+    hd_diags d;                /* what it reports */
+    char *stdin_text;          /* the input, when it is standard input */
+    size_t stdin_len;
+
+    pragma *pragmas;
+    int npragmas, pragmas_cap;
+    int cube_pragma;           /* index, or -1 */
+    CXSourceLocation *ignored; /* pragmas clang ignored (-Wunknown-pragmas) */
+    int nignored;
+
+    hd_program *prog;
+    array_decl *decls;
+    int ndecls;
+    int arrays_cap, decls_cap, loops_cap; /* of prog->arrays, decls, prog->loops */
+    unsigned *sequential;      /* pragma lines of doalls kept sequential */
+    int nsequential;
+
+    /* The loop being analysed. */
+    node *nodes;
+    int nnodes, nodes_cap;
+    int *open;                 /* while recording: the open nodes */
+    int depth, open_cap;
+    bool lost;                 /* a node whose parent was not open */
+    struct {                   /* integer types seen, canonical */
+        CXType type;
+        bool ok, is_signed;
+        int bits;
+    } types[8];
+    int ntypes;
+    hd_loop *loop;
+    int refs_cap, guards_cap;  /* of loop->refs, loop->guards */
+    hd_ref *ref_buffer;        /* loop->refs while its body is walked */
+    int ref_buffer_cap;
+    CXCursor loop_var;
+    CXCursor *locals;          /* scalars declared in its body */
+    int nlocals, locals_cap;
+    CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
+    int nouter_decls, outers_cap;
+    int guard;                 /* the guard of the part being walked, or -1 */
+    int rejected;              /* doall loops read with errors */
+
+    CXCursor function;         /* the function definition being walked */
+} reader;
+
+/* Where a location is expanded in its file. */
+typedef struct {
+    unsigned offset;
+    int line, col;
+    bool in_main;
+} position;
+
+/* An error at cursor c (a libclang cursor, not a node). */
+#define error_at(r, c, ...) \
+    do { position p_ = cursor_pos((r), (c)); \
+         hd_report(&(r)->d, HD_ERROR, p_.offset, p_.line, __VA_ARGS__); } while (0)
+
+/* A node's first children (all of them counted in n). */
+typedef struct {
+    int kid[8];
+    int n;
+} children;
+
+/* ---------------------------------------------------------- cfront.c */
+
+/* hd_c_read (frontend.h) is the only function it shares. */
+
+/* ------------------------------------------------------------ args.c */
+
+/* The compiler arguments: -p's compile command (less the compiler, the
+ * file, -c and -o), then those after --, then the helpers' include dir;
+ * -1 after reporting that the database cannot give them. */
+int compiler_args(reader *r, const char *path, char ***out, int *nout);
+
+/* ----------------------------------------------------- clang_diags.c */
+
+/* clang's diagnostics, in its format; the unknown pragmas it ignored are
+ * kept in r->ignored for pragmas.c. */
+void pass_clang_diagnostics(reader *r);
+
+/* ---------------------------------------------------------- source.c */
+
+/* Where loc is expanded: offset, line, column, whether in the input. */
+position location_pos(reader *r, CXSourceLocation loc);
+/* Where cursor c is. */
+position cursor_pos(reader *r, CXCursor c);
+/* The offset of loc's expansion alone, and whether it is in the input. */
+unsigned offset_of(reader *r, CXSourceLocation loc, bool *in_main);
+/* A cursor's spelling, allocated. */
+char *spelling(CXCursor c);
+/* A type as the program spells it, without leading qualifiers. */
+char *type_text(CXType t);
+/* The offset after white space and comments from offset k. */
+size_t skip_blank(const char *src, size_t len, size_t k);
+/* The closing quote of the literal opening at k (or its line's end). */
+size_t literal_end(const char *src, size_t len, size_t k);
+/* The offsets of a cursor's extent (libclang asked; not for loop nodes). */
+unsigned cursor_start(reader *r, CXCursor c, bool *in_main);
+unsigned cursor_end(reader *r, CXCursor c, bool *in_main);
+/* Just after the statement, or the declaration, that ends at or goes on
+ * at offset k: past its ';'. */
+size_t statement_end(reader *r, size_t k);
+size_t declaration_end(reader *r, size_t k);
+
+/* --------------------------------------------------------- pragmas.c */
+
+/* Reads every `#pragma hyperdo ...` line of the input into r->pragmas. */
+void scan_pragmas(reader *r);
+void free_pragmas(reader *r);
+
+/* ----------------------------------------------------------- loops.c */
+
+/* The AST walk (a clang_visitChildren visitor): reads each for statement
+ * that a doall pragma annotates. */
+enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
+                                   CXClientData data);
+
+/* ----------------------------------------------------------- nodes.c */
+
+/* Records c's subtree after the nodes already recorded; c's node, or -1. */
+int record_tree(reader *r, CXCursor c);
+/* A node's cursor and kind. */
+CXCursor cursor_of(reader *r, int x);
+enum CXCursorKind kind_of(reader *r, int x);
+/* A node, its extent's offsets filled in. */
+node *extent_of(reader *r, int x);
+/* Where a node starts and ends; *in_main is cleared when not in the input. */
+unsigned start_of(reader *r, int x, bool *in_main);
+unsigned end_of(reader *r, int x, bool *in_main);
+/* The text of a node's extent in the input, allocated. */
+char *source_text(reader *r, int x);
+/* A node's children. */
+children kids_of(reader *r, int x);
+/* A node without its parentheses and implicit conversions. */
+int strip_wrappers(reader *r, int x);
+/* Does the node name the loop variable? */
+bool is_loop_var(reader *r, int x);
+/* The operator between a binary node's two operands ("" when unreadable). */
+void operator_text(reader *r, const children *kids, char *op,
+                   size_t size);
+/* A unary operator's text, and whether it is postfix. */
+void unary_text(reader *r, int x, int sub, char *op, size_t size,
+                bool *postfix);
+
+/* ---------------------------------------------------------- bodies.c */
+
+/* Is decl a variable declared in the body being walked? */
+bool is_local(reader *r, CXCursor decl);
+/* Walks a doall body's statement at node x. */
+void walk_statement(reader *r, int x);
+
+/* ----------------------------------------------------- index_exprs.c */
+
+/* The index expression tree of node x. */
+hd_expr *expr_of(reader *r, int x);
+/* An integer type's width and signedness; false for other types. */
+bool integer_type(CXType t, int *bits, bool *is_signed);
+/* The value of a constant expression, if clang can fold it. */
+bool evaluate(CXCursor c, long long *value);
+
+/* ---------------------------------------------------------- arrays.c */
+
+/* The program's array that decl declares, added when first seen; -1 when
+ * it is not an array of constant size. */
+int array_of(reader *r, CXCursor decl);
+/* Each array's distribution over the 2^n processors (n is known). */
+void distribute_arrays(reader *r);
+/* The distributed array a cursor declares, or -1. */
+int distributed_array(reader *r, CXCursor decl);
+
+/* ------------------------------------------------------------ host.c */
+
+/* What the code generator needs of the code outside the doall loops. */
+void read_host_code(reader *r);
+
+#endif

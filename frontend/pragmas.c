@@ -1,0 +1,436 @@
+/*
+ * pragmas.c — the `#pragma hyperdo` lines of the input.  libclang has no
+ * pragma cursors: the lines are found in the text, then read from their
+ * tokens.  Pragmas clang ignored that are not such lines are reported when
+ * they are ours.
+ */
+#include "frontend_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    CXToken *tok;
+    unsigned n;
+    unsigned at;
+    int line;                  /* the pragma's line: tokens end there */
+} token_cursor;
+
+static char *token_text(reader *r, CXToken t)
+{
+    CXString s = clang_getTokenSpelling(r->tu, t);
+    char *d = hd_xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+static position token_pos(reader *r, CXToken t)
+{
+    return location_pos(r, clang_getTokenLocation(r->tu, t));
+}
+
+static bool token_on_line(reader *r, token_cursor *tc)
+{
+    return tc->at < tc->n && token_pos(r, tc->tok[tc->at]).line == tc->line;
+}
+
+/* Accepts the token `want` on the pragma's line. */
+static bool accept_token(reader *r, token_cursor *tc, const char *want)
+{
+    if (!token_on_line(r, tc))
+        return false;
+    char *s = token_text(r, tc->tok[tc->at]);
+    bool ok = s && strcmp(s, want) == 0;
+    free(s);
+    if (ok)
+        tc->at++;
+    return ok;
+}
+
+static void pragma_error(reader *r, token_cursor *tc, const char *fmt,
+                         const char *arg)
+{
+    unsigned k = tc->at < tc->n && token_on_line(r, tc) ? tc->at : tc->at - 1;
+    position p = token_pos(r, tc->tok[k]);
+    hd_report(&r->d, HD_ERROR, p.offset, p.line, fmt, arg);
+}
+
+/*
+ *   integer = an integer literal, at most INT_MAX (suffixes u and l allowed)
+ *
+ * on the pragma's line; *at is its token.
+ */
+static bool pragma_number(reader *r, token_cursor *tc, long long *value,
+                          unsigned *at)
+{
+    *at = tc->at;
+    if (!token_on_line(r, tc) ||
+        clang_getTokenKind(tc->tok[tc->at]) != CXToken_Literal)
+        return false;
+    char *s = token_text(r, tc->tok[tc->at]), *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    bool ok = errno == 0 && end != s && v <= INT_MAX &&
+              strspn(end, "uUlL") == strlen(end);
+    free(s);
+    if (ok) {
+        *value = (long long)v;
+        tc->at++;
+    }
+    return ok;
+}
+
+/*
+ *   distribute = "distribute" "(" name {"," name} ":" dist ")"
+ *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
+ *
+ * the names those of arrays, B of block_cyclic(B) a power of two; read
+ * after "distribute".
+ */
+static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
+{
+    if (!accept_token(r, tc, "(")) {
+        pragma_error(r, tc, "expected '(' after 'distribute'%s", "");
+        return false;
+    }
+    do {
+        if (!token_on_line(r, tc) ||
+            clang_getTokenKind(tc->tok[tc->at]) != CXToken_Identifier) {
+            pragma_error(r, tc, "expected an array name in 'distribute'%s", "");
+            return false;
+        }
+        p->names = hd_xrealloc(p->names, (size_t)(p->nnames + 1) * sizeof *p->names);
+        p->name_cols = hd_xrealloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *p->name_cols);
+        p->names[p->nnames] = token_text(r, tc->tok[tc->at]);
+        p->name_cols[p->nnames++] = (int)token_pos(r, tc->tok[tc->at]).offset;
+        tc->at++;
+    } while (accept_token(r, tc, ","));
+    if (!accept_token(r, tc, ":")) {
+        pragma_error(r, tc, "expected ':' and a distribution (cyclic, block or "
+                     "block_cyclic(B)) after the array names%s", "");
+        return false;
+    }
+    if (accept_token(r, tc, "cyclic")) {
+        p->dist = HD_DIST_CYCLIC;
+    } else if (accept_token(r, tc, "block")) {
+        p->dist = HD_DIST_BLOCK;
+    } else if (accept_token(r, tc, "block_cyclic")) {
+        p->dist = HD_DIST_BLOCK_CYCLIC;
+        unsigned at = 0;
+        if (!accept_token(r, tc, "(") || !pragma_number(r, tc, &p->value, &at) ||
+            !accept_token(r, tc, ")")) {
+            pragma_error(r, tc, "expected block_cyclic(B) with B an integer "
+                         "literal%s", "");
+            return false;
+        }
+        if (p->value < 1 || (p->value & (p->value - 1))) {
+            tc->at = at;
+            pragma_error(r, tc, "the block size of block_cyclic must be a "
+                         "power of two%s", "");
+            return false;
+        }
+    } else {
+        pragma_error(r, tc, "unknown distribution: expected cyclic, block or "
+                     "block_cyclic(B)%s", "");
+        return false;
+    }
+    if (!accept_token(r, tc, ")")) {
+        pragma_error(r, tc, "expected ')' to end 'distribute'%s", "");
+        return false;
+    }
+    return true;
+}
+
+/* Is offset inside a region the preprocessor skipped (#if 0 ...)? */
+static bool in_skipped_range(CXSourceRangeList *ranges, reader *r, unsigned offset)
+{
+    for (unsigned k = 0; ranges && k < ranges->count; k++) {
+        position b = location_pos(r, clang_getRangeStart(ranges->ranges[k]));
+        position e = location_pos(r, clang_getRangeEnd(ranges->ranges[k]));
+        if (offset >= b.offset && offset <= e.offset)
+            return true;
+    }
+    return false;
+}
+
+static bool word_at(const char *src, size_t len, size_t k, const char *word)
+{
+    size_t n = strlen(word);
+    return k + n <= len && memcmp(src + k, word, n) == 0 &&
+           (k + n == len || !(src[k + n] == '_' || (src[k + n] >= '0' && src[k + n] <= '9') ||
+                              ((src[k + n] | 32) >= 'a' && (src[k + n] | 32) <= 'z')));
+}
+
+/* The offsets of the `#` of every `#pragma hyperdo` line, found by a small
+ * scan of the text that knows comments, strings and line starts (cheaper
+ * than asking clang for every token of the file). */
+static size_t pragma_lines(const char *src, size_t len, size_t **out)
+{
+    size_t n = 0, cap = 0, k = 0;
+    bool line_start = true;
+    *out = NULL;
+    while (k < len) {
+        char ch = src[k];
+        if (ch == '\n') {
+            line_start = true;
+            k++;
+        } else if (ch == '/' && k + 1 < len && src[k + 1] == '/') {
+            /* To the end of the line; its newline starts the next one. */
+            while (k < len && src[k] != '\n')
+                k++;
+        } else if (ch == '/' && k + 1 < len && src[k + 1] == '*') {
+            /* A block comment is one space (C11 5.1.1.2): the line goes on,
+             * even when the comment spans lines. */
+            for (k += 2; k + 1 < len && !(src[k] == '*' && src[k + 1] == '/'); k++)
+                ;
+            k += 2;
+        } else if (ch == '"' || ch == '\'') {
+            k = literal_end(src, len, k) + 1;
+            line_start = false;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            k++;
+        } else if (ch == '#' && line_start) {
+            size_t j = skip_blank(src, len, k + 1);
+            if (word_at(src, len, j, "pragma")) {
+                j = skip_blank(src, len, j + 6);
+                if (word_at(src, len, j, "hyperdo")) {
+                    if (n == cap)
+                        *out = hd_xrealloc(*out, (cap = cap ? 2 * cap : 16) * sizeof **out);
+                    (*out)[n++] = k;
+                }
+            }
+            while (k < len && src[k] != '\n')
+                k++;
+        } else {
+            line_start = false;
+            k++;
+        }
+    }
+    return n;
+}
+
+/* Does the text of c's extent (in whatever file) mention a hyperdo pragma? */
+static bool defines_hyperdo_pragma(reader *r, CXCursor def)
+{
+    CXSourceRange ext = clang_getCursorExtent(def);
+    CXFile f;
+    unsigned b, e;
+    size_t len = 0;
+    clang_getSpellingLocation(clang_getRangeStart(ext), &f, NULL, NULL, &b);
+    clang_getSpellingLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &e);
+    const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
+    if (!src || e > len || b >= e)
+        return false;
+    bool has_pragma = false, ours = false;
+    for (unsigned k = b; k + 7 <= e; k++) {
+        has_pragma = has_pragma || memcmp(src + k, "_Pragma", 7) == 0;
+        ours = ours || memcmp(src + k, "hyperdo", 7) == 0;
+    }
+    return has_pragma && ours;
+}
+
+typedef struct {
+    reader *r;
+    char name[256];
+    bool ours;
+} macro_search;
+
+static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent,
+                                          CXClientData data)
+{
+    (void)parent;
+    macro_search *m = data;
+    if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+        CXString s = clang_getCursorSpelling(c);
+        if (strcmp(clang_getCString(s), m->name) == 0)
+            m->ours = defines_hyperdo_pragma(m->r, c);
+        clang_disposeString(s);
+    }
+    return CXChildVisit_Continue;
+}
+
+/*
+ * Every pragma clang ignored was reported (-Wunknown-pragmas, added to the
+ * compile flags).  Those on `#pragma hyperdo` lines are read above; a
+ * hyperdo pragma written as _Pragma("...") or coming from a macro is not
+ * supported, and must not be skipped silently either.
+ */
+static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
+{
+    for (int k = 0; k < r->nignored; k++) {
+        position at = location_pos(r, r->ignored[k]);
+        if (!at.in_main)
+            continue;
+        bool read = false;
+        for (size_t h = 0; h < count && !read; h++)
+            read = hashes[h] <= at.offset && at.offset - hashes[h] < 4096 &&
+                   !memchr(r->src + hashes[h], '\n', at.offset - hashes[h]);
+        if (read)
+            continue;
+        const char *text = r->src + at.offset;
+        size_t left = r->len - at.offset;
+        bool ours = false;
+        if (left > 7 && memcmp(text, "_Pragma", 7) == 0) {
+            size_t j = skip_blank(r->src, r->len, at.offset + 7);
+            if (j < r->len && r->src[j] == '(')
+                j = skip_blank(r->src, r->len, j + 1);
+            if (j < r->len && r->src[j] == '"') {
+                while (j + 1 < r->len && r->src[j + 1] == ' ')
+                    j++;
+                ours = word_at(r->src, r->len, j + 1, "hyperdo");
+            }
+        } else {
+            /* A macro: find its definition by name. */
+            size_t n = 0;
+            while (n < left && n < 255 && (text[n] == '_' ||
+                   (text[n] >= '0' && text[n] <= '9') ||
+                   ((text[n] | 32) >= 'a' && (text[n] | 32) <= 'z')))
+                n++;
+            macro_search search = { r, { 0 }, false };
+            memcpy(search.name, text, n);
+            if (n > 0)
+                clang_visitChildren(clang_getTranslationUnitCursor(r->tu),
+                                    find_macro, &search);
+            ours = search.ours;
+        }
+        if (ours)
+            hd_report(&r->d, HD_ERROR, at.offset, at.line, "a hyperdo pragma must be "
+                   "written as a '#pragma hyperdo ...' line: _Pragma and "
+                   "pragmas from macros are not supported");
+    }
+}
+
+/*
+ * Reads every `#pragma hyperdo ...` line of the main file, one pragma a
+ * line (comments on it are left out):
+ *
+ *   pragma = "#" "pragma" "hyperdo" (doall | cube | distribute)
+ *   doall  = "doall"                  a for loop must come next
+ *   cube   = "cube" "(" integer ")"   1 <= n <= HD_DP_MAX_DIM, once a file
+ *
+ * and distribute as parse_distribute reads it.
+ */
+void scan_pragmas(reader *r)
+{
+    CXSourceRangeList *skip = clang_getSkippedRanges(r->tu, r->file);
+    size_t *hashes;
+    size_t count = pragma_lines(r->src, r->len, &hashes);
+    for (size_t h = 0; h < count; h++) {
+        size_t eol = hashes[h];
+        while (eol < r->len && r->src[eol] != '\n')
+            eol++;
+        if (in_skipped_range(skip, r, (unsigned)hashes[h]))
+            continue;
+        token_cursor tc = { NULL, 0, 0, 0 };
+        clang_tokenize(r->tu, clang_getRange(
+            clang_getLocationForOffset(r->tu, r->file, (unsigned)hashes[h]),
+            clang_getLocationForOffset(r->tu, r->file, (unsigned)eol)),
+            &tc.tok, &tc.n);
+        /* Comments on the line are not part of the pragma. */
+        unsigned kept = 0, all = tc.n;
+        for (unsigned t = 0; t < tc.n; t++)
+            if (clang_getTokenKind(tc.tok[t]) != CXToken_Comment)
+                tc.tok[kept++] = tc.tok[t];
+        tc.n = kept;
+        position hash = location_pos(r, clang_getLocationForOffset(r->tu, r->file,
+                                                            (unsigned)hashes[h]));
+        pragma p;
+        memset(&p, 0, sizeof p);
+        p.line = hash.line;
+        p.offset = hash.offset;
+        tc.at = 3;            /* after `#`, `pragma`, `hyperdo` */
+        tc.line = hash.line;
+        bool ok = tc.n >= 3;
+        if (!ok) {
+            /* nothing: a line clang does not lex as three tokens */
+        } else if (accept_token(r, &tc, "doall")) {
+            p.kind = PRAGMA_DOALL;
+        } else if (accept_token(r, &tc, "cube")) {
+            p.kind = PRAGMA_CUBE;
+            unsigned at = 0;
+            if (!accept_token(r, &tc, "(") || !pragma_number(r, &tc, &p.value, &at) ||
+                !accept_token(r, &tc, ")")) {
+                pragma_error(r, &tc, "expected cube(n) with n an integer "
+                             "literal%s", "");
+                ok = false;
+            } else if (p.value < 1 || p.value > HD_DP_MAX_DIM) {
+                tc.at = at;
+                pragma_error(r, &tc, "cube(n) needs 1 <= n <= 26 (the mapping "
+                             "optimizer's limit)%s", "");
+                ok = false;
+            }
+        } else if (accept_token(r, &tc, "distribute")) {
+            p.kind = PRAGMA_DISTRIBUTE;
+            ok = parse_distribute(r, &tc, &p);
+        } else {
+            char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
+                                               : hd_xstrdup("");
+            pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
+                         "cube(n) or distribute(arrays : distribution)", word);
+            free(word);
+            ok = false;
+        }
+        if (ok && token_on_line(r, &tc)) {
+            pragma_error(r, &tc, "unexpected text after the pragma%s", "");
+            ok = false;
+        }
+        clang_disposeTokens(r->tu, tc.tok, all);
+        if (!ok) {
+            for (int k = 0; k < p.nnames; k++)
+                free(p.names[k]);
+            free(p.names);
+            free(p.name_cols);
+            continue;
+        }
+        if (p.kind == PRAGMA_DOALL) {
+            /* The loop must come next: only comments may stand between. */
+            size_t next = skip_blank(r->src, r->len, eol);
+            if (!word_at(r->src, r->len, next, "for")) {
+                /* Another directive in the way (#pragma omp parallel for):
+                 * name it. */
+                size_t e = next;
+                while (e < r->len && r->src[e] != '\n' && r->src[e] != '\r' && e - next < 80)
+                    e++;
+                while (e > next && (r->src[e - 1] == ' ' || r->src[e - 1] == '\t'))
+                    e--;
+                r->rejected++;   /* its arrays are not known */
+                if (next < r->len && r->src[next] == '#')
+                    hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
+                              "must be followed by a for loop, but '%.*s' comes first: "
+                              "put the doall pragma right before the loop",
+                              (int)(e - next), r->src + next);
+                else
+                    hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
+                       "must be followed by a for loop");
+                continue;
+            }
+            p.next_offset = (unsigned)next;
+        }
+        hd_xreserve(&r->pragmas, &r->pragmas_cap, r->npragmas + 1, sizeof *r->pragmas);
+        r->pragmas[r->npragmas++] = p;
+        if (p.kind == PRAGMA_CUBE) {
+            if (r->cube_pragma >= 0)
+                hd_report(&r->d, HD_ERROR, p.offset, p.line, "a second '#pragma hyperdo "
+                       "cube' (the first is on line %d)",
+                       r->pragmas[r->cube_pragma].line);
+            else
+                r->cube_pragma = r->npragmas - 1;
+        }
+    }
+    check_ignored_pragmas(r, hashes, count);
+    free(hashes);
+    clang_disposeSourceRangeList(skip);
+}
+
+void free_pragmas(reader *r)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        for (int j = 0; j < r->pragmas[k].nnames; j++)
+            free(r->pragmas[k].names[j]);
+        free(r->pragmas[k].names);
+        free(r->pragmas[k].name_cols);
+    }
+    free(r->pragmas);
+}
