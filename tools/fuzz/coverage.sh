@@ -47,4 +47,4 @@ LLVM_PROFILE_FILE="$out/cov-%p.profraw" "$out/fuzz_c_read_cov" -runs=0 \
 "$llvm/bin/llvm-cov" report "$out/fuzz_c_read_cov" \
     -instr-profile="$out/cov.profdata" \
     "$root/frontend" "$root/analysis"
-echo "per-line detail: $llvm/bin/llvm-cov show $out/fuzz_c_read_cov -instr-profile=$out/cov.profdata $root/frontend/cfront.c"
+echo "per-line detail: $llvm/bin/llvm-cov show $out/fuzz_c_read_cov -instr-profile=$out/cov.profdata $root/frontend/*.c"
