@@ -216,6 +216,15 @@ static bool outer_member(reader *r, int x)
            !clang_equalCursors(decl, r->loop_var);
 }
 
+/* libclang 14 gives no operator kinds, and an operator a macro writes has
+ * no text of its own in the file to read one from. */
+static hd_expr *macro_operator_expr(int bits, bool sg)
+{
+    return opaque_expr(bits, sg, "%s", "an operator inside a macro body cannot be "
+                       "read (libclang 14 gives no operator kinds); write the index "
+                       "without the macro, or use a helper of hyperdo/bits.h");
+}
+
 /* The index expression tree of node x. */
 hd_expr *expr_of(reader *r, int x)
 {
@@ -267,10 +276,7 @@ hd_expr *expr_of(reader *r, int x)
         if (e)
             return expr_with_kids(r, e, kids.kid, 1);
         if (!op[0])
-            return opaque_expr(bits, sg, "%s", "an operator inside a macro body "
-                               "cannot be read (libclang 14 gives no operator kinds); "
-                               "write the index without the macro, or use a helper "
-                               "of hyperdo/bits.h");
+            return macro_operator_expr(bits, sg);
         return opaque_expr(bits, sg, "unary '%s' is not supported in an index", op);
     case CXCursor_BinaryOperator:
         if (kids.n != 2)
@@ -281,15 +287,11 @@ hd_expr *expr_of(reader *r, int x)
         for (size_t k = 0; k < sizeof binary_ops / sizeof binary_ops[0]; k++)
             if (strcmp(op, binary_ops[k].text) == 0) {
                 e = hd_expr_new(HD_EX_BINARY, bits, sg);
-                if (e)
-                    e->op = binary_ops[k].op;
+                e->op = binary_ops[k].op;
                 return expr_with_kids(r, e, kids.kid, 2);
             }
         if (!op[0])
-            return opaque_expr(bits, sg, "%s", "an operator inside a macro body "
-                               "cannot be read (libclang 14 gives no operator kinds); "
-                               "write the index without the macro, or use a helper "
-                               "of hyperdo/bits.h");
+            return macro_operator_expr(bits, sg);
         return opaque_expr(bits, sg, "operator '%s' is not supported in an index", op);
     case CXCursor_ConditionalOperator:
         if (kids.n == 3)
