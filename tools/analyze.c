@@ -204,14 +204,6 @@ static int read_c(const options *opt, hd_spec *spec)
     return HD_EXIT_OK;
 }
 
-static void print_diag(const hd_diag *d)
-{
-    if (d->line > 0)
-        fprintf(stderr, "%s:%d: error: %s\n", d->path, d->line, d->message);
-    else
-        fprintf(stderr, "hyperdo: error: %s\n", d->message);
-}
-
 /* How the kind of an input was decided, said when reading it failed and
  * the name did not make it plain (standard input is a spec, as the help
  * says, unless --c). */
@@ -242,22 +234,9 @@ static int read_input(const options *opt, hd_spec *spec)
                         "to C files, not to the spec '%s'\n", path);
         return HD_EXIT_USAGE;
     }
-    bool is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "<stdin>" : path;
-    FILE *in = is_stdin ? stdin : fopen(path, "r");
-    if (!in) {
-        fprintf(stderr, "hyperdo: error: cannot open '%s': %s\n", path,
-                strerror(errno));
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (hd_read_spec_file(path, rd->read, spec) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    }
-    hd_diag diag;
-    int rc = rd->read(in, name, spec, &diag);
-    if (!is_stdin)
-        fclose(in);
-    if (rc != HD_SPEC_OK) {
-        print_diag(&diag);
-        return HD_EXIT_FAILURE;
-    }
     /* The format allows n up to 64, but the set optimizer keeps a table
      * over all 2^n subsets of address bits (Theorem 5). */
     if (spec->n > HD_DP_MAX_DIM) {

@@ -68,6 +68,12 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
  * its diagnostics on stderr.  HD_EXIT_OK with *prog filled, or
  * HD_EXIT_FAILURE. */
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog);
+/* Reads the spec at `path` ("-": standard input, called <stdin> in
+ * messages) with `read`: HD_EXIT_OK, or HD_EXIT_FAILURE with the error
+ * printed. */
+int hd_read_spec_file(const char *path,
+                      int (*read)(FILE *in, const char *name, hd_spec *out, hd_diag *err),
+                      hd_spec *spec);
 
 /* Prints a malloc'ed answer on stdout and frees it; NULL (out of memory)
  * is reported instead.  Returns the exit status. */

@@ -3,6 +3,7 @@
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,4 +79,28 @@ int hd_print_text(char *text)
     fputs(text, stdout);
     free(text);
     return HD_EXIT_OK;
+}
+
+int hd_read_spec_file(const char *path,
+                      int (*read)(FILE *in, const char *name, hd_spec *out, hd_diag *err),
+                      hd_spec *spec)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *in = is_stdin ? stdin : fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "hyperdo: error: cannot open '%s': %s\n", path, strerror(errno));
+        return HD_EXIT_FAILURE;
+    }
+    hd_diag diag;
+    int rc = read(in, name, spec, &diag);
+    if (!is_stdin)
+        fclose(in);
+    if (rc == HD_SPEC_OK)
+        return HD_EXIT_OK;
+    if (diag.line > 0)
+        fprintf(stderr, "%s:%d: error: %s\n", diag.path, diag.line, diag.message);
+    else
+        fprintf(stderr, "hyperdo: error: %s\n", diag.message);
+    return HD_EXIT_FAILURE;
 }

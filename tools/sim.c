@@ -232,24 +232,8 @@ static int read_spec(const options *opt, hd_spec *spec, const char **name)
         return usage_error("sim reads an LCC spec (.lcc, or - for standard "
                            "input), not '%s'", path);
     *name = is_stdin ? "<stdin>" : path;
-    FILE *in = is_stdin ? stdin : fopen(path, "r");
-    if (!in) {
-        fprintf(stderr, "hyperdo: error: cannot open '%s': %s\n", path,
-                strerror(errno));
+    if (hd_read_spec_file(path, hd_spec_read, spec) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    }
-    hd_diag diag;
-    int rc = hd_spec_read(in, *name, spec, &diag);
-    if (!is_stdin)
-        fclose(in);
-    if (rc != HD_SPEC_OK) {
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: error: %s\n", diag.path, diag.line,
-                    diag.message);
-        else
-            fprintf(stderr, "hyperdo: error: %s\n", diag.message);
-        return HD_EXIT_FAILURE;
-    }
     if (spec->n > HD_SIM_MAX_DIM) {
         fprintf(stderr, "%s:%d: error: n = %d is too large for the simulator "
                 "(at most n = %d, %u routers)\n", *name, spec->n_line, spec->n,
