@@ -123,22 +123,14 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
     return -1;
 }
 
-static int take_build_dir(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value)
-        return hd_option_error(cl, "option '-p' needs a build directory");
-    ((options *)dest)->build_dir = value;
-    return -1;
-}
-
 static const hd_option analyze_options[] = {
-    { "--json", false, NULL, offsetof(options, json) },
-    { "--spec", false, take_spec, 0 },
-    { "--c", false, take_c, 0 },
-    { "--objective", true, take_objective, 0 },
-    { "--dim", true, take_dim, 0 },
-    { "-p", true, take_build_dir, 0 },
-    { NULL, false, NULL, 0 },
+    { "--json", false, NULL, offsetof(options, json), NULL },
+    { "--spec", false, take_spec, 0, NULL },
+    { "--c", false, take_c, 0, NULL },
+    { "--objective", true, take_objective, 0, NULL },
+    { "--dim", true, take_dim, 0, NULL },
+    { "-p", true, NULL, offsetof(options, build_dir), "a build directory" },
+    { NULL, false, NULL, 0, NULL },
 };
 
 /* Returns -1 to go on, or the exit status to leave with. */

@@ -167,14 +167,14 @@ static int take_lib(const hd_command_line *cl, void *dest, const char *value)
 }
 
 static const hd_option own_options[] = {
-    { "--keep", false, NULL, offsetof(options, keep) },
-    { "-v", false, NULL, offsetof(options, verbose) },
-    { "--verbose", false, NULL, offsetof(options, verbose) },
-    { "--backend", true, take_backend, 0 },
-    { "--timeout", true, take_timeout, 0 },
-    { "--include", true, take_include, 0 },
-    { "--lib", true, take_lib, 0 },
-    { NULL, false, NULL, 0 },
+    { "--keep", false, NULL, offsetof(options, keep), NULL },
+    { "-v", false, NULL, offsetof(options, verbose), NULL },
+    { "--verbose", false, NULL, offsetof(options, verbose), NULL },
+    { "--backend", true, take_backend, 0, NULL },
+    { "--timeout", true, take_timeout, 0, NULL },
+    { "--include", true, take_include, 0, NULL },
+    { "--lib", true, take_lib, 0, NULL },
+    { NULL, false, NULL, 0, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */

@@ -87,8 +87,14 @@ int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
             return hd_option_error(cl, "unknown option '%s'", arg);
         if (o->takes_value && !value && i + 1 < argc)
             value = argv[++i];
-        if (!o->handle) {
+        if (!o->handle && !o->takes_value) {
             *(bool *)((char *)table->dest + o->flag) = true;
+            continue;
+        }
+        if (!o->handle) {
+            if (!value)
+                return hd_option_error(cl, "option '%s' needs %s", o->name, o->needs);
+            *(const char **)((char *)table->dest + o->flag) = value;
             continue;
         }
         int status = o->handle(cl, table->dest, value);

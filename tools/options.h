@@ -36,7 +36,10 @@ typedef struct {
     const char *name;         /* "--dim", "-o" */
     bool takes_value;
     int (*handle)(const hd_command_line *cl, void *dest, const char *value);
-    size_t flag;              /* offsetof the bool, when handle is NULL */
+    size_t flag;              /* with no handler: offsetof the bool (no
+                               * value) or the const char * (a value) */
+    const char *needs;        /* a value's missing-value message: "option
+                               * 'NAME' needs <needs>" */
 } hd_option;
 
 /* A table of options, ended by an entry whose name is NULL, and what its

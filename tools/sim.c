@@ -174,17 +174,17 @@ static int take_routing(const hd_command_line *cl, void *dest, const char *value
 }
 
 static const hd_option sim_options[] = {
-    { "--json", false, NULL, offsetof(options, json) },
-    { "--sweep", false, NULL, offsetof(options, sweep) },
-    { "--lcc", true, take_lcc, 0 },
-    { "--mapping", true, take_mapping, 0 },
-    { "--objective", true, take_objective, 0 },
-    { "--rate", true, take_rate, 0 },
-    { "--seed", true, take_seed, 0 },
-    { "--cycles", true, take_cycles, 0 },
-    { "--flits", true, take_flits, 0 },
-    { "--routing", true, take_routing, 0 },
-    { NULL, false, NULL, 0 },
+    { "--json", false, NULL, offsetof(options, json), NULL },
+    { "--sweep", false, NULL, offsetof(options, sweep), NULL },
+    { "--lcc", true, take_lcc, 0, NULL },
+    { "--mapping", true, take_mapping, 0, NULL },
+    { "--objective", true, take_objective, 0, NULL },
+    { "--rate", true, take_rate, 0, NULL },
+    { "--seed", true, take_seed, 0, NULL },
+    { "--cycles", true, take_cycles, 0, NULL },
+    { "--flits", true, take_flits, 0, NULL },
+    { "--routing", true, take_routing, 0, NULL },
+    { NULL, false, NULL, 0, NULL },
 };
 
 static int parse_options(int argc, char **argv, options *opt)

@@ -132,10 +132,10 @@ static int take_objective(const hd_command_line *cl, void *dest, const char *val
 }
 
 static const hd_option translate_options[] = {
-    { "--dim", true, take_dim, 0 },
-    { "--mapping", true, take_mapping, 0 },
-    { "--objective", true, take_objective, 0 },
-    { NULL, false, NULL, 0 },
+    { "--dim", true, take_dim, 0, NULL },
+    { "--mapping", true, take_mapping, 0, NULL },
+    { "--objective", true, take_objective, 0, NULL },
+    { NULL, false, NULL, 0, NULL },
 };
 
 int hd_translate_command_line(int argc, char **argv, const char *usage,
@@ -164,36 +164,12 @@ int hd_translate_command_line(int argc, char **argv, const char *usage,
 
 /* translate's own options: -o, -MD, -MF, -p, each value in the next
  * argument only. */
-static int take_out(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value)
-        return hd_option_error(cl, "option '-o' needs a file name");
-    ((options *)dest)->out = value;
-    return -1;
-}
-
-static int take_depfile(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value)
-        return hd_option_error(cl, "option '-MF' needs a file name");
-    ((options *)dest)->depfile = value;
-    return -1;
-}
-
-static int take_build_dir(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value)
-        return hd_option_error(cl, "option '-p' needs a build directory");
-    ((options *)dest)->build_dir = value;
-    return -1;
-}
-
 static const hd_option own_options[] = {
-    { "-o", true, take_out, 0 },
-    { "-MD", false, NULL, offsetof(options, md) },
-    { "-MF", true, take_depfile, 0 },
-    { "-p", true, take_build_dir, 0 },
-    { NULL, false, NULL, 0 },
+    { "-o", true, NULL, offsetof(options, out), "a file name" },
+    { "-MD", false, NULL, offsetof(options, md), NULL },
+    { "-MF", true, NULL, offsetof(options, depfile), "a file name" },
+    { "-p", true, NULL, offsetof(options, build_dir), "a build directory" },
+    { NULL, false, NULL, 0, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */
