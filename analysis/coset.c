@@ -30,6 +30,18 @@ static int highest_bit(uint64_t x)
     return 63 - __builtin_clzll(x);
 }
 
+/* The sum of the vectors v[t] for the bits t set in `pick`: an element of
+ * a space from its coordinates, or a particular solution from the bits of
+ * a right-hand side. */
+static uint64_t sum_picked(const uint64_t *v, int n, uint64_t pick)
+{
+    uint64_t x = 0;
+    for (int t = 0; t < n; t++)
+        if ((pick >> t) & 1)
+            x ^= v[t];
+    return x;
+}
+
 hd_space hd_space_zero(int k)
 {
     hd_space s;
@@ -82,11 +94,7 @@ bool hd_space_add(hd_space *s, uint64_t x)
 
 uint64_t hd_space_element(const hd_space *s, uint64_t j)
 {
-    uint64_t x = 0;
-    for (int t = 0; t < s->dim; t++)
-        if ((j >> t) & 1)
-            x ^= s->v[t];
-    return x;
+    return sum_picked(s->v, s->dim, j);
 }
 
 bool hd_space_is_coordinate(const hd_space *s)
@@ -237,11 +245,7 @@ bool hd_system_consistent(const hd_system *s, uint64_t y)
 
 uint64_t hd_system_particular(const hd_system *s, uint64_t y)
 {
-    uint64_t x = 0;
-    for (int r = 0; r < s->m; r++)
-        if ((y >> r) & 1)
-            x ^= s->part[r];
-    return x;
+    return sum_picked(s->part, s->m, y);
 }
 
 /* Elimination with right-hand sides, any number of equations: the pivot
