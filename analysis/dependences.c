@@ -10,8 +10,10 @@
 
 /* The iteration that writes each element of array `arr` in doall l (one
  * at most: the front end checked), or ~0; NULL, with *unknown set, when
- * a write's element is not known when translating. */
-static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, const hd_ref **unknown)
+ * a write's element is not known when translating.  With whole_only, the
+ * writes of a part of an element (a member, partial) are left out. */
+static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, bool whole_only,
+                         const hd_ref **unknown)
 {
     size_t size = (size_t)1 << p->arrays[arr].log2_size;
     uint64_t *writer = hd_xmalloc(size * sizeof *writer);
@@ -20,7 +22,7 @@ static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, const h
     char why[64];
     for (int v = 0; v < l->nrefs; v++) {
         const hd_ref *x = &l->refs[v];
-        if (!x->is_write || x->array != arr)
+        if (!x->is_write || x->array != arr || (whole_only && x->partial))
             continue;
         for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
             uint64_t e;
@@ -135,7 +137,7 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
             continue;
         }
         const hd_ref *unknown;
-        uint64_t *writer = writers(p, l, rd->array, &unknown);
+        uint64_t *writer = writers(p, l, rd->array, false, &unknown);
         if (!writer) {
             hd_report(d, HD_ERROR, rd->begin, rd->line, "cannot check that '%s' reads no element of '%s' that an "
                      "earlier iteration writes: the element '%s' writes is not known when "
@@ -163,26 +165,14 @@ bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr)
     }
     if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS)
         return false;
-    size_t size = (size_t)1 << a->log2_size;
-    uint8_t *seen = hd_xcalloc(size, 1);
-    size_t covered = 0;
-    char why[64];
-    for (int k = 0; k < l->nrefs; k++) {
-        const hd_ref *ref = &l->refs[k];
-        if (!ref->is_write || ref->array != arr || ref->partial)
-            continue;
-        for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-            uint64_t e;
-            if (!hd_expr_eval(ref->index, i, &e, why, sizeof why)) {
-                free(seen);
-                return false;
-            }
-            if (e < size && !seen[e]) {
-                seen[e] = 1;
-                covered++;
-            }
-        }
-    }
-    free(seen);
-    return covered == size;
+    const hd_ref *unknown;
+    uint64_t *writer = writers(p, l, arr, true, &unknown);
+    if (!writer)
+        return false;
+    /* Whole: no element is left without a writer. */
+    size_t size = (size_t)1 << a->log2_size, e = 0;
+    while (e < size && writer[e] != ~UINT64_C(0))
+        e++;
+    free(writer);
+    return e == size;
 }
