@@ -302,6 +302,19 @@ static bool walk_guarded(reader *r, enum CXCursorKind kind, const children *kids
     return true;
 }
 
+/* The subscripts of the reference a[s0][s1]... at node x, which may read
+ * arrays too: s0, s1, ... walked as rvalues. */
+static void walk_subscripts(reader *r, int x)
+{
+    for (int at = x; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
+        children sub = kids_of(r, at);
+        if (sub.n != 2)
+            break;
+        walk_rvalue(r, sub.kid[1]);
+        at = strip_wrappers(r, sub.kid[0]);
+    }
+}
+
 /*
  * An expression the body evaluates:
  *
@@ -336,13 +349,7 @@ static void walk_rvalue(reader *r, int x)
         }
         /* One reference a[s0][s1]...; its subscripts may read arrays too. */
         add_ref(r, x, false);
-        for (int at = x; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
-            children sub = kids_of(r, at);
-            if (sub.n != 2)
-                break;
-            walk_rvalue(r, sub.kid[1]);
-            at = strip_wrappers(r, sub.kid[0]);
-        }
+        walk_subscripts(r, x);
         return;
     }
     if (kind == CXCursor_DeclRefExpr) {
@@ -467,14 +474,7 @@ static void walk_lvalue(reader *r, int lhs, bool also_read)
             r->loop->refs[r->loop->nrefs - 1].partial = true;
         if (also_read)
             add_ref(r, t, false);
-        /* Subscripts may read other arrays: walk a[s0][s1]'s s0, s1. */
-        for (int at = t; kind_of(r, at) == CXCursor_ArraySubscriptExpr;) {
-            children kids = kids_of(r, at);
-            if (kids.n != 2)
-                break;
-            walk_rvalue(r, kids.kid[1]);
-            at = strip_wrappers(r, kids.kid[0]);
-        }
+        walk_subscripts(r, t);
         return;
     }
     if (kind == CXCursor_DeclRefExpr) {
