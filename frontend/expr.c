@@ -92,6 +92,15 @@ static void extend_map(hd_affine *f, int bits, bool is_signed)
     f->c = extend(f->c, bits, is_signed);
 }
 
+/* An operation's map in the type of its expression e, whose width and
+ * signedness C converts the result to; true, for `return` at the end of
+ * each operator's map. */
+static bool in_type_of(const hd_expr *e, hd_affine *out)
+{
+    extend_map(out, e->bits, e->is_signed);
+    return true;
+}
+
 static const char *op_name(hd_op op)
 {
     static const char *const names[] = {
@@ -308,8 +317,7 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
     case HD_OP_OR:
         if (!bitwise(e->op, &a, &b, out, why, size))
             return false;
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     case HD_OP_ADD:
         /* No carry when at every bit one operand is zero, or they are
          * each other's complement (then the sum bit is 1). */
@@ -337,8 +345,7 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
                         "constant power of two");
         *out = ac ? b : a;
         shift_rows(out, s, true, false);
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     case HD_OP_SHL:
     case HD_OP_SHR:
     case HD_OP_DIV:
@@ -368,8 +375,7 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
         } else {
             shift_rows(out, s, e->op == HD_OP_SHL, e->is_signed);
         }
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     default:
         return fail(why, size, "'%s' is not affine over GF(2)",
                     op_name(e->op));
@@ -379,8 +385,7 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
         a.row[t] ^= b.row[t];
     a.c ^= b.c;
     *out = a;
-    extend_map(out, e->bits, e->is_signed);
-    return true;
+    return in_type_of(e, out);
 }
 
 /* C's conversion to _Bool is x != 0, not a truncation: affine when x is
@@ -418,8 +423,7 @@ static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
             return false;
         if (e->bits == 1)
             return to_bool(out, why, size);
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     case HD_EX_UNARY:
         if (!affine(e->kid[0], k, out, why, size))
             return false;
@@ -433,8 +437,7 @@ static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
                 return false;
             *out = hd_affine_constant(k, v);
         }
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     case HD_EX_BINARY:
         return affine_binary(e, k, out, why, size);
     case HD_EX_COND:
@@ -443,8 +446,7 @@ static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
                         "the loop variable is not affine over GF(2)");
         if (!affine(e->kid[v ? 1 : 2], k, out, why, size))
             return false;
-        extend_map(out, e->bits, e->is_signed);
-        return true;
+        return in_type_of(e, out);
     case HD_EX_CALL:
         return affine_call(e, k, out, why, size);
     case HD_EX_OPAQUE:
