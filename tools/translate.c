@@ -207,6 +207,24 @@ typedef struct {
     char *tmp;
 } pending;
 
+/* Removes w's temporary file, if it has one: nothing of w is written. */
+static void drop_pending(pending *w)
+{
+    if (w->tmp) {
+        unlink(w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+    }
+}
+
+/* Reports that `path` cannot be written (errno err) and drops w. */
+static bool cannot_write(pending *w, const char *path, int err)
+{
+    fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path, strerror(err));
+    drop_pending(w);
+    return false;
+}
+
 static bool write_pending(pending *w, const char *path, const char *data, size_t len)
 {
     size_t n = strlen(path);
@@ -215,11 +233,10 @@ static bool write_pending(pending *w, const char *path, const char *data, size_t
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp);
     if (fd < 0) {
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path,
-                strerror(errno));
+        int err = errno;
         free(w->tmp);
-        w->tmp = NULL;
-        return false;
+        w->tmp = NULL;        /* mkstemp made no file: nothing to unlink */
+        return cannot_write(w, path, err);
     }
     FILE *f = fdopen(fd, "wb");
     bool ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 &&
@@ -234,36 +251,18 @@ static bool write_pending(pending *w, const char *path, const char *data, size_t
     }
     if (f ? fclose(f) != 0 : (close(fd), true))
         ok = false;
-    if (!ok) {
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path,
-                strerror(saved));
-        unlink(w->tmp);
-        free(w->tmp);
-        w->tmp = NULL;
-    }
-    return ok;
+    if (!ok)
+        return cannot_write(w, path, saved);
+    return true;
 }
 
 static bool commit_pending(pending *w)
 {
-    bool ok = rename(w->tmp, w->path) == 0;
-    if (!ok) {
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", w->path,
-                strerror(errno));
-        unlink(w->tmp);
-    }
+    if (rename(w->tmp, w->path) != 0)
+        return cannot_write(w, w->path, errno);
     free(w->tmp);
     w->tmp = NULL;
-    return ok;
-}
-
-static void drop_pending(pending *w)
-{
-    if (w->tmp) {
-        unlink(w->tmp);
-        free(w->tmp);
-        w->tmp = NULL;
-    }
+    return true;
 }
 
 /* The files being written, whose temporary files go if memory runs out
