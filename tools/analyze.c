@@ -124,13 +124,13 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
 }
 
 static const hd_option analyze_options[] = {
-    { "--json", false, NULL, offsetof(options, json), NULL },
-    { "--spec", false, take_spec, 0, NULL },
-    { "--c", false, take_c, 0, NULL },
-    { "--objective", true, take_objective, 0, NULL },
-    { "--dim", true, take_dim, 0, NULL },
-    { "-p", true, NULL, offsetof(options, build_dir), "a build directory" },
-    { NULL, false, NULL, 0, NULL },
+    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL },
+    { "--spec", HD_OPT_NO_VALUE, take_spec, 0, NULL },
+    { "--c", HD_OPT_NO_VALUE, take_c, 0, NULL },
+    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
+    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL },
+    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory" },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
 };
 
 /* Returns -1 to go on, or the exit status to leave with. */

@@ -150,31 +150,15 @@ static int take_timeout(const hd_command_line *cl, void *dest, const char *value
     return -1;
 }
 
-static int take_include(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !*value)
-        return hd_option_error(cl, "option '--include' needs a directory");
-    ((options *)dest)->include_dir = value;
-    return -1;
-}
-
-static int take_lib(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !*value)
-        return hd_option_error(cl, "option '--lib' needs a library file");
-    ((options *)dest)->lib = value;
-    return -1;
-}
-
 static const hd_option own_options[] = {
-    { "--keep", false, NULL, offsetof(options, keep), NULL },
-    { "-v", false, NULL, offsetof(options, verbose), NULL },
-    { "--verbose", false, NULL, offsetof(options, verbose), NULL },
-    { "--backend", true, take_backend, 0, NULL },
-    { "--timeout", true, take_timeout, 0, NULL },
-    { "--include", true, take_include, 0, NULL },
-    { "--lib", true, take_lib, 0, NULL },
-    { NULL, false, NULL, 0, NULL },
+    { "--keep", HD_OPT_NO_VALUE, NULL, offsetof(options, keep), NULL },
+    { "-v", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL },
+    { "--verbose", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL },
+    { "--backend", HD_OPT_VALUE, take_backend, 0, NULL },
+    { "--timeout", HD_OPT_VALUE, take_timeout, 0, NULL },
+    { "--include", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, include_dir), "a directory" },
+    { "--lib", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lib), "a library file" },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */

@@ -40,7 +40,7 @@ static const hd_option *find_option(const hd_command_line *cl,
             size_t len = strlen(o->name);
             if (strncmp(arg, o->name, len) != 0)
                 continue;
-            if (arg[len] == '=' && o->takes_value && o->name[1] == '-') {
+            if (arg[len] == '=' && o->takes != HD_OPT_NO_VALUE && o->name[1] == '-') {
                 *value = arg + len + 1;
             } else if (arg[len] != '\0') {
                 continue;
@@ -85,14 +85,14 @@ int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
         const hd_option *o = find_option(cl, arg, &table, &value);
         if (!o)
             return hd_option_error(cl, "unknown option '%s'", arg);
-        if (o->takes_value && !value && i + 1 < argc)
+        if (o->takes != HD_OPT_NO_VALUE && !value && i + 1 < argc)
             value = argv[++i];
-        if (!o->handle && !o->takes_value) {
+        if (!o->handle && o->takes == HD_OPT_NO_VALUE) {
             *(bool *)((char *)table->dest + o->flag) = true;
             continue;
         }
         if (!o->handle) {
-            if (!value)
+            if (!value || (o->takes == HD_OPT_NONEMPTY_VALUE && !*value))
                 return hd_option_error(cl, "option '%s' needs %s", o->name, o->needs);
             *(const char **)((char *)table->dest + o->flag) = value;
             continue;

@@ -26,20 +26,29 @@
 
 typedef struct hd_command_line hd_command_line;
 
+/* Whether an option takes a value, and (for an option without a handler)
+ * whether the empty string is one. */
+typedef enum {
+    HD_OPT_NO_VALUE,          /* --json */
+    HD_OPT_VALUE,             /* -o FILE: any string, "" too */
+    HD_OPT_NONEMPTY_VALUE,    /* --lib FILE: "" is refused as a missing one */
+} hd_option_takes;
+
 /* One option.  With a handler, the parser calls handle(cl, dest, value)
  * with the table's dest and the value (NULL when the option takes none,
  * or when it takes one and argv ends): the handler stores it, or prints
  * the usage error (hd_option_error) and returns its status; -1 to go on.
- * Without one, the option is a flag: the bool at offset `flag` in dest
- * becomes true. */
+ * Without one, the option stores what it takes at offset `flag` in dest:
+ * a flag's bool becomes true, a value goes into a const char *. */
 typedef struct {
     const char *name;         /* "--dim", "-o" */
-    bool takes_value;
+    hd_option_takes takes;
     int (*handle)(const hd_command_line *cl, void *dest, const char *value);
     size_t flag;              /* with no handler: offsetof the bool (no
                                * value) or the const char * (a value) */
-    const char *needs;        /* a value's missing-value message: "option
-                               * 'NAME' needs <needs>" */
+    const char *needs;        /* with no handler, a value's message when it
+                               * is missing (or empty and must not be):
+                               * "option 'NAME' needs <needs>" */
 } hd_option;
 
 /* A table of options, ended by an entry whose name is NULL, and what its

@@ -99,15 +99,6 @@ static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 }
 
 /* The options' values; a missing one (NULL) is reported as a bad one. */
-static int take_lcc(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !*value)
-        return hd_option_error(cl, "option '--lcc' needs the name of an LCC "
-                               "of the spec");
-    ((options *)dest)->lcc = value;
-    return -1;
-}
-
 static int take_mapping(const hd_command_line *cl, void *dest, const char *value)
 {
     int k = 0;
@@ -174,17 +165,17 @@ static int take_routing(const hd_command_line *cl, void *dest, const char *value
 }
 
 static const hd_option sim_options[] = {
-    { "--json", false, NULL, offsetof(options, json), NULL },
-    { "--sweep", false, NULL, offsetof(options, sweep), NULL },
-    { "--lcc", true, take_lcc, 0, NULL },
-    { "--mapping", true, take_mapping, 0, NULL },
-    { "--objective", true, take_objective, 0, NULL },
-    { "--rate", true, take_rate, 0, NULL },
-    { "--seed", true, take_seed, 0, NULL },
-    { "--cycles", true, take_cycles, 0, NULL },
-    { "--flits", true, take_flits, 0, NULL },
-    { "--routing", true, take_routing, 0, NULL },
-    { NULL, false, NULL, 0, NULL },
+    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL },
+    { "--sweep", HD_OPT_NO_VALUE, NULL, offsetof(options, sweep), NULL },
+    { "--lcc", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lcc), "the name of an LCC of the spec" },
+    { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL },
+    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
+    { "--rate", HD_OPT_VALUE, take_rate, 0, NULL },
+    { "--seed", HD_OPT_VALUE, take_seed, 0, NULL },
+    { "--cycles", HD_OPT_VALUE, take_cycles, 0, NULL },
+    { "--flits", HD_OPT_VALUE, take_flits, 0, NULL },
+    { "--routing", HD_OPT_VALUE, take_routing, 0, NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
 };
 
 static int parse_options(int argc, char **argv, options *opt)

@@ -132,10 +132,10 @@ static int take_objective(const hd_command_line *cl, void *dest, const char *val
 }
 
 static const hd_option translate_options[] = {
-    { "--dim", true, take_dim, 0, NULL },
-    { "--mapping", true, take_mapping, 0, NULL },
-    { "--objective", true, take_objective, 0, NULL },
-    { NULL, false, NULL, 0, NULL },
+    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL },
+    { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL },
+    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
 };
 
 int hd_translate_command_line(int argc, char **argv, const char *usage,
@@ -165,11 +165,11 @@ int hd_translate_command_line(int argc, char **argv, const char *usage,
 /* translate's own options: -o, -MD, -MF, -p, each value in the next
  * argument only. */
 static const hd_option own_options[] = {
-    { "-o", true, NULL, offsetof(options, out), "a file name" },
-    { "-MD", false, NULL, offsetof(options, md), NULL },
-    { "-MF", true, NULL, offsetof(options, depfile), "a file name" },
-    { "-p", true, NULL, offsetof(options, build_dir), "a build directory" },
-    { NULL, false, NULL, 0, NULL },
+    { "-o", HD_OPT_VALUE, NULL, offsetof(options, out), "a file name" },
+    { "-MD", HD_OPT_NO_VALUE, NULL, offsetof(options, md), NULL },
+    { "-MF", HD_OPT_VALUE, NULL, offsetof(options, depfile), "a file name" },
+    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory" },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */
