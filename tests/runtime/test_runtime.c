@@ -4,8 +4,8 @@
  *
  *     test_runtime --prog PATH [--mpiexec PATH --max-dim N] GROUP
  *
- * GROUP is one of permute, large, scatter, mapping, exchange, exit,
- * errors (ctest runs each as runtime.BACKEND.GROUP).
+ * GROUP is one of permute, large, scatter, mapping, exchange, layout,
+ * exit, errors (ctest runs each as runtime.BACKEND.GROUP).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,6 +193,17 @@ static void test_exchange(void **state)
     }
 }
 
+/* A 2^n x 2^n matrix under a skewed layout that is no bit field (owner
+ * xi(i) XOR j), scattered, read in place, asked for and gathered back
+ * (rt_prog's layout scenario checks each placement by brute force). */
+static void test_layout(void **state)
+{
+    (void)state;
+    for (int n = 0; n <= top(4); n++)
+        expect_ok("layout", n, n & 1, NULL);
+    expect_ok("layout", top(3), 0, NULL);
+}
+
 static void test_exit(void **state)
 {
     run_result r;
@@ -268,11 +279,11 @@ int main(int argc, char **argv)
     static const struct CMUnitTest all[] = {
         cmocka_unit_test(test_permute), cmocka_unit_test(test_large),
         cmocka_unit_test(test_scatter), cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_exchange), cmocka_unit_test(test_exit),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_exchange), cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_exit),     cmocka_unit_test(test_errors),
     };
-    static const char *const names[] = { "permute", "large",    "scatter", "mapping",
-                                         "exchange", "exit", "errors" };
+    static const char *const names[] = { "permute",  "large",  "scatter", "mapping",
+                                         "exchange", "layout", "exit",    "errors" };
     const char *group = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--prog") == 0 && i + 1 < argc)
