@@ -374,36 +374,19 @@ static void optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, in
     free(last);
 }
 
-/* Section 5's DP for a set given with repeats: each distinct LCC once,
- * weighed by how often it occurs. */
-static void ecube_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
-                               hd_order *order, uint64_t *cost)
-{
-    const hd_lcc **uniq = hd_xmalloc((size_t)m * sizeof *uniq);
-    uint64_t *weight = hd_xmalloc((size_t)m * sizeof *weight);
-    int u = distinct_lccs(c, m, uniq, weight);
-    optimize_weighted(uniq, weight, u, n, obj, order, cost);
-    free(uniq);
-    free(weight);
-}
-
 int hd_optimize_set(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
                     hd_order *order, uint64_t *cost)
 {
     int rc = check_set(c, m, t->n, HD_DP_MAX_DIM);
     if (rc != HD_OK)
         return rc;
-    switch (t->kind) {
-    case HD_TARGET_ECUBE_HYPERCUBE:
-        if (m == 0) {
-            *order = hd_order_identity(t->n);
-            *cost = 0;
-        } else {
-            ecube_optimize_set(c, m, t->n, obj, order, cost);
-        }
-        return HD_OK;
-    }
-    return HD_EINVAL;
+    const hd_lcc **uniq = hd_xmalloc((size_t)(m ? m : 1) * sizeof *uniq);
+    uint64_t *weight = hd_xmalloc((size_t)(m ? m : 1) * sizeof *weight);
+    int u = m ? distinct_lccs(c, m, uniq, weight) : 0;
+    rc = hd_optimize_weighted(t, uniq, weight, u, obj, order, cost);
+    free(uniq);
+    free(weight);
+    return rc;
 }
 
 int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint64_t *weight,
