@@ -86,6 +86,14 @@ static void grow_table(hd_requests *r)
     r->nslots = nslots;
 }
 
+static const hd_array_desc *array_of(int array)
+{
+    const hd_array_desc *a = hd__array_desc(array);
+    if (!a)
+        hd__fatal("hd_request: array %d is not in the program's table", array);
+    return a;
+}
+
 /* items (count used of *cap, each `size` bytes) with room for one more:
  * doubled when full, from `first`, so asking costs amortised O(1). */
 static void *room_for_one(void *items, size_t count, size_t *cap, size_t first, size_t size)
@@ -109,6 +117,10 @@ hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
     if (from < 0 || from >= r->P || from == r->me)
         hd__fatal("hd_request: element %lld of array %d from virtual processor %d (this is %d)",
                   (long long)e, array, from, r->me);
+    const hd_array_desc *d = array_of(array);
+    if (e < 0 || e >= (hd_index)1 << d->log2_size || hd__owner_of(array, e) != from)
+        hd__fatal("hd_request: element %lld of array %s is not on virtual processor %d",
+                  (long long)e, d->name ? d->name : "?", from);
     size_t h = (size_t)mix(array, e) & (r->nslots - 1);
     for (; r->slot[h]; h = (h + 1) & (r->nslots - 1)) {
         const ask *a = &r->asks[r->slot[h] - 1];
@@ -125,14 +137,6 @@ hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
     if (2 * r->nasks > r->nslots)
         grow_table(r);
     return (hd_index)t;
-}
-
-static const hd_array_desc *array_of(int array)
-{
-    const hd_array_desc *a = hd__array_desc(array);
-    if (!a)
-        hd__fatal("hd_request: array %d is not in the program's table", array);
-    return a;
 }
 
 static int by_array(const void *x, const void *y, void *asks)

@@ -700,6 +700,18 @@ static int err_main(int argc, char **argv)
     return 0;
 }
 
+/* Virtual 0 asks virtual 1 for element 0 of the cyclic array, which is
+ * its own: the owner check of hd_request must stop the program. */
+static void err_request_owner_node(const void *env)
+{
+    (void)env;
+    hd_requests *r = hd_requests_new();
+    if (v_get_pid() == 0)
+        hd_request(r, A_CYC8, 1, 0);
+    hd_requests_run(r);
+    hd_requests_free(r);
+}
+
 static int err_doall_range_main(int argc, char **argv)
 {
     (void)argc;
@@ -852,6 +864,7 @@ static const hd_node_fn doalls[] = {
     requests_node,       /* 11 */
     alias_node,          /* 12 */
     layout_node,         /* 13 */
+    err_request_owner_node, /* 14 */
 };
 
 static const struct {
@@ -875,6 +888,7 @@ static const struct {
     { "err_size", err_main, 2 },        /* doall 8 */
     { "err_take", err_main, 3 },        /* doall 9 */
     { "err_doall_range", err_doall_range_main, 0 },
+    { "err_request_owner", err_main, 8 }, /* doall 14 */
 };
 
 int main(int argc, char **argv)

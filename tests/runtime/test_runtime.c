@@ -263,6 +263,11 @@ static void test_errors(void **state)
     expect_error(&r, "err_doall_range", "hd_doall: doall 99 out of range");
     free_result(&r);
 
+    r = run("err_request_owner", n, 1, NULL);
+    expect_error(&r, "err_request_owner",
+                 "hd_request: element 0 of array cyc8 is not on virtual processor 1");
+    free_result(&r);
+
     if (mpiexec) {
         /* A 2^2-processor program started on 3 ranks. */
         const char *args[] = { "permute", "2", NULL };
