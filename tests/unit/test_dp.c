@@ -136,7 +136,8 @@ static void check_set(const hd_lcc *set, int m, int n, const reference *ref)
         TU_CHECK(costs_after(set, m, &o).sum == ref->best_sum[k],
                  "weighted %s ordering is not of least total", name);
 
-        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), set, m, obj, &o, &cost), HD_OK, "exhaustive rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), set, m, obj, &o, &cost), HD_OK,
+                    "exhaustive rc");
         TU_CHECK(hd_order_is_valid(&o) && o.n == n, "exhaustive ordering invalid");
         TU_CHECK(cost == ref->best[k], "exhaustive %s cost %llu, optimum %llu", name,
                  (unsigned long long)cost, (unsigned long long)ref->best[k]);
@@ -301,14 +302,16 @@ static void test_edge_cases(void **state)
         hd_lcc one = tu_random_any_lcc(n, NULL);
         for (int k = 0; k < OBJ_COUNT; k++) {
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost), HD_OK, "m = 0");
+            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost), HD_OK,
+                        "m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "m = 0 result");
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), &one, 0, objectives[k], &o, &cost), HD_OK, "m = 0");
+            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), &one, 0, objectives[k], &o, &cost), HD_OK,
+                        "m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "m = 0 result");
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost), HD_OK,
-                        "exhaustive m = 0");
+            TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost),
+                        HD_OK, "exhaustive m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "exhaustive m = 0");
             TU_CHECK_EQ(tu_objective_cost(objectives[k], NULL, 0, &o), 0, "empty cost");
         }
@@ -326,7 +329,8 @@ static void test_edge_cases(void **state)
         TU_CHECK_EQ(hd_optimize_set(TU_CUBE(1), set, 2, objectives[k], &o, &cost), HD_OK, "n = 1");
         TU_CHECK(o.n == 1 && o.r[0] == 0, "n = 1 ordering");
         TU_CHECK_EQ(cost, want[k], "n = 1 cost");
-        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(1), set, 2, objectives[k], &o, &cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(1), set, 2, objectives[k], &o, &cost), HD_OK,
+                    "rc");
         TU_CHECK_EQ(cost, want[k], "n = 1 exhaustive cost");
     }
 
@@ -336,7 +340,8 @@ static void test_edge_cases(void **state)
     TU_CHECK_EQ(hd_optimize_set(TU_CUBE(5), mixed, 2, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "mixed n");
     TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(4), mixed, 2, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
                 "exhaustive mixed n");
-    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(5), mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "n != A.n");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(5), mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
+                "n != A.n");
     TU_CHECK_EQ(hd_optimize_set(TU_CUBE(0), mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "n = 0");
     TU_CHECK_EQ(hd_optimize_set(TU_CUBE(4), mixed, -1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "m < 0");
     TU_CHECK_EQ(hd_optimize_set(TU_CUBE(4), NULL, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "no array");

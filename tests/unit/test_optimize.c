@@ -202,7 +202,8 @@ static void test_alone_vs_exhaustive(void **state)
         hd_order o = hd_optimize_alone(&c), best;
         uint64_t cost, T[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
-        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), &c, 1, HD_OBJ_MAX, &best, &cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), &c, 1, HD_OBJ_MAX, &best, &cost), HD_OK,
+                    "rc");
         TU_CHECK_EQ(cost, optimum(&c, rank), "exhaustive optimum vs closed form");
         tu_contention_after(&c, &o, T);
         TU_CHECK_EQ(hd_contention_degree(T, n), cost, "hd_optimize_alone vs exhaustive");

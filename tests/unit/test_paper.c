@@ -410,7 +410,8 @@ static void test_example6_set(void **state)
         uint64_t dp_cost, ex_cost;
         tu_case(m, set, m, NULL);
         TU_CHECK_EQ(hd_optimize_set(TU_CUBE(N), set, m, HD_OBJ_MAX, &dp, &dp_cost), HD_OK, "DP rc");
-        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(N), set, m, HD_OBJ_MAX, &ex, &ex_cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(N), set, m, HD_OBJ_MAX, &ex, &ex_cost), HD_OK,
+                    "rc");
         TU_CHECK(hd_order_is_valid(&dp), "DP ordering valid");
         TU_CHECK_EQ(dp_cost, 2, "DP cost of Example 6");
         TU_CHECK_EQ(ex_cost, 2, "exhaustive cost of Example 6");
