@@ -26,11 +26,12 @@
 /* ----------------------------------------------------------- contention */
 
 /* The target: the network the program runs on and the time model of its
- * messages.  Only the e-cube wormhole-routed hypercube of Section 2.3
- * exists today: Theorem 1, the optimizers and everything built on them
- * are its implementation, and the plan (hd_plan_build) refuses other
- * kinds until a paper brings their contention and mapping (Wu 1984's
- * omega network, whose cost is counted in passes). */
+ * messages.  The contention, objective-cost and set-optimizer functions
+ * below take it and dispatch on its kind, so that another network (Wu
+ * 1984's omega network, whose cost is counted in passes) adds a case to
+ * each rather than edits across the stages.  Only the e-cube
+ * wormhole-routed hypercube of Section 2.3 exists today: Theorems 1 and 2
+ * and Section 5's dynamic program are its implementation. */
 typedef enum { HD_TARGET_ECUBE_HYPERCUBE } hd_target_kind;
 typedef struct {
     hd_target_kind kind;
@@ -45,11 +46,15 @@ const char *hd_target_name(const hd_target *t);
  * at == dst.  E-cube routing takes the lowest differing dimension. */
 int hd_target_next_hop(const hd_target *t, uint64_t at, uint64_t dst);
 
-/* T_i for i = 0 .. n-1 (Theorem 1 for gathers, its mirror image for
- * scatters; see contention.c for the proof of the latter). */
-void hd_contention(const hd_lcc *c, uint64_t T[]);
-/* The same after the reordering o (Theorem 2). */
-void hd_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[]);
+/* T_i for i = 0 .. t->n - 1, the largest number of c's paths sharing one
+ * channel of dimension i (on the e-cube hypercube: Theorem 1 for gathers,
+ * its mirror image for scatters; see contention.c for the proof of the
+ * latter).  HD_OK; HD_EINVAL when c->A.n is not t->n or t is of a kind
+ * without a contention formula (T is then untouched). */
+int hd_contention(const hd_target *t, const hd_lcc *c, uint64_t T[]);
+/* The same after the reordering o (on the e-cube hypercube: Theorem 2). */
+int hd_contention_after(const hd_target *t, const hd_lcc *c, const hd_order *o,
+                        uint64_t T[]);
 uint64_t hd_contention_degree(const uint64_t T[], int n); /* Definition 6 */
 
 /* Independent check of the formulas: routes every message of c hop by hop
@@ -67,11 +72,13 @@ typedef enum { HD_OBJ_MAX, HD_OBJ_MAXSUM, HD_OBJ_SUM } hd_objective;
 
 const char *hd_objective_name(hd_objective obj);   /* "max", ...; "?" if invalid */
 bool hd_objective_parse(const char *s, hd_objective *obj);
-/* The objective's value for the set under the reordering o, computed from
- * Theorems 1 and 2 directly.  Sums are exact while they fit in 64 bits,
- * which holds for every n the set optimizers accept. */
-uint64_t hd_objective_cost(hd_objective obj, const hd_lcc *c, int m,
-                           const hd_order *o);
+/* *cost = the objective's value for the set of m LCCs on t under the
+ * reordering o (on the e-cube hypercube: from Theorems 1 and 2 directly).
+ * Sums are exact while they fit in 64 bits, which holds for every n the
+ * set optimizers accept.  HD_OK; HD_EINVAL when o->n or an LCC's
+ * dimension is not t->n, or t is of a kind without a cost. */
+int hd_objective_cost(const hd_target *t, hd_objective obj, const hd_lcc *c, int m,
+                      const hd_order *o, uint64_t *cost);
 
 /* Fig. 3, LCP_Optimizer, O(n^3): for a nonsingular gather, an ordering with
  * T_i <= 1 for all i (Theorem 3, Corollary 1).  Given a singular matrix it
@@ -84,22 +91,24 @@ hd_order hd_lcg_optimizer(const hd_lcc *c);
 /* The optimum for one LCC of any class and direction (Corollaries 1, 2). */
 hd_order hd_optimize_alone(const hd_lcc *c);
 
-/* Section 5: an ordering of the n address bits minimising obj over the set
- * of m LCCs (Theorem 5's dynamic program over subsets of address bits).
- * Among optimal orderings for max and maxsum it returns one of least total
- * contention (the sum objective).  Every c[r].A.n must equal n, and
- * n <= HD_DP_MAX_DIM; m may be 0.  Time O(m n 2^n), memory (9 + 5m) 2^n
- * bytes. */
-int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
+/* An ordering of the n = t->n address bits minimising obj over the set of
+ * m LCCs on t; on the e-cube hypercube, Section 5's (Theorem 5's dynamic
+ * program over subsets of address bits).  Among optimal orderings for max
+ * and maxsum it returns one of least total contention (the sum
+ * objective).  Every c[r].A.n must equal n, and n <= HD_DP_MAX_DIM; m may
+ * be 0.  Time O(m n 2^n), memory (9 + 5m) 2^n bytes.  HD_OK; HD_EINVAL
+ * for those conditions or a target of a kind without an optimizer;
+ * HD_ETOOBIG above HD_DP_MAX_DIM. */
+int hd_optimize_set(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
                     hd_order *order, uint64_t *cost);
 /* The same for m LCCs given once each, the r-th counted weight[r] times
  * (as if it appeared weight[r] times in c of hd_optimize_set): the plan
  * passes each distinct LCC of a program once. */
-int hd_optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m, int n,
-                         hd_objective obj, hd_order *order, uint64_t *cost);
+int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint64_t *weight,
+                         int m, hd_objective obj, hd_order *order, uint64_t *cost);
 /* The same optimum by trying all n! orderings (n <= HD_EXHAUSTIVE_MAX_DIM);
  * a reference for tests and benchmarks. */
-int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
+int hd_optimize_exhaustive(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
                            hd_order *order, uint64_t *cost);
 
 /* ------------------------------------------------ owner computes */
@@ -190,8 +199,9 @@ typedef struct {
 
 /* Builds the plan of the communications `comms` (borrowed: it must outlive
  * the plan) on `target`.  HD_OK; HD_EINVAL for a target of another
- * dimension or kind than those implemented; or the set optimizer's status
- * (n above HD_DP_MAX_DIM: HD_ETOOBIG). */
+ * dimension than the communications', or of a kind the contention and
+ * optimizer functions refuse; or the set optimizer's status (n above
+ * HD_DP_MAX_DIM: HD_ETOOBIG). */
 int hd_plan_build(const hd_spec *comms, const hd_target *target, hd_objective objective,
                   hd_mapping_choice choice, hd_plan *out);
 void hd_plan_free(hd_plan *p);

@@ -1,7 +1,9 @@
 /*
- * contention.c — channel contention of an LCC under e-cube wormhole routing:
- * Theorem 1 for gathers and permutations, its mirror image for scatters,
- * and an independent path counter that checks both.
+ * contention.c — channel contention of an LCC on the target network: the
+ * dispatch on the target's kind, the e-cube wormhole hypercube's formulas
+ * (Theorem 1 for gathers and permutations, its mirror image for scatters,
+ * Theorem 2 after a reordering), and an independent path counter that
+ * checks both.
  */
 #include "analysis.h"
 
@@ -61,7 +63,7 @@ int hd_target_next_hop(const hd_target *t, uint64_t at, uint64_t dst)
  * scatter's T_i equals T_{n-1-i} of the gather with the same A and b after
  * the reversing mapping; the optimizers use that duality (optimize.c).
  */
-void hd_contention(const hd_lcc *c, uint64_t T[])
+static void ecube_contention(const hd_lcc *c, uint64_t T[])
 {
     int n = c->A.n;
     for (int i = 0; i < n; i++) {
@@ -80,10 +82,37 @@ void hd_contention(const hd_lcc *c, uint64_t T[])
     }
 }
 
-void hd_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[])
+/* Theorem 2: after the reordering o the contention is that of the LCC
+ * with matrix Q A Q^-1 and vector Q b. */
+static void ecube_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[])
 {
     hd_lcc d = hd_lcc_reorder(c, o);
-    hd_contention(&d, T);
+    ecube_contention(&d, T);
+}
+
+int hd_contention(const hd_target *t, const hd_lcc *c, uint64_t T[])
+{
+    if (c->A.n != t->n)
+        return HD_EINVAL;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        ecube_contention(c, T);
+        return HD_OK;
+    }
+    return HD_EINVAL;
+}
+
+int hd_contention_after(const hd_target *t, const hd_lcc *c, const hd_order *o,
+                        uint64_t T[])
+{
+    if (c->A.n != t->n || o->n != t->n)
+        return HD_EINVAL;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        ecube_contention_after(c, o, T);
+        return HD_OK;
+    }
+    return HD_EINVAL;
 }
 
 uint64_t hd_contention_degree(const uint64_t T[], int n)

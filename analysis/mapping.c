@@ -1,8 +1,8 @@
 /*
  * mapping.c — one reordering mapping for a set of LCCs (Section 5): the
- * three objectives, Theorem 5's dynamic program over subsets of address
- * bits, and the exhaustive search over all n! orderings it is checked
- * against.
+ * three objectives, the dispatch on the target's kind, and for the e-cube
+ * hypercube Theorem 5's dynamic program over subsets of address bits and
+ * the exhaustive search over all n! orderings it is checked against.
  */
 #include "analysis.h"
 
@@ -37,18 +37,45 @@ static uint64_t combine(bool is_max, uint64_t acc, uint64_t v)
     return is_max ? (v > acc ? v : acc) : acc + v;
 }
 
-uint64_t hd_objective_cost(hd_objective obj, const hd_lcc *c, int m,
-                           const hd_order *o)
+/* Are the set's LCCs and the order all of t's dimension?  m >= 0 and c
+ * given when m > 0. */
+static bool set_fits(const hd_target *t, const hd_lcc *c, int m, const hd_order *o)
+{
+    if (m < 0 || (m > 0 && !c) || o->n != t->n)
+        return false;
+    for (int r = 0; r < m; r++)
+        if (c[r].A.n != t->n)
+            return false;
+    return true;
+}
+
+/* The objective from every T_i of every LCC under o, Theorems 1 and 2
+ * (the set fits t, an e-cube hypercube). */
+static uint64_t ecube_objective_cost(const hd_target *t, hd_objective obj, const hd_lcc *c,
+                                     int m, const hd_order *o)
 {
     uint64_t T[HD_MAX_DIM], dim[HD_MAX_DIM] = { 0 }, cost = 0;
     for (int r = 0; r < m; r++) {
-        hd_contention_after(&c[r], o, T);
+        hd_contention_after(t, &c[r], o, T);
         for (int i = 0; i < o->n; i++)
             dim[i] = combine(per_dim_is_max(obj), dim[i], T[i]);
     }
     for (int i = 0; i < o->n; i++)
         cost = combine(across_dims_is_max(obj), cost, dim[i]);
     return cost;
+}
+
+int hd_objective_cost(const hd_target *t, hd_objective obj, const hd_lcc *c, int m,
+                      const hd_order *o, uint64_t *cost)
+{
+    if (!set_fits(t, c, m, o))
+        return HD_EINVAL;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        *cost = ecube_objective_cost(t, obj, c, m, o);
+        return HD_OK;
+    }
+    return HD_EINVAL;
 }
 
 /* ------------------------------------------------------ subset tables */
@@ -347,29 +374,25 @@ static void optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, in
     free(last);
 }
 
-int hd_optimize_set(const hd_lcc *c, int m, int n, hd_objective obj,
+int hd_optimize_set(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
                     hd_order *order, uint64_t *cost)
 {
-    int rc = check_set(c, m, n, HD_DP_MAX_DIM);
+    int rc = check_set(c, m, t->n, HD_DP_MAX_DIM);
     if (rc != HD_OK)
         return rc;
-    if (m == 0) {
-        *order = hd_order_identity(n);
-        *cost = 0;
-        return HD_OK;
-    }
-    const hd_lcc **uniq = hd_xmalloc((size_t)m * sizeof *uniq);
-    uint64_t *weight = hd_xmalloc((size_t)m * sizeof *weight);
-    int u = distinct_lccs(c, m, uniq, weight);
-    optimize_weighted(uniq, weight, u, n, obj, order, cost);
+    const hd_lcc **uniq = hd_xmalloc((size_t)(m ? m : 1) * sizeof *uniq);
+    uint64_t *weight = hd_xmalloc((size_t)(m ? m : 1) * sizeof *weight);
+    int u = m ? distinct_lccs(c, m, uniq, weight) : 0;
+    rc = hd_optimize_weighted(t, uniq, weight, u, obj, order, cost);
     free(uniq);
     free(weight);
-    return HD_OK;
+    return rc;
 }
 
-int hd_optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m, int n,
-                         hd_objective obj, hd_order *order, uint64_t *cost)
+int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint64_t *weight,
+                         int m, hd_objective obj, hd_order *order, uint64_t *cost)
 {
+    int n = t->n;
     if (m < 0 || (m > 0 && (!c || !weight)) || n < 1 || n > HD_MAX_DIM)
         return HD_EINVAL;
     for (int r = 0; r < m; r++)
@@ -377,13 +400,17 @@ int hd_optimize_weighted(const hd_lcc *const *c, const uint64_t *weight, int m, 
             return HD_EINVAL;
     if (n > HD_DP_MAX_DIM)
         return HD_ETOOBIG;
-    if (m == 0) {
-        *order = hd_order_identity(n);
-        *cost = 0;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        if (m == 0) {
+            *order = hd_order_identity(n);
+            *cost = 0;
+        } else {
+            optimize_weighted(c, weight, m, n, obj, order, cost);
+        }
         return HD_OK;
     }
-    optimize_weighted(c, weight, m, n, obj, order, cost);
-    return HD_OK;
+    return HD_EINVAL;
 }
 
 /* ------------------------------------------------- exhaustive search */
@@ -406,21 +433,32 @@ static bool next_permutation(uint8_t *r, int n)
     return true;
 }
 
-int hd_optimize_exhaustive(const hd_lcc *c, int m, int n, hd_objective obj,
-                           hd_order *order, uint64_t *cost)
+/* Every ordering, priced by Theorems 1 and 2; the first of least cost. */
+static void ecube_optimize_exhaustive(const hd_target *t, const hd_lcc *c, int m,
+                                      hd_objective obj, hd_order *order, uint64_t *cost)
 {
-    int rc = check_set(c, m, n, HD_EXHAUSTIVE_MAX_DIM);
-    if (rc != HD_OK)
-        return rc;
-    hd_order o = hd_order_identity(n);
+    hd_order o = hd_order_identity(t->n);
     *order = o;
-    *cost = hd_objective_cost(obj, c, m, &o);
-    while (next_permutation(o.r, n)) {
-        uint64_t v = hd_objective_cost(obj, c, m, &o);
+    *cost = ecube_objective_cost(t, obj, c, m, &o);
+    while (next_permutation(o.r, t->n)) {
+        uint64_t v = ecube_objective_cost(t, obj, c, m, &o);
         if (v < *cost) {
             *cost = v;
             *order = o;
         }
     }
-    return HD_OK;
+}
+
+int hd_optimize_exhaustive(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
+                           hd_order *order, uint64_t *cost)
+{
+    int rc = check_set(c, m, t->n, HD_EXHAUSTIVE_MAX_DIM);
+    if (rc != HD_OK)
+        return rc;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        ecube_optimize_exhaustive(t, c, m, obj, order, cost);
+        return HD_OK;
+    }
+    return HD_EINVAL;
 }

@@ -57,24 +57,53 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
     free(seen);
 }
 
-/* What a communication needs apart from the set's mapping. */
-static void price_alone(const hd_lcc *c, hd_plan_price *pr)
+/* What a communication needs apart from the set's mapping; the
+ * contention's status (a target it has no formula for: HD_EINVAL).  The
+ * optimum for the LCC alone is Section 4's, the e-cube hypercube's: the
+ * only target whose contention is accepted today. */
+static int price_alone(const hd_target *target, const hd_lcc *c, hd_plan_price *pr)
 {
     pr->class = hd_lcc_classify(c);
     pr->bpc = hd_lcc_is_bpc(c);
     pr->rank = hd_rank(&c->A);
-    hd_contention(c, pr->before);
+    int rc = hd_contention(target, c, pr->before);
+    if (rc != HD_OK)
+        return rc;
     pr->alone_order = hd_optimize_alone(c);
-    hd_contention_after(c, &pr->alone_order, pr->alone);
+    return hd_contention_after(target, c, &pr->alone_order, pr->alone);
+}
+
+/* The plan's order of address bits and its cost: the identity, or Section
+ * 5's optimum over the distinct LCCs each weighed by its count. */
+static int choose_order(const hd_spec *spec, const hd_target *target, const hd_lcc **distinct,
+                        const uint64_t *weight, hd_plan *p)
+{
+    if (p->n == 0) {
+        p->order.n = 0;            /* a C file without loops */
+        return HD_OK;
+    }
+    if (p->choice == HD_MAPPING_IDENTITY) {
+        p->order = hd_order_identity(p->n);
+        hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
+        int nset = 0;
+        for (int r = 0; r < p->m; r++)
+            if (!spec->lccs[r].reason)
+                set[nset++] = spec->lccs[r].lcc;
+        int rc = hd_objective_cost(target, p->objective, set, nset, &p->order, &p->cost);
+        free(set);
+        return rc;
+    }
+    return hd_optimize_weighted(target, distinct, weight, p->nprices, p->objective, &p->order,
+                                &p->cost);
 }
 
 int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective objective,
                   hd_mapping_choice choice, hd_plan *p)
 {
     memset(p, 0, sizeof *p);
-    /* Theorems 1 and 2 and Section 5's optimizer are the e-cube
-     * hypercube's; another network needs its own. */
-    if (target->kind != HD_TARGET_ECUBE_HYPERCUBE || target->n != spec->n)
+    /* The contention and optimizer functions dispatch on the target's
+     * kind and refuse those they have no formula for. */
+    if (target->n != spec->n)
         return HD_EINVAL;
     p->target = *target;
     p->n = spec->n;
@@ -88,7 +117,8 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
     /* Each distinct LCC once, weighed by how often it occurs. */
     const hd_lcc **distinct = hd_xmalloc((size_t)p->nprices * sizeof *distinct);
     uint64_t *weight = hd_xcalloc((size_t)p->nprices, sizeof *weight);
-    for (int r = 0; r < p->m; r++) {
+    int rc = HD_OK;
+    for (int r = 0; r < p->m && rc == HD_OK; r++) {
         if (spec->lccs[r].reason)
             continue;
         int k = slot_of[r];
@@ -96,26 +126,12 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
         weight[k]++;
         if (p->comm[r].first == r) {
             distinct[k] = &spec->lccs[r].lcc;
-            price_alone(distinct[k], &p->prices[k]);
+            rc = price_alone(target, distinct[k], &p->prices[k]);
         }
     }
     free(slot_of);
-    int rc = HD_OK;
-    if (p->n == 0) {
-        p->order.n = 0;            /* a C file without loops */
-    } else if (choice == HD_MAPPING_IDENTITY) {
-        p->order = hd_order_identity(p->n);
-        hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
-        int nset = 0;
-        for (int r = 0; r < p->m; r++)
-            if (!spec->lccs[r].reason)
-                set[nset++] = spec->lccs[r].lcc;
-        p->cost = hd_objective_cost(objective, set, nset, &p->order);
-        free(set);
-    } else {
-        rc = hd_optimize_weighted(distinct, weight, p->nprices, p->n, objective,
-                                  &p->order, &p->cost);
-    }
+    if (rc == HD_OK)
+        rc = choose_order(spec, target, distinct, weight, p);
     free(distinct);
     free(weight);
     if (rc != HD_OK) {
@@ -130,7 +146,8 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
         hd_plan_price *pr = &p->prices[l->price - p->prices];
         if (l->first == r) {
             pr->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
-            hd_contention_after(&l->in->lcc, &p->order, pr->after);
+            /* accepted: the same target and dimension priced it above */
+            hd_contention_after(target, &l->in->lcc, &p->order, pr->after);
         }
         uint64_t db = hd_contention_degree(pr->before, p->n);
         uint64_t da = hd_contention_degree(pr->after, p->n);

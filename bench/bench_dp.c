@@ -164,12 +164,13 @@ int main(int argc, char **argv)
     for (int n = 8; n <= max_n; n++) {
         hd_lcc *c = calloc((size_t)m, sizeof *c);
         random_set(c, m, n);
+        const hd_target target = hd_target_ecube(n);
         hd_order order;
         uint64_t cost = 0;
         int reps = n < 14 ? 20 : n < 18 ? 3 : 1;
         double t0 = now();
         for (int k = 0; k < reps; k++)
-            if (hd_optimize_set(c, m, n, obj, &order, &cost) != HD_OK) {
+            if (hd_optimize_set(&target, c, m, obj, &order, &cost) != HD_OK) {
                 fprintf(stderr, "bench_dp: n = %d: out of memory\n", n);
                 return 1;
             }
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
             hd_order eo;
             uint64_t ec;
             t0 = now();
-            hd_optimize_exhaustive(c, m, n, obj, &eo, &ec);
+            hd_optimize_exhaustive(&target, c, m, obj, &eo, &ec);
             exhaust_last = now() - t0;
             if (ec != cost)
                 fail("exhaustive", n, ec, cost);

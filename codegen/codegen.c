@@ -463,8 +463,8 @@ static void put_tables(text *t, const gen *g)
          * object all run long, touched only where hd_to_host says. */
         bool host_static = x->is_global && !x->host_escapes;
         putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, x->shift, host_static ? "HD_ARRAY_HOST_STATIC" : "0",
-             x->elem_type);
+             x->elem_size, x->log2_size, bit_field_shift(&g->layout[a]),
+             host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
     }
     if (!g->ndist)
         put(t, "    { 0, 0, 0, 0, 0 },\n");
@@ -495,6 +495,29 @@ static void put_tables(text *t, const gen *g)
 }
 
 /* ---------------------------------------------------------- driver */
+
+/* The text written for an array's owner and offset (hd_owner,
+ * hd_local_offset, hd_global_index, the runtime's table) takes the shift
+ * of a bit field; a layout whose owner is any other GF(2) map (Lee and
+ * Aboelaze's, to come) is refused here, before anything is written,
+ * rather than written wrong. */
+static void check_layout(gen *g, int arr)
+{
+    if (g->layout[arr].shift < 0)
+        hd_report_input(&g->d, "internal error: the owner of '%s' is not a bit field of its "
+                        "element index, and the code generator writes only those",
+                        g->prog->arrays[arr].name);
+}
+
+int bit_field_shift(const hd_layout *l)
+{
+    if (l->shift < 0) {
+        fputs("hyperdo: internal error: a layout that is not a bit field reached the code "
+              "generator's text\n", stderr);
+        abort();
+    }
+    return l->shift;
+}
 
 static void release(gen *g)
 {
@@ -606,8 +629,10 @@ int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, siz
     g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
     for (int a = 0; a < prog->narrays; a++) {
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
-        if (g.array_id[a] >= 0)
+        if (g.array_id[a] >= 0) {
             g.layout[a] = hd_array_layout(&prog->arrays[a], prog->n);
+            check_layout(&g, a);
+        }
     }
     if (g.d.errors) {
         release(&g);

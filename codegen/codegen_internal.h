@@ -3,8 +3,9 @@
  * file's functions:
  *
  *   text.c      a growing output buffer;
- *   codegen.c   the driver: checks, the edits of the input file, the
- *               host's side of each doall, the tables, hd_codegen;
+ *   codegen.c   the driver: checks (the layouts among them), the edits of
+ *               the input file, the host's side of each doall, the tables,
+ *               hd_codegen;
  *   plan.c      how each doall's references reach their elements, and
  *               which iterations each processor visits (the node plan);
  *   node.c      the node function of a doall, written from its plan.
@@ -162,6 +163,14 @@ struct gen {
     const char *v;         /* "hd_v_" when the program names v_send & co.
                             * itself, else "v_" (Fig. 1d's names) */
 };
+
+/* --------------------------------------------------------- codegen.c */
+
+/* The shift of a bit-field layout (owner = bits shift .. shift+n-1), the
+ * one the runtime's hd_owner, hd_local_offset and hd_global_index take.
+ * hd_codegen refuses every other layout with an internal error before
+ * writing, so meeting one here is a bug: the tool stops with a message. */
+int bit_field_shift(const hd_layout *l);
 
 /* --------------------------------------------------------- source.c */
 

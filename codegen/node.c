@@ -32,17 +32,22 @@ static const char *name_of(const gen *g, int arr)
     return g->prog->arrays[arr].name;
 }
 
-/* The runtime's hd_owner and hd_local_offset take the layouts whose owner
- * is a bit field (cyclic, block, block_cyclic: all there are today); a
- * layout of another owner map needs its own runtime helpers first. */
+/* The owner and the local offset of element `index` of array arr, as C,
+ * from its layout: the runtime's hd_owner and hd_local_offset for a bit
+ * field (cyclic, block, block_cyclic: all there are today).  Another
+ * layout (Lee and Aboelaze's owners such as xi(i) XOR j) needs its own
+ * text; bit_field_shift stops at it, and hd_codegen has refused it
+ * before writing anything. */
 static void put_owner(text *t, const gen *g, const char *index, int arr)
 {
-    putf(t, "hd_owner(%s, %d, %d)", index, g->layout[arr].shift, g->prog->n);
+    const hd_layout *l = &g->layout[arr];
+    putf(t, "hd_owner(%s, %d, %d)", index, bit_field_shift(l), l->n);
 }
 
 static void put_offset(text *t, const gen *g, const char *index, int arr)
 {
-    putf(t, "hd_local_offset(%s, %d, %d)", index, g->layout[arr].shift, g->prog->n);
+    const hd_layout *l = &g->layout[arr];
+    putf(t, "hd_local_offset(%s, %d, %d)", index, bit_field_shift(l), l->n);
 }
 
 /* "file:line:col: 'text'", naming a reference in a run-time error. */
@@ -748,12 +753,14 @@ static void put_streams(text *t, const gen *g, const node_plan *np)
         putf(t, ": element i + hd_c%d */\n    {\n        const %s %s = 0;\n        (void)%s;\n"
                 "        hd_c%d = %s;\n    }\n",
              q, l->var_type, l->var, l->var, q, np->refs[sg->ref].index);
+        const hd_layout *lay = &g->layout[sg->array];
         putf(t, "    for (hd_index hd_j = 0; hd_j < %lld; hd_j++) {\n"
                 "        const hd_index hd_n = hd_global_index(hd_j, hd_me, %d, %d) - hd_c%d;\n"
                 "        HD_VISIT(hd_n);\n"
                 "        if (hd_n < 0 || hd_n >= %lld)\n            continue;\n"
                 "        const %s %s = (%s)hd_n;\n        (void)%s;\n        ",
-             (long long)1 << (a->log2_size - n), a->shift, n, q, (long long)1 << l->k,
+             (long long)1 << (lay->bits - lay->n), bit_field_shift(lay), lay->n, q,
+             (long long)1 << l->k,
              l->var_type, l->var, l->var_type, l->var);
         if (sg->guard >= 0) {
             put(t, "if (!(");

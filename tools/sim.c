@@ -550,8 +550,13 @@ int hd_cmd_sim(int argc, char **argv)
     status = choose_order(&opt, &spec, &out.lcc->lcc, &out.order);
     if (status == HD_EXIT_OK) {
         out.mapped = hd_lcc_reorder(&out.lcc->lcc, &out.order);
-        hd_contention(&out.mapped, out.theorem);
-        status = simulate(&opt, &out);
+        hd_target target = hd_target_ecube(spec.n);   /* what the simulator models */
+        if (hd_contention(&target, &out.mapped, out.theorem) != HD_OK) {
+            fprintf(stderr, "hyperdo: error: no contention formula for the LCC (internal error)\n");
+            status = HD_EXIT_FAILURE;
+        } else {
+            status = simulate(&opt, &out);
+        }
     }
     if (status == HD_EXIT_OK) {
         status = hd_print_text(opt.json ? render_json(&opt, &out)

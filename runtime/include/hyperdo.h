@@ -109,17 +109,38 @@ int hd_dim(void);
 
 /* ------------------------------------- what the translator emits */
 
-/* A distributed array: 2^log2_size elements of elem_size bytes; element
- * e lives on virtual processor (e >> shift) & (2^n - 1) at local offset
+/* A distributed array: 2^log2_size elements of elem_size bytes, every
+ * processor holding 2^(log2_size - n) of them.  Unless hd_run_layouts
+ * gives it another layout, element e lives on virtual processor
+ * hd_owner(e, shift, n) = (e >> shift) & (2^n - 1) at local offset
  * hd_local_offset(e, shift, n) (the element's index with those n bits
- * removed), so every processor holds 2^(log2_size - n) of them. */
+ * removed): the bit field at shift, which cyclic, block and block_cyclic
+ * are. */
 typedef struct {
     const char *name;
     size_t elem_size;
     int log2_size;
-    int shift;
+    int shift;          /* the bit field's; unused under a general layout */
     int flags;          /* HD_ARRAY_* below; 0 is always safe */
 } hd_array_desc;
+
+/* A layout whose owner is not a bit field (Lee and Aboelaze's templates:
+ * owners such as xi(i) XOR j): the owner and the local offset of element
+ * e are GF(2)-affine maps of e's log2_size bits,
+ *     bit t of owner(e)  = parity(owner_rows[t] & e)  ^ bit t of owner_c,
+ *                          t < n,
+ *     bit t of offset(e) = parity(offset_rows[t] & e) ^ bit t of offset_c,
+ *                          t < log2_size - n,
+ * together one-to-one (hd_run checks).  It mirrors the translator's
+ * hd_layout.  The library places such an array's elements one by one: its
+ * slices are never runs of the host's copy (HD_ARRAY_HOST_STATIC does not
+ * alias them). */
+typedef struct {
+    const uint64_t *owner_rows;    /* n rows */
+    uint64_t owner_c;
+    const uint64_t *offset_rows;   /* log2_size - n rows */
+    uint64_t offset_c;
+} hd_layout_desc;
 
 /* The host's copy (the address given to hd_scatter and hd_gather) is the
  * same object for the whole run, and the host touches it only after
@@ -155,6 +176,12 @@ typedef struct {
  * stopped.  A call of exit() in the host also stops the processors
  * cleanly and keeps its status. */
 int hd_run(const hd_program_desc *program, int argc, char **argv);
+/* The same with a layout per array: layouts[a] (program->narrays entries)
+ * describes array a's, NULL the bit field at its shift (hd_run passes
+ * NULL for every array).  The array table keeps its form, so a program
+ * whose arrays are all bit fields is written as before. */
+int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                   int argc, char **argv);
 
 /* Host only.  Sends every processor its elements of array `array` from
  * the host's full copy `host` (2^log2_size elements). */
@@ -179,7 +206,8 @@ void *hd_local(int array);
  * message), even for count 0: the node code's per-iteration tables. */
 void *hd_alloc(hd_index count, size_t size);
 
-/* Where element e of an array with this shift lives, and at which offset. */
+/* Where element e of an array whose layout is the bit field at this shift
+ * lives, and at which offset. */
 static inline int hd_owner(hd_index hd_e, int hd_shift, int hd_n)
 {
     return (int)((hd_e >> hd_shift) & (((hd_index)1 << hd_n) - 1));

@@ -235,28 +235,37 @@ void *hd_local(int array)
 }
 
 /* Copies virtual processor v's elements between the host's full copy and
- * a slice in local-offset order: runs of 2^shift consecutive elements,
- * run r starting at element (r << (shift + n)) | (v << shift). */
-static void slice_copy(const hd_array_desc *a, int v, const char *full, char *slice, int to_slice)
+ * a slice in local-offset order, a run of consecutive elements at a time
+ * (layout.c: 2^shift of them under a bit field, one under a general
+ * layout). */
+static void slice_copy(int array, const hd_array_desc *a, int v, const char *full, char *slice,
+                       int to_slice)
 {
-    size_t run = ((size_t)1 << a->shift) * a->elem_size;
-    size_t nruns = (size_t)1 << (a->log2_size - dim - a->shift);
-    for (size_t r = 0; r < nruns; r++) {
-        size_t e0 = (r << (a->shift + dim)) | ((size_t)v << a->shift);
+    size_t per_run = (size_t)hd__run_length(array);
+    size_t run = per_run * a->elem_size;
+    for (size_t o = 0; o < local_count(a); o += per_run) {
+        size_t e0 = (size_t)hd__element_at(array, v, (hd_index)o);
         if (to_slice)
-            memcpy(slice + r * run, full + e0 * a->elem_size, run);
+            memcpy(slice + o * a->elem_size, full + e0 * a->elem_size, run);
         else
-            memcpy((char *)full + e0 * a->elem_size, slice + r * run, run);
+            memcpy((char *)full + e0 * a->elem_size, slice + o * a->elem_size, run);
     }
+}
+
+/* Is every processor's slice of array a one run of the host's copy (the
+ * bit field of a block distribution)?  Never under a general layout. */
+static int slice_is_one_run(int array, const hd_array_desc *a)
+{
+    return hd__layout_is_bit_field(array) && (size_t)hd__run_length(array) == local_count(a);
 }
 
 /* The slice of virtual processor v inside the host's copy when it is one
  * contiguous run (block distributions), else NULL. */
-static const char *contiguous_slice(const hd_array_desc *a, int v, const char *full)
+static const char *contiguous_slice(int array, const hd_array_desc *a, int v, const char *full)
 {
-    if (a->log2_size - dim - a->shift != 0)
+    if (!slice_is_one_run(array, a))
         return NULL;
-    return full + (((size_t)v << a->shift) * a->elem_size);
+    return full + (size_t)hd__element_at(array, v, 0) * a->elem_size;
 }
 
 static void send_cmd(int p, int op, int id, int status, size_t env_size)
@@ -290,10 +299,10 @@ static void quiesce(void)
 }
 
 /* Can array a's slices be runs of the host's copy? */
-static int aliasable(const hd_array_desc *a)
+static int aliasable(int array, const hd_array_desc *a)
 {
     return hd__tr_shared && nprocs > 1 && (a->flags & HD_ARRAY_HOST_STATIC) &&
-           a->log2_size - dim - a->shift == 0;
+           slice_is_one_run(array, a);
 }
 
 /* Makes every processor's slice of array a the run of `host` it owns;
@@ -307,7 +316,7 @@ static void alias(int array, const hd_array_desc *a, const void *host)
             hd__fatal("out of memory");
         if (!aliased[array])
             free(locals[p][array]);
-        locals[p][array] = (char *)host + ((size_t)v << a->shift) * a->elem_size;
+        locals[p][array] = (char *)contiguous_slice(array, a, v, host);
     }
     aliased[array] = 1;
     alias_base[array] = host;
@@ -321,17 +330,26 @@ void hd_host_access(int array)
         quiesce();
 }
 
+/* hd_scatter's and hd_gather's checks: the host calls, for an array of
+ * the table, with its copy at `host` (the message says `from` or `into`
+ * a null pointer); the array's description. */
+static const hd_array_desc *host_copy_of(const char *fn, int array, const void *host,
+                                         const char *direction)
+{
+    host_only(fn);
+    const hd_array_desc *a = array_desc(fn, array);
+    if (!host)
+        hd__fatal("%s of array %s %s a null pointer", fn, a->name ? a->name : "?", direction);
+    return a;
+}
+
 void hd_scatter(int array, const void *host)
 {
-    const hd_array_desc *a;
+    const hd_array_desc *a = host_copy_of("hd_scatter", array, host, "from");
     size_t bytes;
     char *buf = NULL;
 
-    host_only("hd_scatter");
-    a = array_desc("hd_scatter", array);
-    if (!host)
-        hd__fatal("hd_scatter of array %s from a null pointer", a->name ? a->name : "?");
-    if (aliasable(a)) {
+    if (aliasable(array, a)) {
         /* The slices are the host's copy: nothing moves. */
         if (!aliased[array] || alias_base[array] != host)
             alias(array, a, host);
@@ -342,17 +360,17 @@ void hd_scatter(int array, const void *host)
         int p = prog->to_physical[v];
         const char *run;
         if (p == 0) {
-            slice_copy(a, v, host, local_of(0, array, a), 1);
+            slice_copy(array, a, v, host, local_of(0, array, a), 1);
             continue;
         }
         send_cmd(p, CMD_SCATTER, array, 0, 0);
         pending = 1;   /* p may still be storing its slice */
         hd__stats_host(0, bytes);
-        run = contiguous_slice(a, v, host);
+        run = contiguous_slice(array, a, v, host);
         if (!run) {
             if (!buf && !(buf = malloc(bytes)))
                 hd__fatal("hd_scatter: out of memory for %zu bytes", bytes);
-            slice_copy(a, v, host, buf, 1);
+            slice_copy(array, a, v, host, buf, 1);
             run = buf;
         }
         hd__tr_send(p, run, bytes);
@@ -362,14 +380,10 @@ void hd_scatter(int array, const void *host)
 
 void hd_gather(int array, void *host)
 {
-    const hd_array_desc *a;
+    const hd_array_desc *a = host_copy_of("hd_gather", array, host, "into");
     size_t bytes;
     char *buf = NULL;
 
-    host_only("hd_gather");
-    a = array_desc("hd_gather", array);
-    if (!host)
-        hd__fatal("hd_gather of array %s into a null pointer", a->name ? a->name : "?");
     if (aliased[array] && alias_base[array] == host) {
         quiesce();   /* the elements are already here once the writers are done */
         return;
@@ -383,10 +397,10 @@ void hd_gather(int array, void *host)
         size_t got;
         char *run;
         if (p == 0) {
-            slice_copy(a, v, host, local_of(0, array, a), 0);
+            slice_copy(array, a, v, host, local_of(0, array, a), 0);
             continue;
         }
-        run = (char *)contiguous_slice(a, v, host);
+        run = (char *)contiguous_slice(array, a, v, host);
         if (!run) {
             if (!buf && !(buf = malloc(bytes)))
                 hd__fatal("hd_gather: out of memory for %zu bytes", bytes);
@@ -399,7 +413,7 @@ void hd_gather(int array, void *host)
                       "(a message of the program was not received)",
                       a->name ? a->name : "?", p, got, bytes);
         if (run == buf)
-            slice_copy(a, v, host, buf, 0);
+            slice_copy(array, a, v, host, buf, 0);
     }
     free(buf);
 }
@@ -556,6 +570,7 @@ static void node_main(void)
 
 static void release(void)
 {
+    hd__layouts_stop();
     free(locals);
     locals = NULL;
     free(aliased);
@@ -590,7 +605,9 @@ static void at_exit(void)
         host_stop(0);
 }
 
-static void check_program(const hd_program_desc *program)
+/* The program's tables; an array of a general layout (layouts[i]) has
+ * its own checks (layout.c) instead of its shift's. */
+static void check_program(const hd_program_desc *program, const hd_layout_desc *const *layouts)
 {
     int P;
     if (!program)
@@ -617,7 +634,7 @@ static void check_program(const hd_program_desc *program)
         if (a->log2_size < program->dim || a->log2_size > 62)
             hd__fatal("hd_run: array %s: 2^%d elements, but %d processors need 2^%d .. 2^62",
                       name, a->log2_size, P, program->dim);
-        if (a->shift < 0 || a->shift > a->log2_size - program->dim)
+        if (!(layouts && layouts[i]) && (a->shift < 0 || a->shift > a->log2_size - program->dim))
             hd__fatal("hd_run: array %s: shift %d out of range 0 .. %d", name, a->shift,
                       a->log2_size - program->dim);
         if (((size_t)1 << (a->log2_size - program->dim)) > SIZE_MAX / a->elem_size)
@@ -634,12 +651,19 @@ static void check_program(const hd_program_desc *program)
 
 int hd_run(const hd_program_desc *program, int argc, char **argv)
 {
+    return hd_run_layouts(program, NULL, argc, argv);
+}
+
+int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                   int argc, char **argv)
+{
     static int registered;
     int status;
 
     if (running)
         hd__fatal("hd_run called while a program is running");
-    check_program(program);
+    check_program(program, layouts);
+    hd__layouts_start(program, layouts);
     prog = program;
     dim = program->dim;
     nprocs = 1 << dim;

@@ -2,7 +2,8 @@
  * hd_internal.h — what the common part of the run-time library
  * (common.c: hd_run's host/node protocol, scatter/gather, hd_local,
  * hd_exchange, the v_* range checks) needs from a transport, and what a
- * transport may call back.  Two transports implement it:
+ * transport may call back; and the functions the library's files share
+ * (layout.c: where elements live; buffers.c; stats.c).  Two transports implement it:
  * transport_threads.c (libhyperdo.a: every processor a pthread of one
  * process) and transport_mpi.c (libhyperdo-mpi.a: one MPI rank each).
  *
@@ -79,6 +80,28 @@ HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
 /* The running program's description of distributed array `array`, or NULL
  * when there is no such array. */
 const hd_array_desc *hd__array_desc(int array);
+
+/* ------------------------------- layout.c: where each element lives */
+
+/* At hd_run, after the program's checks: each array's layout, the bit
+ * field at its shift or layouts[array] when that is not NULL (layouts
+ * itself may be NULL); a general layout is checked (rows within the
+ * array's bits, one-to-one) and inverted, or the program stops with the
+ * reason.  hd__layouts_stop releases them. */
+void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *const *layouts);
+void hd__layouts_stop(void);
+/* The owner (virtual processor) and the local offset of element e of
+ * array `array`, and the element at offset o of virtual processor v: the
+ * one place the library computes them, whatever the layout. */
+int hd__owner_of(int array, hd_index e);
+hd_index hd__offset_of(int array, hd_index e);
+hd_index hd__element_at(int array, int v, hd_index o);
+/* Is the array's owner the bit field at shift? */
+int hd__layout_is_bit_field(int array);
+/* How many consecutive local offsets, from each multiple of it, hold
+ * consecutive elements: 2^shift for the bit field, 1 for a general
+ * layout (whose runs the library does not look for). */
+hd_index hd__run_length(int array);
 
 /* ----------------------------------- buffers.c: reused message buffers */
 

@@ -13,8 +13,8 @@
  *   2. requests: per owner, for each array asked, a block
  *      [array, count, local offset x count] (hd_index each);
  *   3. answers: the owner sends the elements back in the order asked.
- * The asker computes the owner and the local offset itself (the layout is
- * in the program's array table), so the owner only copies.
+ * The asker computes the local offset itself (layout.c, from the
+ * program's array table and layouts), so the owner only copies.
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -86,6 +86,28 @@ static void grow_table(hd_requests *r)
     r->nslots = nslots;
 }
 
+static const hd_array_desc *array_of(int array)
+{
+    const hd_array_desc *a = hd__array_desc(array);
+    if (!a)
+        hd__fatal("hd_request: array %d is not in the program's table", array);
+    return a;
+}
+
+/* items (count used of *cap, each `size` bytes) with room for one more:
+ * doubled when full, from `first`, so asking costs amortised O(1). */
+static void *room_for_one(void *items, size_t count, size_t *cap, size_t first, size_t size)
+{
+    if (count < *cap)
+        return items;
+    size_t more = *cap ? 2 * *cap : first;
+    void *grown = realloc(items, more * size);
+    if (!grown)
+        hd__fatal("hd_request: out of memory for %zu tickets", more);
+    *cap = more;
+    return grown;
+}
+
 hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
 {
     if (!r)
@@ -95,29 +117,19 @@ hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
     if (from < 0 || from >= r->P || from == r->me)
         hd__fatal("hd_request: element %lld of array %d from virtual processor %d (this is %d)",
                   (long long)e, array, from, r->me);
+    const hd_array_desc *d = array_of(array);
+    if (e < 0 || e >= (hd_index)1 << d->log2_size || hd__owner_of(array, e) != from)
+        hd__fatal("hd_request: element %lld of array %s is not on virtual processor %d",
+                  (long long)e, d->name ? d->name : "?", from);
     size_t h = (size_t)mix(array, e) & (r->nslots - 1);
     for (; r->slot[h]; h = (h + 1) & (r->nslots - 1)) {
         const ask *a = &r->asks[r->slot[h] - 1];
         if (a->array == array && a->e == e)
             return (hd_index)(r->slot[h] - 1);
     }
-    if (r->nasks == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 256;
-        ask *more = realloc(r->asks, cap * sizeof *more);
-        if (!more)
-            hd__fatal("hd_request: out of memory for %zu tickets", cap);
-        r->asks = more;
-        r->cap = cap;
-    }
+    r->asks = room_for_one(r->asks, r->nasks, &r->cap, 256, sizeof *r->asks);
     asked_of *o = &r->of[from];
-    if (o->n == o->cap) {
-        size_t cap = o->cap ? 2 * o->cap : 64;
-        hd_index *more = realloc(o->tickets, cap * sizeof *more);
-        if (!more)
-            hd__fatal("hd_request: out of memory for %zu tickets", cap);
-        o->tickets = more;
-        o->cap = cap;
-    }
+    o->tickets = room_for_one(o->tickets, o->n, &o->cap, 64, sizeof *o->tickets);
     size_t t = r->nasks++;
     r->asks[t] = (ask){ array, from, e };
     o->tickets[o->n++] = (hd_index)t;
@@ -125,14 +137,6 @@ hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
     if (2 * r->nasks > r->nslots)
         grow_table(r);
     return (hd_index)t;
-}
-
-static const hd_array_desc *array_of(int array)
-{
-    const hd_array_desc *a = hd__array_desc(array);
-    if (!a)
-        hd__fatal("hd_request: array %d is not in the program's table", array);
-    return a;
 }
 
 static int by_array(const void *x, const void *y, void *asks)
@@ -164,7 +168,6 @@ static void sort_by_array(hd_index *t, size_t n, const ask *asks)
 static hd_index *request_message(hd_requests *r, int from, size_t *words)
 {
     asked_of *o = &r->of[from];
-    int n = hd_dim();
     sort_by_array(o->tickets, o->n, r->asks);
     size_t blocks = 0;
     for (size_t k = 0; k < o->n; k++)
@@ -181,9 +184,9 @@ static hd_index *request_message(hd_requests *r, int from, size_t *words)
             count_at = at;
             m[at++] = 0;
         }
-        const hd_array_desc *d = array_of(a->array);
+        array_of(a->array);   /* in the table, or the program stops */
         m[count_at]++;
-        m[at++] = hd_local_offset(a->e, d->shift, n);
+        m[at++] = hd__offset_of(a->array, a->e);
     }
     return m;
 }

@@ -27,11 +27,14 @@ typedef struct {
     int64_t virt;
 } result;
 
-enum { A_RESULT, A_CYC8, A_BLK4, A_BC24, A_BC1, A_ZERO, A_SBLK, A_SCYC, NARRAYS };
+enum { A_RESULT, A_CYC8, A_BLK4, A_BC24, A_BC1, A_ZERO, A_SBLK, A_SCYC, A_SKEW, NARRAYS };
 
 /* The static host copies of A_SBLK and A_SCYC (2^SL elements, n <= SL). */
 #define SL 10
 static int64_t host_sblk[1 << SL], host_scyc[1 << SL];
+/* A_SKEW's: a 2^n x 2^n matrix (n <= SKEW_MAX_N). */
+#define SKEW_MAX_N 6
+static int64_t host_skew[1 << (2 * SKEW_MAX_N)];
 
 typedef struct {
     unsigned char b[24];
@@ -697,12 +700,151 @@ static int err_main(int argc, char **argv)
     return 0;
 }
 
+/* Virtual 0 asks virtual 1 for element 0 of the cyclic array, which is
+ * its own: the owner check of hd_request must stop the program. */
+static void err_request_owner_node(const void *env)
+{
+    (void)env;
+    hd_requests *r = hd_requests_new();
+    if (v_get_pid() == 0)
+        hd_request(r, A_CYC8, 1, 0);
+    hd_requests_run(r);
+    hd_requests_free(r);
+}
+
 static int err_doall_range_main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     hd_doall(99, NULL, 0);
     return 0;
+}
+
+/* ------------------------------------- a layout that is no bit field */
+
+/*
+ * A_SKEW is the 2^n x 2^n matrix x[i][j] (element e = i 2^n + j) under a
+ * skewed layout in the manner of Lee and Aboelaze: x[i][j] lives on
+ * virtual processor xi(i) XOR j XOR 1, with xi the rotation of i's n bits
+ * left by one, at local offset i XOR SKEW_OFFSET_C.  Every processor holds
+ * one element of each row and of each column, which no bit field gives.
+ * The runtime reads it as GF(2) rows (skew_layout); the checks below
+ * compute the placement directly from that definition.
+ */
+#define SKEW_OFFSET_C 5
+
+static uint64_t skew_owner_rows[SKEW_MAX_N], skew_offset_rows[SKEW_MAX_N];
+static hd_layout_desc skew_layout;
+
+static int rotl_n(int i)
+{
+    return n == 0 ? 0 : ((i << 1) | (i >> (n - 1))) & (P - 1);
+}
+
+static int skew_owner(hd_index e)
+{
+    int i = (int)(e >> n), j = (int)(e & (P - 1));
+    return (rotl_n(i) ^ j ^ 1) & (P - 1);
+}
+
+static hd_index skew_offset(hd_index e)
+{
+    return ((e >> n) ^ SKEW_OFFSET_C) & (P - 1);
+}
+
+/* Bit t of the owner is j_t + i_{t-1 mod n} (+ 1 for t = 0); bit t of the
+ * offset is i_t (+ bit t of SKEW_OFFSET_C). */
+static void describe_skew(void)
+{
+    for (int t = 0; t < n; t++) {
+        skew_owner_rows[t] = (UINT64_C(1) << t) | (UINT64_C(1) << (n + (t + n - 1) % n));
+        skew_offset_rows[t] = UINT64_C(1) << (n + t);
+    }
+    skew_layout = (hd_layout_desc){ skew_owner_rows, (uint64_t)(1 & (P - 1)), skew_offset_rows,
+                                    (uint64_t)(SKEW_OFFSET_C & (P - 1)) };
+}
+
+/* Each processor finds, by trying every element, which one belongs at
+ * each of its offsets, checks that hd_scatter put it there and writes
+ * round-1 bytes; then asks the owners for a few elements of others
+ * (hd_requests, which finds their offsets through the layout) and checks
+ * the answers. */
+static void layout_node(const void *env)
+{
+    int v = v_get_pid();
+    const hd_array_desc *a = &arrays[A_SKEW];
+    unsigned char *loc = hd_local(A_SKEW);
+    hd_index count = (hd_index)1 << (a->log2_size - n), size = (hd_index)1 << a->log2_size;
+    size_t bad = 0, misplaced = 0;
+    (void)env;
+    for (hd_index o = 0; o < count; o++) {
+        hd_index e = -1;
+        for (hd_index f = 0; f < size; f++) {
+            if (skew_owner(f) != v || skew_offset(f) != o)
+                continue;
+            if (e >= 0)
+                misplaced++;   /* two elements at one place */
+            e = f;
+        }
+        if (e < 0) {
+            misplaced++;
+            continue;
+        }
+        for (size_t j = 0; j < a->elem_size; j++) {
+            unsigned char *c = &loc[o * (hd_index)a->elem_size + (hd_index)j];
+            bad += *c != byte_of(A_SKEW, e, j, 0);
+            *c = byte_of(A_SKEW, e, j, 1);
+        }
+    }
+    note(misplaced == 0, "layout: the test's placement is not one-to-one", v, (long)misplaced);
+    note(bad == 0, "layout: hd_scatter put wrong bytes", v, (long)bad);
+
+    hd_requests *r = hd_requests_new();
+    enum { NASK = 40 };
+    hd_index el[NASK], ticket[NASK];
+    for (int k = 0; k < NASK; k++) {
+        el[k] = (hd_index)(mix((uint64_t)v * 977 + (uint64_t)k) & (uint64_t)(size - 1));
+        ticket[k] = skew_owner(el[k]) == v ? -1 : hd_request(r, A_SKEW, skew_owner(el[k]), el[k]);
+    }
+    hd_requests_run(r);
+    const void *const *val = hd_requests_values(r);
+    size_t wrong = 0;
+    for (int k = 0; k < NASK; k++)
+        for (size_t j = 0; ticket[k] >= 0 && j < a->elem_size; j++)
+            wrong += ((const unsigned char *)val[ticket[k]])[j] != byte_of(A_SKEW, el[k], j, 1);
+    note(wrong == 0, "layout: hd_requests answered wrong bytes", v, (long)wrong);
+    hd_requests_free(r);
+}
+
+/* One round: the host fills its copy, scatters it, the doall checks and
+ * rewrites the elements, the host gathers them; 1 when they are not the
+ * rewritten ones.  The array is HD_ARRAY_HOST_STATIC and its shift, read
+ * as a bit field, would be a block's: the runtime must not alias the
+ * slices to the host's copy. */
+static int layout_round(void)
+{
+    size_t bytes = arrays[A_SKEW].elem_size << arrays[A_SKEW].log2_size;
+    unsigned char *want = malloc(bytes);
+    hd_host_access(A_SKEW);
+    fill(A_SKEW, host_skew, 0);
+    hd_scatter(A_SKEW, host_skew);
+    hd_doall(13, NULL, 0);
+    memset(host_skew, 0xee, sizeof host_skew);
+    hd_gather(A_SKEW, host_skew);
+    fill(A_SKEW, want, 1);
+    int wrong = memcmp(host_skew, want, bytes) != 0;
+    free(want);
+    return wrong;
+}
+
+static int layout_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    int failed = layout_round() | layout_round();
+    if (failed)
+        printf("layout: hd_gather brought back wrong bytes\n");
+    return report("layout", 2 * 3) | failed * 2;
 }
 
 /* ------------------------------------------------------ main */
@@ -721,6 +863,8 @@ static const hd_node_fn doalls[] = {
     groups_node,         /* 10 */
     requests_node,       /* 11 */
     alias_node,          /* 12 */
+    layout_node,         /* 13 */
+    err_request_owner_node, /* 14 */
 };
 
 static const struct {
@@ -736,6 +880,7 @@ static const struct {
     { "groups", groups_main, 0 },
     { "requests", requests_main, 0 },
     { "alias", alias_main, 0 },
+    { "layout", layout_main, 0 },
     { "exit_return", exit_return_main, 3 },
     { "exit_call", exit_call_main, 3 },
     { "err_send_range", err_main, 0 },  /* doall 6 */
@@ -743,6 +888,7 @@ static const struct {
     { "err_size", err_main, 2 },        /* doall 8 */
     { "err_take", err_main, 3 },        /* doall 9 */
     { "err_doall_range", err_doall_range_main, 0 },
+    { "err_request_owner", err_main, 8 }, /* doall 14 */
 };
 
 int main(int argc, char **argv)
@@ -788,6 +934,12 @@ int main(int argc, char **argv)
     /* The host's copies are static arrays: slices may be runs of them. */
     arrays[A_SBLK] = (hd_array_desc){ "sblk", 8, SL, SL - n, HD_ARRAY_HOST_STATIC };
     arrays[A_SCYC] = (hd_array_desc){ "scyc", 8, SL, 0, HD_ARRAY_HOST_STATIC };
+    arrays[A_SKEW] = (hd_array_desc){ "skew", 8, 2 * n, n, HD_ARRAY_HOST_STATIC };
+    if (n <= SKEW_MAX_N)
+        describe_skew();
+    else if (scenarios[s].main == layout_main)
+        return 64;
+    const hd_layout_desc *layouts[NARRAYS] = { [A_SKEW] = &skew_layout };
 
     desc.source = "rt_prog.c";
     desc.dim = n;
@@ -799,5 +951,9 @@ int main(int argc, char **argv)
     desc.doalls = doalls;
     desc.main = scenarios[s].main;
     desc.at_end = NULL;
+    /* The layout scenario gives A_SKEW its layout; the others run it as a
+     * bit field through hd_run, as translated programs do today. */
+    if (scenarios[s].main == layout_main)
+        return hd_run_layouts(&desc, layouts, argc, argv);
     return hd_run(&desc, argc, argv);
 }

@@ -4,8 +4,8 @@
  *
  *     test_runtime --prog PATH [--mpiexec PATH --max-dim N] GROUP
  *
- * GROUP is one of permute, large, scatter, mapping, exchange, exit,
- * errors (ctest runs each as runtime.BACKEND.GROUP).
+ * GROUP is one of permute, large, scatter, mapping, exchange, layout,
+ * exit, errors (ctest runs each as runtime.BACKEND.GROUP).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,6 +193,17 @@ static void test_exchange(void **state)
     }
 }
 
+/* A 2^n x 2^n matrix under a skewed layout that is no bit field (owner
+ * xi(i) XOR j), scattered, read in place, asked for and gathered back
+ * (rt_prog's layout scenario checks each placement by brute force). */
+static void test_layout(void **state)
+{
+    (void)state;
+    for (int n = 0; n <= top(4); n++)
+        expect_ok("layout", n, n & 1, NULL);
+    expect_ok("layout", top(3), 0, NULL);
+}
+
 static void test_exit(void **state)
 {
     run_result r;
@@ -252,6 +263,11 @@ static void test_errors(void **state)
     expect_error(&r, "err_doall_range", "hd_doall: doall 99 out of range");
     free_result(&r);
 
+    r = run("err_request_owner", n, 1, NULL);
+    expect_error(&r, "err_request_owner",
+                 "hd_request: element 0 of array cyc8 is not on virtual processor 1");
+    free_result(&r);
+
     if (mpiexec) {
         /* A 2^2-processor program started on 3 ranks. */
         const char *args[] = { "permute", "2", NULL };
@@ -268,11 +284,11 @@ int main(int argc, char **argv)
     static const struct CMUnitTest all[] = {
         cmocka_unit_test(test_permute), cmocka_unit_test(test_large),
         cmocka_unit_test(test_scatter), cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_exchange), cmocka_unit_test(test_exit),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_exchange), cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_exit),     cmocka_unit_test(test_errors),
     };
-    static const char *const names[] = { "permute", "large",    "scatter", "mapping",
-                                         "exchange", "exit", "errors" };
+    static const char *const names[] = { "permute",  "large",  "scatter", "mapping",
+                                         "exchange", "layout", "exit",    "errors" };
     const char *group = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--prog") == 0 && i + 1 < argc)

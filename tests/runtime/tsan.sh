@@ -14,7 +14,8 @@ set -u
 hyperdo=$1 src=$2 work=$3
 cc=${CC:-cc}
 mkdir -p "$work" || exit 1
-rt="$src/runtime/src/common.c $src/runtime/src/exchange.c $src/runtime/src/requests.c
+rt="$src/runtime/src/common.c $src/runtime/src/layout.c $src/runtime/src/exchange.c
+    $src/runtime/src/requests.c
     $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c"
 flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src")
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"

@@ -63,7 +63,7 @@ static void test_round_loads_match_theorem1(void **state)
         hd_sim_counts counts;
         assert_int_equal(hd_sim_phase(sims[n], msg, count, &counts), HD_SIM_OK);
         uint64_t T[HD_MAX_DIM];
-        hd_contention(&c, T);
+        tu_contention(&c, T);
         uint64_t want_max = 0;
         for (int i = 0; i < n; i++) {
             TU_CHECK(counts.load[i] == T[i], "dimension %d: simulated %llu "
@@ -103,7 +103,7 @@ static void test_mapped_round_loads(void **state)
         hd_sim_counts counts;
         assert_int_equal(hd_sim_phase(s, msg, 256, &counts), HD_SIM_OK);
         uint64_t T[HD_MAX_DIM];
-        hd_contention_after(&c, &o, T);
+        tu_contention_after(&c, &o, T);
         for (int i = 0; i < n; i++)
             TU_CHECK(counts.load[i] == T[i], "dimension %d: %llu vs %llu", i,
                      (unsigned long long)counts.load[i],

@@ -126,7 +126,7 @@ static void test_formula_vs_brute_force(void **state)
         hd_target net = hd_target_ecube(n);
         uint64_t T[HD_MAX_DIM], B[HD_MAX_DIM];
         tu_case(t, &c, 1, NULL);
-        hd_contention(&c, T);
+        tu_contention(&c, T);
         TU_CHECK_EQ(hd_channel_loads(&net, &c, B), HD_OK, "hd_channel_loads rc");
         check_same_T(T, B, n, "Theorem 1", "hd_channel_loads");
         TU_CHECK_EQ(hd_contention_degree(T, n), tu_max(B, n), "Definition 6 degree");
@@ -170,7 +170,7 @@ static void test_large_cubes(void **state)
         hd_target net = hd_target_ecube(n);
         uint64_t T[HD_MAX_DIM], B[HD_MAX_DIM], own[HD_MAX_DIM];
         tu_case((long)k, &c, 1, NULL);
-        hd_contention(&c, T);
+        tu_contention(&c, T);
         TU_CHECK_EQ(hd_channel_loads(&net, &c, B), HD_OK, "hd_channel_loads rc");
         check_same_T(T, B, n, "Theorem 1", "hd_channel_loads");
         if (n == 16) {
@@ -180,7 +180,7 @@ static void test_large_cubes(void **state)
         /* After the optimal mapping too (Theorem 2 at scale). */
         hd_order o = hd_optimize_alone(&c);
         hd_lcc d = hd_lcc_reorder(&c, &o);
-        hd_contention_after(&c, &o, T);
+        tu_contention_after(&c, &o, T);
         TU_CHECK_EQ(hd_channel_loads(&net, &d, B), HD_OK, "hd_channel_loads rc");
         check_same_T(T, B, n, "Theorem 2", "hd_channel_loads after mapping");
     }
@@ -216,7 +216,7 @@ static void test_embedded_large(void **state)
         }
         big.b = small.b << shift;
         tu_case(t, &big, 1, NULL);
-        hd_contention(&big, T);
+        tu_contention(&big, T);
         check_same_T(T, want, n, "Theorem 1 (embedded)", "small LCC's path count");
     }
 }
@@ -234,6 +234,26 @@ static void test_channel_loads_errors(void **state)
     hd_target five = hd_target_ecube(5);
     c.A = hd_matrix_identity(4);
     TU_CHECK_EQ(hd_channel_loads(&five, &c, T), HD_EINVAL, "network n != A.n");
+}
+
+/* The formulas are the e-cube hypercube's: an LCC of another dimension
+ * than the target's, or a target of another kind, is refused and T left
+ * as it was. */
+static void test_contention_refusals(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    uint64_t T[HD_MAX_DIM] = { 7 };
+    hd_lcc c = tu_random_any_lcc(4, NULL);
+    hd_order o = hd_order_identity(4), o5 = hd_order_identity(5);
+    TU_CHECK_EQ(hd_contention(TU_CUBE(5), &c, T), HD_EINVAL, "target n != A.n");
+    TU_CHECK_EQ(hd_contention_after(TU_CUBE(5), &c, &o, T), HD_EINVAL, "target n != A.n");
+    TU_CHECK_EQ(hd_contention_after(TU_CUBE(4), &c, &o5, T), HD_EINVAL, "order n != A.n");
+    hd_target other = hd_target_ecube(4);
+    other.kind = (hd_target_kind)(HD_TARGET_ECUBE_HYPERCUBE + 1);
+    TU_CHECK_EQ(hd_contention(&other, &c, T), HD_EINVAL, "another kind");
+    TU_CHECK_EQ(hd_contention_after(&other, &c, &o, T), HD_EINVAL, "another kind");
+    TU_CHECK_EQ(T[0], 7, "T untouched");
 }
 
 /* ------------------------------------------------------------ Theorem 2 */
@@ -285,9 +305,9 @@ static void test_theorem2_relabelling(void **state)
         hd_order o = tu_chance(1, 4) ? hd_optimize_alone(&c) : tu_random_order(n);
         uint64_t after[HD_MAX_DIM], conj[HD_MAX_DIM], own[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
-        hd_contention_after(&c, &o, after);
+        tu_contention_after(&c, &o, after);
         hd_lcc d = hd_lcc_reorder(&c, &o);
-        hd_contention(&d, conj);
+        tu_contention(&d, conj);
         check_same_T(after, conj, n, "hd_contention_after", "hd_contention(reorder)");
         tu_relabelled_loads(&c, &o, own);
         check_same_T(after, own, n, "hd_contention_after", "relabelled path count");
@@ -305,7 +325,7 @@ static void test_fixed_dimensions_move(void **state)
         hd_order o = tu_random_order(n);
         uint64_t T[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
-        hd_contention_after(&c, &o, T);
+        tu_contention_after(&c, &o, T);
         hd_lcc d = hd_lcc_reorder(&c, &o);
         for (int k = 0; k < n; k++) {
             bool fixed = c.A.row[o.r[k]] == UINT64_C(1) << o.r[k] && !((c.b >> o.r[k]) & 1);
@@ -327,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_large_cubes),
         cmocka_unit_test(test_embedded_large),
         cmocka_unit_test(test_channel_loads_errors),
+        cmocka_unit_test(test_contention_refusals),
         cmocka_unit_test(test_reorder_is_conjugation),
         cmocka_unit_test(test_theorem2_relabelling),
         cmocka_unit_test(test_fixed_dimensions_move),

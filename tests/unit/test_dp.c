@@ -51,7 +51,7 @@ static costs costs_after(const hd_lcc *set, int m, const hd_order *o)
 {
     uint64_t T[MAX_M][HD_MAX_DIM];
     for (int r = 0; r < m; r++)
-        hd_contention_after(&set[r], o, T[r]);
+        tu_contention_after(&set[r], o, T[r]);
     return costs_of(T, m, o->n);
 }
 
@@ -102,17 +102,17 @@ static void check_set(const hd_lcc *set, int m, int n, const reference *ref)
         hd_order o;
         uint64_t cost;
 
-        TU_CHECK_EQ(hd_optimize_set(set, m, n, obj, &o, &cost), HD_OK, "DP rc");
+        TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), set, m, obj, &o, &cost), HD_OK, "DP rc");
         TU_CHECK(hd_order_is_valid(&o) && o.n == n, "DP ordering invalid (%s)", name);
         TU_CHECK(cost == ref->best[k], "DP %s cost %llu, optimum %llu (m = %d, n = %d)",
                  name, (unsigned long long)cost, (unsigned long long)ref->best[k], m, n);
-        TU_CHECK_EQ(hd_objective_cost(obj, set, m, &o), cost, "hd_objective_cost(DP order)");
+        TU_CHECK_EQ(tu_objective_cost(obj, set, m, &o), cost, "hd_objective_cost(DP order)");
         costs c = costs_after(set, m, &o);
         TU_CHECK_EQ(primary(&c, obj), cost, "own objective of the DP ordering");
         /* The documented tie-break: least total among the optima. */
         TU_CHECK(c.sum == ref->best_sum[k], "DP %s ordering has sum %llu, least is %llu",
                  name, (unsigned long long)c.sum, (unsigned long long)ref->best_sum[k]);
-        TU_CHECK_EQ(hd_objective_cost(HD_OBJ_SUM, set, m, &o), c.sum, "sum of the DP order");
+        TU_CHECK_EQ(tu_objective_cost(HD_OBJ_SUM, set, m, &o), c.sum, "sum of the DP order");
 
         /* The plan's entry: each distinct LCC once with its count. */
         const hd_lcc *once[MAX_M];
@@ -129,18 +129,19 @@ static void check_set(const hd_lcc *set, int m, int n, const reference *ref)
             }
             count[j]++;
         }
-        TU_CHECK_EQ(hd_optimize_weighted(once, count, u, n, obj, &o, &cost), HD_OK,
+        TU_CHECK_EQ(hd_optimize_weighted(TU_CUBE(n), once, count, u, obj, &o, &cost), HD_OK,
                     "weighted rc");
         TU_CHECK(cost == ref->best[k], "weighted %s cost %llu, optimum %llu", name,
                  (unsigned long long)cost, (unsigned long long)ref->best[k]);
         TU_CHECK(costs_after(set, m, &o).sum == ref->best_sum[k],
                  "weighted %s ordering is not of least total", name);
 
-        TU_CHECK_EQ(hd_optimize_exhaustive(set, m, n, obj, &o, &cost), HD_OK, "exhaustive rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), set, m, obj, &o, &cost), HD_OK,
+                    "exhaustive rc");
         TU_CHECK(hd_order_is_valid(&o) && o.n == n, "exhaustive ordering invalid");
         TU_CHECK(cost == ref->best[k], "exhaustive %s cost %llu, optimum %llu", name,
                  (unsigned long long)cost, (unsigned long long)ref->best[k]);
-        TU_CHECK_EQ(hd_objective_cost(obj, set, m, &o), cost, "hd_objective_cost(exhaustive)");
+        TU_CHECK_EQ(tu_objective_cost(obj, set, m, &o), cost, "hd_objective_cost(exhaustive)");
     }
 }
 
@@ -226,7 +227,7 @@ static void test_objective_cost_from_paths(void **state)
         }
         costs cw = costs_of(walked, m, n), cc = costs_of(counted, m, n);
         for (int k = 0; k < OBJ_COUNT; k++) {
-            uint64_t got = hd_objective_cost(objectives[k], set, m, &o);
+            uint64_t got = tu_objective_cost(objectives[k], set, m, &o);
             TU_CHECK_EQ(got, primary(&cw, objectives[k]), "objective vs hd_channel_loads");
             TU_CHECK_EQ(got, primary(&cc, objectives[k]), "objective vs own path count");
         }
@@ -255,7 +256,7 @@ static void test_dp_large(void **state)
         for (int r = 0; r < m; r++) {
             hd_order o = hd_optimize_alone(&set[r]);
             uint64_t T[HD_MAX_DIM];
-            hd_contention_after(&set[r], &o, T);
+            tu_contention_after(&set[r], &o, T);
             uint64_t d = hd_contention_degree(T, n);
             uint64_t closed = rank[r] < n ? UINT64_C(1) << ((n - 1) - rank[r])
                               : all_fixed(&set[r]) ? 0 : 1;
@@ -266,9 +267,9 @@ static void test_dp_large(void **state)
             hd_objective obj = objectives[k];
             hd_order o;
             uint64_t cost;
-            TU_CHECK_EQ(hd_optimize_set(set, m, n, obj, &o, &cost), HD_OK, "DP rc");
+            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), set, m, obj, &o, &cost), HD_OK, "DP rc");
             TU_CHECK(hd_order_is_valid(&o) && o.n == n, "DP ordering invalid");
-            TU_CHECK_EQ(hd_objective_cost(obj, set, m, &o), cost, "DP cost is achieved");
+            TU_CHECK_EQ(tu_objective_cost(obj, set, m, &o), cost, "DP cost is achieved");
             if (obj == HD_OBJ_MAX) {
                 TU_CHECK(cost >= single_max, "max below a single LCC's optimum");
                 if (m == 1)
@@ -278,12 +279,12 @@ static void test_dp_large(void **state)
                 TU_CHECK_EQ(cost, single_max, "m = 1: maxsum = max");
             for (int s = 0; s < 20; s++) {
                 hd_order q = tu_random_order(n);
-                TU_CHECK(hd_objective_cost(obj, set, m, &q) >= cost,
+                TU_CHECK(tu_objective_cost(obj, set, m, &q) >= cost,
                          "a random ordering beats the DP (%s)", hd_objective_name(obj));
             }
             for (int r = 0; r < m; r++) {
                 hd_order q = hd_optimize_alone(&set[r]);
-                TU_CHECK(hd_objective_cost(obj, set, m, &q) >= cost,
+                TU_CHECK(tu_objective_cost(obj, set, m, &q) >= cost,
                          "LCC %d's own optimum beats the DP", r);
             }
         }
@@ -301,16 +302,18 @@ static void test_edge_cases(void **state)
         hd_lcc one = tu_random_any_lcc(n, NULL);
         for (int k = 0; k < OBJ_COUNT; k++) {
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_set(NULL, 0, n, objectives[k], &o, &cost), HD_OK, "m = 0");
+            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost), HD_OK,
+                        "m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "m = 0 result");
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_set(&one, 0, n, objectives[k], &o, &cost), HD_OK, "m = 0");
+            TU_CHECK_EQ(hd_optimize_set(TU_CUBE(n), &one, 0, objectives[k], &o, &cost), HD_OK,
+                        "m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "m = 0 result");
             cost = 99;
-            TU_CHECK_EQ(hd_optimize_exhaustive(NULL, 0, n, objectives[k], &o, &cost), HD_OK,
-                        "exhaustive m = 0");
+            TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), NULL, 0, objectives[k], &o, &cost),
+                        HD_OK, "exhaustive m = 0");
             TU_CHECK(cost == 0 && hd_order_is_valid(&o) && o.n == n, "exhaustive m = 0");
-            TU_CHECK_EQ(hd_objective_cost(objectives[k], NULL, 0, &o), 0, "empty cost");
+            TU_CHECK_EQ(tu_objective_cost(objectives[k], NULL, 0, &o), 0, "empty cost");
         }
     }
     /* n = 1: the only ordering; the cost counts messages crossing bit 0. */
@@ -323,33 +326,52 @@ static void test_edge_cases(void **state)
     set[1].dir = HD_SCATTER;
     static const uint64_t want[OBJ_COUNT] = { 1, 2, 2 };
     for (int k = 0; k < OBJ_COUNT; k++) {
-        TU_CHECK_EQ(hd_optimize_set(set, 2, 1, objectives[k], &o, &cost), HD_OK, "n = 1");
+        TU_CHECK_EQ(hd_optimize_set(TU_CUBE(1), set, 2, objectives[k], &o, &cost), HD_OK, "n = 1");
         TU_CHECK(o.n == 1 && o.r[0] == 0, "n = 1 ordering");
         TU_CHECK_EQ(cost, want[k], "n = 1 cost");
-        TU_CHECK_EQ(hd_optimize_exhaustive(set, 2, 1, objectives[k], &o, &cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(1), set, 2, objectives[k], &o, &cost), HD_OK,
+                    "rc");
         TU_CHECK_EQ(cost, want[k], "n = 1 exhaustive cost");
     }
 
     /* Errors. */
     hd_lcc mixed[2] = { tu_random_any_lcc(4, NULL), tu_random_any_lcc(5, NULL) };
-    TU_CHECK_EQ(hd_optimize_set(mixed, 2, 4, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "mixed n");
-    TU_CHECK_EQ(hd_optimize_set(mixed, 2, 5, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "mixed n");
-    TU_CHECK_EQ(hd_optimize_exhaustive(mixed, 2, 4, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(4), mixed, 2, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "mixed n");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(5), mixed, 2, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "mixed n");
+    TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(4), mixed, 2, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
                 "exhaustive mixed n");
-    TU_CHECK_EQ(hd_optimize_set(mixed, 1, 5, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "n != A.n");
-    TU_CHECK_EQ(hd_optimize_set(mixed, 1, 0, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "n = 0");
-    TU_CHECK_EQ(hd_optimize_set(mixed, -1, 4, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "m < 0");
-    TU_CHECK_EQ(hd_optimize_set(NULL, 1, 4, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "no array");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(5), mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
+                "n != A.n");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(0), mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "n = 0");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(4), mixed, -1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "m < 0");
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(4), NULL, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL, "no array");
 
     hd_lcc big;
     memset(&big, 0, sizeof big);
     big.A = hd_matrix_identity(HD_DP_MAX_DIM + 1);
-    TU_CHECK_EQ(hd_optimize_set(&big, 1, HD_DP_MAX_DIM + 1, HD_OBJ_MAX, &o, &cost),
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(HD_DP_MAX_DIM + 1), &big, 1, HD_OBJ_MAX, &o, &cost),
                 HD_ETOOBIG, "n > HD_DP_MAX_DIM");
-    TU_CHECK_EQ(hd_optimize_set(NULL, 0, HD_DP_MAX_DIM + 1, HD_OBJ_SUM, &o, &cost),
+    TU_CHECK_EQ(hd_optimize_set(TU_CUBE(HD_DP_MAX_DIM + 1), NULL, 0, HD_OBJ_SUM, &o, &cost),
                 HD_ETOOBIG, "n > HD_DP_MAX_DIM, m = 0");
+    /* Another kind of network than the e-cube hypercube: no formula yet. */
+    hd_target other = hd_target_ecube(4);
+    other.kind = (hd_target_kind)(HD_TARGET_ECUBE_HYPERCUBE + 1);
+    hd_order id4 = hd_order_identity(4);
+    const hd_lcc *first = &mixed[0];
+    uint64_t once = 1;
+    TU_CHECK_EQ(hd_objective_cost(&other, HD_OBJ_MAX, mixed, 1, &id4, &cost), HD_EINVAL,
+                "cost, another kind");
+    TU_CHECK_EQ(hd_optimize_set(&other, mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
+                "DP, another kind");
+    TU_CHECK_EQ(hd_optimize_weighted(&other, &first, &once, 1, HD_OBJ_MAX, &o, &cost),
+                HD_EINVAL, "weighted, another kind");
+    TU_CHECK_EQ(hd_optimize_exhaustive(&other, mixed, 1, HD_OBJ_MAX, &o, &cost), HD_EINVAL,
+                "exhaustive, another kind");
+    TU_CHECK_EQ(hd_objective_cost(TU_CUBE(5), HD_OBJ_MAX, mixed, 1, &id4, &cost), HD_EINVAL,
+                "cost, order n != target n");
+
     big.A = hd_matrix_identity(HD_EXHAUSTIVE_MAX_DIM + 1);
-    TU_CHECK_EQ(hd_optimize_exhaustive(&big, 1, HD_EXHAUSTIVE_MAX_DIM + 1, HD_OBJ_MAX, &o,
+    TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(HD_EXHAUSTIVE_MAX_DIM + 1), &big, 1, HD_OBJ_MAX, &o,
                                        &cost), HD_ETOOBIG, "n > HD_EXHAUSTIVE_MAX_DIM");
 }
 

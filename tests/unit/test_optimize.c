@@ -56,7 +56,7 @@ static uint64_t degree_after(const hd_lcc *c, const hd_order *o)
 {
     uint64_t T[HD_MAX_DIM], own[HD_MAX_DIM];
     int n = c->A.n;
-    hd_contention_after(c, o, T);
+    tu_contention_after(c, o, T);
     tu_relabelled_loads(c, o, own);
     for (int i = 0; i < n; i++)
         TU_CHECK(T[i] == own[i], "T_%d after mapping: formula %llu, paths %llu", i,
@@ -156,7 +156,7 @@ static void test_lcg_optimizer(void **state)
         uint64_t T[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
         TU_CHECK(hd_order_is_valid(&o) && o.n == n, "Theorem 4 ordering invalid");
-        hd_contention_after(&c, &o, T);
+        tu_contention_after(&c, &o, T);
         TU_CHECK_EQ(hd_contention_degree(T, n), optimum(&c, rank), "Corollary 2, large n");
     }
 }
@@ -202,9 +202,10 @@ static void test_alone_vs_exhaustive(void **state)
         hd_order o = hd_optimize_alone(&c), best;
         uint64_t cost, T[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
-        TU_CHECK_EQ(hd_optimize_exhaustive(&c, 1, n, HD_OBJ_MAX, &best, &cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), &c, 1, HD_OBJ_MAX, &best, &cost), HD_OK,
+                    "rc");
         TU_CHECK_EQ(cost, optimum(&c, rank), "exhaustive optimum vs closed form");
-        hd_contention_after(&c, &o, T);
+        tu_contention_after(&c, &o, T);
         TU_CHECK_EQ(hd_contention_degree(T, n), cost, "hd_optimize_alone vs exhaustive");
     }
 }

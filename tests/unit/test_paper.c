@@ -99,7 +99,7 @@ static void check_contention(const hd_lcc *c, const uint64_t want[], const char 
     uint64_t T[N], B[N], own[N];
     uint64_t src[1 << N], dst[1 << N];
     hd_target net = hd_target_ecube(N);
-    hd_contention(c, T);
+    tu_contention(c, T);
     TU_CHECK_EQ(hd_channel_loads(&net, c, B), HD_OK, what);
     tu_messages(c, src, dst);
     tu_path_loads(N, src, dst, 1 << N, own);
@@ -126,7 +126,7 @@ static void check_matrix_rows(const hd_matrix *got, const char *const rows[], co
 static uint64_t degree_after(const hd_lcc *c, const hd_order *o)
 {
     uint64_t T[N], own[N];
-    hd_contention_after(c, o, T);
+    tu_contention_after(c, o, T);
     tu_relabelled_loads(c, o, own);
     for (int i = 0; i < N; i++)
         TU_CHECK_EQ(T[i], own[i], "T_i after reordering vs relabelled path count");
@@ -197,7 +197,7 @@ static void test_example3_transpose(void **state)
     }
     check_contention(&c, T_EIGHT, "transpose");
     uint64_t T[N];
-    hd_contention(&c, T);
+    tu_contention(&c, T);
     TU_CHECK_EQ(hd_contention_degree(T, N), 8, "Definition 6: T(A, b) = 8");
 }
 
@@ -319,7 +319,7 @@ static void test_example5_scale(void **state)
 
     /* Contention of the scale as given, path by path. */
     uint64_t T[N], own[N], src[1 << N], dst[1 << N];
-    hd_contention(&c, T);
+    tu_contention(&c, T);
     tu_messages(&c, src, dst);
     tu_path_loads(N, src, dst, 1 << N, own);
     for (int i = 0; i < N; i++)
@@ -330,7 +330,7 @@ static void test_example5_scale(void **state)
     TU_CHECK(hd_order_is_valid(&o), "valid ordering");
     TU_CHECK_EQ(degree_after(&c, &o), 2, "optimal scale contention");
     uint64_t cost;
-    TU_CHECK_EQ(hd_optimize_exhaustive(&c, 1, N, HD_OBJ_MAX, &best, &cost), HD_OK, "rc");
+    TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(N), &c, 1, HD_OBJ_MAX, &best, &cost), HD_OK, "rc");
     TU_CHECK_EQ(cost, 2, "exhaustive optimum of the scale");
 }
 
@@ -402,15 +402,16 @@ static void test_example6_set(void **state)
     TU_CHECK_EQ(degree_after(&set[0], &o), 2, "Example 6: transpose degree 2");
     TU_CHECK_EQ(degree_after(&set[1], &o), 1, "Example 6: bit-reverse degree 1");
     TU_CHECK_EQ(degree_after(&set[2], &o), 1, "Section 6.1 M-G: reverse-flip 1");
-    TU_CHECK_EQ(hd_objective_cost(HD_OBJ_MAX, set, 2, &o), 2, "max objective of R(L8)");
+    TU_CHECK_EQ(tu_objective_cost(HD_OBJ_MAX, set, 2, &o), 2, "max objective of R(L8)");
 
     /* The DP reaches 2, the exhaustive optimum; so does the set of three. */
     for (int m = 2; m <= 3; m++) {
         hd_order dp, ex;
         uint64_t dp_cost, ex_cost;
         tu_case(m, set, m, NULL);
-        TU_CHECK_EQ(hd_optimize_set(set, m, N, HD_OBJ_MAX, &dp, &dp_cost), HD_OK, "DP rc");
-        TU_CHECK_EQ(hd_optimize_exhaustive(set, m, N, HD_OBJ_MAX, &ex, &ex_cost), HD_OK, "rc");
+        TU_CHECK_EQ(hd_optimize_set(TU_CUBE(N), set, m, HD_OBJ_MAX, &dp, &dp_cost), HD_OK, "DP rc");
+        TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(N), set, m, HD_OBJ_MAX, &ex, &ex_cost), HD_OK,
+                    "rc");
         TU_CHECK(hd_order_is_valid(&dp), "DP ordering valid");
         TU_CHECK_EQ(dp_cost, 2, "DP cost of Example 6");
         TU_CHECK_EQ(ex_cost, 2, "exhaustive cost of Example 6");

@@ -527,3 +527,22 @@ uint64_t tu_max(const uint64_t T[], int n)
             m = T[i];
     return m;
 }
+
+void tu_contention(const hd_lcc *c, uint64_t T[])
+{
+    TU_CHECK_EQ(hd_contention(TU_CUBE(c->A.n), c, T), HD_OK, "hd_contention rc");
+}
+
+void tu_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[])
+{
+    TU_CHECK_EQ(hd_contention_after(TU_CUBE(c->A.n), c, o, T), HD_OK,
+                "hd_contention_after rc");
+}
+
+uint64_t tu_objective_cost(hd_objective obj, const hd_lcc *set, int m, const hd_order *o)
+{
+    uint64_t cost = UINT64_MAX;
+    TU_CHECK_EQ(hd_objective_cost(TU_CUBE(o->n), obj, set, m, o, &cost), HD_OK,
+                "hd_objective_cost rc");
+    return cost;
+}

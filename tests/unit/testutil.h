@@ -140,4 +140,18 @@ void tu_relabelled_loads(const hd_lcc *c, const hd_order *o, uint64_t T[]);
 
 uint64_t tu_max(const uint64_t T[], int n);
 
+/* ------------------------------------- the library on the e-cube target */
+
+/* The e-cube wormhole hypercube of dimension n, the target the formulas
+ * under test are for (hd_target_ecube), as a pointer to pass. */
+#define TU_CUBE(n) \
+    (&(const hd_target){ HD_TARGET_ECUBE_HYPERCUBE, (n), HD_COST_MODEL_NCUBE2 })
+
+/* hd_contention, hd_contention_after and hd_objective_cost on TU_CUBE of
+ * the LCC's (the order's) dimension; a status other than HD_OK fails the
+ * test. */
+void tu_contention(const hd_lcc *c, uint64_t T[]);
+void tu_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[]);
+uint64_t tu_objective_cost(hd_objective obj, const hd_lcc *set, int m, const hd_order *o);
+
 #endif

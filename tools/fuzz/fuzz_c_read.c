@@ -134,6 +134,7 @@ static void analyse(const hd_spec *spec)
     hd_lcc *set = calloc((size_t)spec->m + 1, sizeof *set);
     if (!set)
         return;
+    const hd_target target = hd_target_ecube(spec->n);
     int m = 0;
     for (int r = 0; r < spec->m; r++) {
         const hd_named_lcc *nl = &spec->lccs[r];
@@ -145,19 +146,21 @@ static void analyse(const hd_spec *spec)
         uint64_t T[HD_MAX_DIM];
         (void)hd_lcc_classify(c);
         (void)hd_lcc_is_bpc(c);
-        hd_contention(c, T);
+        if (hd_contention(&target, c, T) != HD_OK)
+            abort();
         (void)hd_contention_degree(T, c->A.n);
         hd_order o = hd_optimize_alone(c);
         if (!hd_order_is_valid(&o))
             abort();
-        hd_contention_after(c, &o, T);
+        if (hd_contention_after(&target, c, &o, T) != HD_OK)
+            abort();
         set[m++] = *c;
     }
     if (m > 0 && spec->n <= FUZZ_DP_MAX_DIM)
         for (int obj = HD_OBJ_MAX; obj <= HD_OBJ_SUM; obj++) {
             hd_order order;
             uint64_t cost;
-            if (hd_optimize_set(set, m, spec->n, (hd_objective)obj, &order,
+            if (hd_optimize_set(&target, set, m, (hd_objective)obj, &order,
                                 &cost) == HD_OK &&
                 !hd_order_is_valid(&order))
                 abort();
