@@ -309,8 +309,7 @@ static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref
         hd_affine x = owner_map(r, ref);
         hd_affine y = owner_map(r, home);
         hd_lcc unused;
-        const char *why;
-        return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
+        return hd_comm_from_owners(r->prog->n, &x, &y, &unused).kind == HD_COMM_LOCAL;
     }
     if (l->k > HD_ENUMERATE_MAX_BITS)
         return -1;
@@ -379,11 +378,11 @@ static void communications(checker *r, hd_loop *l)
         if (ref->affine && home->affine) {
             hd_affine src = owner_map(r, ref);
             hd_affine dst = owner_map(r, home);
-            const char *why = NULL;
             ref->lcc.A = hd_matrix_zero(p->n);
-            ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
-            if (ref->comm == HD_COMM_GENERAL)
-                ref->reason = hd_xstrdup(why);
+            hd_comm c = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc);
+            ref->comm = c.kind;
+            if (c.kind == HD_COMM_GENERAL)
+                ref->reason = hd_xstrdup(c.reason);
             continue;
         }
         if (same == -2 || !home->affine)
