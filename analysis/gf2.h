@@ -21,6 +21,7 @@
 #define HYPERDO_GF2_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hd_alloc.h"
@@ -98,6 +99,10 @@ typedef struct {
 } hd_lcc;
 
 hd_lcc_class hd_lcc_classify(const hd_lcc *c);
+/* Equal direction, A and b; and a hash that equal LCCs share (a program
+ * repeats its communications: the plan and the analysis store each once). */
+bool hd_lcc_equal(const hd_lcc *a, const hd_lcc *b);
+size_t hd_lcc_hash(const hd_lcc *c);
 const char *hd_lcc_class_name(hd_lcc_class k);  /* "LCP", "LCG", "LCS" */
 /* Bit-permute-complement: A is a permutation matrix. */
 bool hd_lcc_is_bpc(const hd_lcc *c);

@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t lcc_hash(const hd_lcc *c)
-{
-    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
-    for (int i = 0; i < c->A.n; i++)
-        h = (h ^ c->A.row[i]) * 1099511628211u;
-    return (size_t)(h ^ (h >> 29));
-}
-
-static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
-{
-    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
-}
-
 /* Gives each LCC entry its first equal entry (found through an
  * open-addressing table of indices) and the distinct ones a price slot,
  * whose index `price` holds until the table stops moving. */
@@ -43,8 +30,8 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
         slot_of[r] = -1;
         if (l->in->reason)
             continue;
-        size_t k = lcc_hash(c) & (slots - 1);
-        while (seen[k] >= 0 && !same_lcc(&spec->lccs[seen[k]].lcc, c))
+        size_t k = hd_lcc_hash(c) & (slots - 1);
+        while (seen[k] >= 0 && !hd_lcc_equal(&spec->lccs[seen[k]].lcc, c))
             k = (k + 1) & (slots - 1);
         if (seen[k] >= 0) {
             l->first = seen[k];

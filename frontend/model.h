@@ -274,11 +274,9 @@ typedef struct {
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
     hd_ref_sub *subs;       /* nsubs of them, outermost first; owned */
-    bool affine;
-    hd_affine map;          /* when affine */
-    char *reason;           /* when not */
-    hd_comm_kind comm;      /* reads of distributed arrays */
-    hd_lcc lcc;             /* when comm == HD_COMM_LCC */
+    int id;                 /* its number among the program's references
+                             * (0, 1, ... in source order), which indexes
+                             * the analysis's results (hd_analysis) */
     int guard;              /* its innermost guard in hd_loop.guards, or -1 */
     bool check_at_run_time; /* its subscripts could not all be checked when
                              * translating: the node code checks them */
@@ -369,9 +367,5 @@ void hd_loop_free(hd_loop *l);
  * variable leaves the value unknown when translating, but the same in
  * both). */
 bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y);
-
-/* The communications of the program as a spec: one entry per read
- * reference that makes processors exchange data, in source order. */
-int hd_program_spec(const hd_program *p, hd_spec *out);
 
 #endif

@@ -187,12 +187,14 @@ static const reader *reader_for(const char *path)
 static int read_c(const options *opt, hd_spec *spec)
 {
     hd_program prog;
+    hd_analysis results;
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
                           opt->build_dir, NULL, false };
-    if (hd_read_c_program(opt->path, copt, &prog) != HD_EXIT_OK)
+    if (hd_read_c_program(opt->path, copt, &prog, &results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    hd_program_spec(&prog, spec);
+    hd_program_spec(&prog, &results, spec);
     hd_program_free(&prog);
+    hd_analysis_free(&results);
     return HD_EXIT_OK;
 }
 

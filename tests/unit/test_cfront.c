@@ -126,6 +126,7 @@ static void line_of(const char *text, int line, char *out, size_t size)
 typedef struct {
     char path[512];
     hd_program prog;
+    hd_analysis results;
     hd_spec spec;
     char *diag;
     int errors;
@@ -145,9 +146,10 @@ static void read_program(reading *r, const char *text, int dim)
     memset(&opt, 0, sizeof opt);
     opt.dim = dim;
     opt.include_dir = HYPERDO_INCLUDE_DIR;
-    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->diag);
+    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->results, &r->diag);
     if (r->errors == 0) {
-        TU_CHECK_EQ(hd_program_spec(&r->prog, &r->spec), HD_SPEC_OK, "hd_program_spec");
+        TU_CHECK_EQ(hd_program_spec(&r->prog, &r->results, &r->spec), HD_SPEC_OK,
+                    "hd_program_spec");
         r->have_spec = true;
     }
 }
@@ -156,8 +158,10 @@ static void release(reading *r)
 {
     if (r->have_spec)
         hd_spec_free(&r->spec);
-    if (r->errors == 0)
+    if (r->errors == 0) {
         hd_program_free(&r->prog);
+        hd_analysis_free(&r->results);
+    }
     free(r->diag);
     r->diag = NULL;
 }
@@ -1083,11 +1087,12 @@ static void test_missing_file(void **state)
     (void)state;
     char path[600], *diag = NULL;
     hd_program prog;
+    hd_analysis results;
     hd_c_options opt;
     memset(&opt, 0, sizeof opt);
     opt.include_dir = HYPERDO_INCLUDE_DIR;
     snprintf(path, sizeof path, "%s/does-not-exist.c", tmpdir);
-    int errors = hd_c_read(path, &opt, &prog, &diag);
+    int errors = hd_c_read(path, &opt, &prog, &results, &diag);
     TU_CHECK(errors > 0, "a missing file was read");
     TU_CHECK(diag && strstr(diag, "does-not-exist.c"), "the diagnostic names "
              "the file: %s", diag ? diag : "(null)");
