@@ -213,7 +213,7 @@ uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v);
 
 /* One communication of the plan (an entry of its hd_spec). */
 typedef struct {
-    const hd_named_lcc *in;        /* borrowed; in->reason != NULL: general */
+    const hd_named_lcc *in;        /* borrowed; in->comm says which kind */
     const hd_plan_price *price;    /* NULL for a general communication */
     int first;                     /* the first entry with this LCC */
 } hd_plan_comm;

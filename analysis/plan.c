@@ -24,14 +24,14 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
         seen[k] = -1;
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
-        const hd_lcc *c = &spec->lccs[r].lcc;
+        const hd_lcc *c = spec->lccs[r].comm.lcc;
         l->in = &spec->lccs[r];
         l->first = r;
         slot_of[r] = -1;
-        if (l->in->reason)
+        if (l->in->comm.kind != HD_COMM_LCC)
             continue;
         size_t k = hd_lcc_hash(c) & (slots - 1);
-        while (seen[k] >= 0 && !hd_lcc_equal(&spec->lccs[seen[k]].lcc, c))
+        while (seen[k] >= 0 && !hd_lcc_equal(spec->lccs[seen[k]].comm.lcc, c))
             k = (k + 1) & (slots - 1);
         if (seen[k] >= 0) {
             l->first = seen[k];
@@ -76,13 +76,13 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
     const hd_lcc **distinct = hd_xmalloc((size_t)p->nprices * sizeof *distinct);
     uint64_t *weight = hd_xcalloc((size_t)p->nprices, sizeof *weight);
     for (int r = 0; r < p->m; r++) {
-        if (spec->lccs[r].reason)
+        if (spec->lccs[r].comm.kind != HD_COMM_LCC)
             continue;
         int k = slot_of[r];
         p->comm[r].price = &p->prices[k];
         weight[k]++;
         if (p->comm[r].first == r) {
-            distinct[k] = &spec->lccs[r].lcc;
+            distinct[k] = spec->lccs[r].comm.lcc;
             price_alone(distinct[k], &p->prices[k]);
         }
     }
@@ -95,8 +95,8 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
         hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
         int nset = 0;
         for (int r = 0; r < p->m; r++)
-            if (!spec->lccs[r].reason)
-                set[nset++] = spec->lccs[r].lcc;
+            if (spec->lccs[r].comm.kind == HD_COMM_LCC)
+                set[nset++] = *spec->lccs[r].comm.lcc;
         p->cost = hd_objective_cost(objective, set, nset, &p->order);
         free(set);
     } else {
@@ -116,8 +116,8 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
             continue;
         hd_plan_price *pr = &p->prices[l->price - p->prices];
         if (l->first == r) {
-            pr->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
-            hd_contention_after(&l->in->lcc, &p->order, pr->after);
+            pr->mapped = hd_lcc_reorder(l->in->comm.lcc, &p->order);
+            hd_contention_after(l->in->comm.lcc, &p->order, pr->after);
         }
         uint64_t db = hd_contention_degree(pr->before, p->n);
         uint64_t da = hd_contention_degree(pr->after, p->n);

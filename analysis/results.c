@@ -160,11 +160,14 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
             e->col = ref->col;
             e->loop_line = p->loops[k].line;
             e->array = hd_xstrdup(p->arrays[ref->array].name);
-            if (c->kind == HD_COMM_LCC) {
-                e->lcc = *c->lcc;
-            } else {
-                e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
-                e->reason = hd_xstrdup(c->reason ? c->reason : "not an LCC");
+            e->comm = *c;
+            if (c->kind != HD_COMM_LCC) {
+                /* A graph or a collective, had they a producer, would be
+                 * carried as general until a paper prices them. */
+                e->comm.kind = HD_COMM_GENERAL;
+                e->comm.lcc = NULL;
+                if (!e->comm.reason)
+                    e->comm.reason = "not an LCC";
             }
         }
     return HD_SPEC_OK;

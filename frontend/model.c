@@ -12,9 +12,9 @@ void hd_spec_free(hd_spec *spec)
     for (int k = 0; k < spec->m; k++) {
         free(spec->lccs[k].name);
         free(spec->lccs[k].array);
-        free(spec->lccs[k].reason);
     }
     free(spec->lccs);
+    hd_arena_free(&spec->store);
     spec->lccs = NULL;
     spec->n = spec->n_line = spec->m = 0;
 }

@@ -137,9 +137,9 @@ static void analyse(const hd_spec *spec)
     int m = 0;
     for (int r = 0; r < spec->m; r++) {
         const hd_named_lcc *nl = &spec->lccs[r];
-        if (nl->reason)
+        if (nl->comm.kind != HD_COMM_LCC)
             continue;
-        const hd_lcc *c = &nl->lcc;
+        const hd_lcc *c = nl->comm.lcc;
         if (c->A.n != spec->n || c->A.n < 1 || c->A.n > HD_MAX_DIM)
             abort();            /* the documented invariant of hd_spec */
         uint64_t T[HD_MAX_DIM];
