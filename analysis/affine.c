@@ -146,28 +146,26 @@ static bool express(int n, const hd_affine *from, const hd_affine *to,
     return true;
 }
 
-hd_comm_kind hd_comm_from_owners(int n, const hd_affine *src,
-                                 const hd_affine *dst, hd_lcc *out,
-                                 const char **reason)
+hd_comm hd_comm_from_owners(int n, const hd_affine *src, const hd_affine *dst,
+                            hd_lcc *lcc)
 {
     bool local = ((src->c ^ dst->c) & hd_mask(n)) == 0;
     for (int t = 0; t < n && local; t++)
         local = ((src->row[t] ^ dst->row[t]) & hd_mask(src->in)) == 0;
     if (local)
-        return HD_COMM_LOCAL;
-    out->dir = HD_GATHER;
-    if (express(n, src, dst, out))
-        return HD_COMM_LCC;
-    out->dir = HD_SCATTER;
-    if (express(n, dst, src, out))
-        return HD_COMM_LCC;
+        return (hd_comm){ HD_COMM_LOCAL, NULL, NULL };
+    lcc->dir = HD_GATHER;
+    if (express(n, src, dst, lcc))
+        return (hd_comm){ HD_COMM_LCC, lcc, NULL };
+    lcc->dir = HD_SCATTER;
+    if (express(n, dst, src, lcc))
+        return (hd_comm){ HD_COMM_LCC, lcc, NULL };
 
     row_basis bs, bd;
     basis_build(&bs, src, n);
     basis_build(&bd, dst, n);
-    if (bs.rank < n && bd.rank < n)
-        *reason = "only part of the processors send and only part receive";
-    else
-        *reason = "a processor exchanges elements with several partners";
-    return HD_COMM_GENERAL;
+    return (hd_comm){ HD_COMM_GENERAL, NULL,
+                      bs.rank < n && bd.rank < n
+                          ? "only part of the processors send and only part receive"
+                          : "a processor exchanges elements with several partners" };
 }

@@ -4,6 +4,7 @@
 #include "hd_alloc.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,4 +94,40 @@ void hd_xreserve(void *p, int *cap, int need, size_t size)
     void **slot = p;
     *slot = hd_xrealloc(*slot, grown * size);
     *cap = (int)grown;
+}
+
+struct hd_arena_block {
+    hd_arena_block *next;
+    size_t size;                /* bytes of data */
+    max_align_t data[];
+};
+
+enum { ARENA_BLOCK = 64 * 1024 };
+
+void *hd_arena_alloc(hd_arena *a, size_t size)
+{
+    size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    hd_arena_block *b = a->blocks;
+    if (!b || b->size - a->used < size) {
+        size_t bytes = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+        b = hd_xmalloc(sizeof *b + bytes);
+        b->size = bytes;
+        b->next = a->blocks;
+        a->blocks = b;
+        a->used = 0;
+    }
+    void *p = (char *)b->data + a->used;
+    a->used += size;
+    return p;
+}
+
+void hd_arena_free(hd_arena *a)
+{
+    while (a->blocks) {
+        hd_arena_block *next = a->blocks->next;
+        free(a->blocks);
+        a->blocks = next;
+    }
+    a->used = 0;
 }

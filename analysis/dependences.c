@@ -83,7 +83,8 @@ static bool dependence_by_enumeration(const hd_program *p, hd_diags *d, const hd
  * checked is not translated.  A guarded read counts where its guard may
  * hold (docs/annotations.md).
  */
-void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
+void hd_check_dependences(const hd_program *p, const hd_analysis *an, const hd_loop *l,
+                          hd_diags *d)
 {
     for (int r = 0; r < l->nrefs; r++) {
         const hd_ref *rd = &l->refs[r];
@@ -99,17 +100,19 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
                 own_only = hd_ref_same_index(p, &l->refs[w], rd);
         if (own_only)
             continue;
-        bool affine = rd->affine, conflict = false;
+        const hd_affine *read_map = hd_ref_result(an, rd)->map;
+        bool affine = read_map != NULL, conflict = false;
         uint64_t iw = 0, ir = 0;
         for (int w = 0; w < l->nrefs && affine; w++) {
             const hd_ref *wr = &l->refs[w];
             if (!wr->is_write || wr->array != rd->array)
                 continue;
-            if (!wr->affine) {
+            const hd_affine *write_map = hd_ref_result(an, wr)->map;
+            if (!write_map) {
                 affine = false;
                 break;
             }
-            int found = hd_affine_flow_conflict(&wr->map, &rd->map, a->log2_size, &iw, &ir);
+            int found = hd_affine_flow_conflict(write_map, read_map, a->log2_size, &iw, &ir);
             if (found < 0)
                 affine = false;
             else if (found)
@@ -123,7 +126,7 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
             hd_report(d, HD_ERROR, rd->begin, rd->line, "iteration %s = %llu reads element %llu of '%s', which "
                      "the earlier iteration %s = %llu writes: the loop carries a "
                      "dependence and is not a doall", l->var, (unsigned long long)ir,
-                     (unsigned long long)hd_affine_apply(&rd->map, ir), a->name, l->var,
+                     (unsigned long long)hd_affine_apply(read_map, ir), a->name, l->var,
                      (unsigned long long)iw);
             continue;
         }
@@ -153,14 +156,15 @@ void hd_check_dependences(const hd_program *p, const hd_loop *l, hd_diags *d)
  * host need not send the old elements before it.  One affine write of a
  * 2^k-element array by 2^k iterations does (the front end checked it is
  * one-to-one and in bounds); otherwise the writes are enumerated. */
-bool hd_loop_writes_all(const hd_program *p, const hd_loop *l, int arr)
+bool hd_loop_writes_all(const hd_program *p, const hd_analysis *an, const hd_loop *l, int arr)
 {
     const hd_array *a = &p->arrays[arr];
     for (int k = 0; k < l->nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
-        if (ref->is_write && ref->array == arr && !ref->partial && ref->affine &&
-            a->log2_size == l->k && hd_affine_collision(&ref->map, a->log2_size) == 0 &&
-            (~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size)) == 0)
+        const hd_affine *map = hd_ref_result(an, ref)->map;
+        if (ref->is_write && ref->array == arr && !ref->partial && map &&
+            a->log2_size == l->k && hd_affine_collision(map, a->log2_size) == 0 &&
+            (~hd_affine_zero_bits(map) & ~hd_mask(a->log2_size)) == 0)
             return true;
     }
     if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS)

@@ -21,6 +21,7 @@
 #define HYPERDO_GF2_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hd_alloc.h"
@@ -98,6 +99,10 @@ typedef struct {
 } hd_lcc;
 
 hd_lcc_class hd_lcc_classify(const hd_lcc *c);
+/* Equal direction, A and b; and a hash that equal LCCs share (a program
+ * repeats its communications: the plan and the analysis store each once). */
+bool hd_lcc_equal(const hd_lcc *a, const hd_lcc *b);
+size_t hd_lcc_hash(const hd_lcc *c);
 const char *hd_lcc_class_name(hd_lcc_class k);  /* "LCP", "LCG", "LCS" */
 /* Bit-permute-complement: A is a permutation matrix. */
 bool hd_lcc_is_bpc(const hd_lcc *c);
@@ -204,7 +209,7 @@ uint64_t hd_system_particular(const hd_system *s, uint64_t y);
 typedef enum {
     HD_COMM_LOCAL,    /* src(i) = dst(i) for every i: no message */
     HD_COMM_LCC,      /* an LCC on the n-cube */
-    HD_COMM_GENERAL,  /* some other pattern; *reason says why */
+    HD_COMM_GENERAL,  /* some other pattern; the reason says why */
     /* Room for the patterns later papers bring; nothing produces them
      * yet, and consumers would carry them as general communications: */
     HD_COMM_GRAPH,    /* messages given by data, e.g. a mesh's adjacency
@@ -213,12 +218,28 @@ typedef enum {
                        * a link-bound collective (Stout and Wagar 1990) */
 } hd_comm_kind;
 
-/* The LCC is a gather y = A x + b when every processor is a source and a
- * source's address determines its destination's (the rows of dst lie in the
- * row space of src, which has rank n), a scatter x = A y + b in the mirror
- * case; a permutation is given as a gather. */
-hd_comm_kind hd_comm_from_owners(int n, const hd_affine *src,
-                                 const hd_affine *dst, hd_lcc *out,
-                                 const char **reason);
+/* A communication as a value: its kind, the linear-complement
+ * communication when it is one (Hou et al. 2001, Definitions 1-4: a gather
+ * y = A x + b or a scatter x = A y + b) and, when it is general, why it is
+ * not one.  Small and copied freely: the LCC and the reason are borrowed
+ * from whoever made them (the analysis's per-reference results,
+ * hd_analysis, or a spec).  A graph (Chung and Ranka 1990) or a collective
+ * (Stout and Wagar 1990) will carry their own description here when a
+ * producer of them exists; none does yet. */
+typedef struct {
+    hd_comm_kind kind;
+    const hd_lcc *lcc;      /* HD_COMM_LCC: the communication; else NULL */
+    const char *reason;     /* HD_COMM_GENERAL: why; else NULL */
+} hd_comm;
+
+/* The communication of a read whose element lives on src(i) when
+ * iteration i runs on dst(i).  An LCC is written into *lcc, which the
+ * result then points to: a gather y = A x + b when every processor is a
+ * source and a source's address determines its destination's (the rows of
+ * dst lie in the row space of src, which has rank n), a scatter
+ * x = A y + b in the mirror case; a permutation is given as a gather.
+ * A general result's reason is a static string. */
+hd_comm hd_comm_from_owners(int n, const hd_affine *src, const hd_affine *dst,
+                            hd_lcc *lcc);
 
 #endif

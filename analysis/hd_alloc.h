@@ -24,6 +24,21 @@ char *hd_xstrndup(const char *s, size_t n);
  * grows geometrically, so appending one at a time costs amortised O(1). */
 void hd_xreserve(void *p, int *cap, int need, size_t size);
 
+/* Many small objects that live and die together (the analysis's results
+ * of a program: thousands of index maps and LCCs of about 530 bytes each)
+ * taken from blocks of 64 KiB or more: one allocation per block instead
+ * of one per object, the objects side by side, all freed at once. */
+typedef struct hd_arena_block hd_arena_block;
+typedef struct {
+    hd_arena_block *blocks;     /* the newest first */
+    size_t used;                /* bytes taken from the newest */
+} hd_arena;
+
+/* size bytes, aligned for any object, valid until hd_arena_free. */
+void *hd_arena_alloc(hd_arena *a, size_t size);
+/* Frees every block and leaves the arena empty (and usable). */
+void hd_arena_free(hd_arena *a);
+
 /* The one way out when memory runs out. */
 _Noreturn void hd_out_of_memory(void);
 

@@ -11,6 +11,19 @@ hd_lcc_class hd_lcc_classify(const hd_lcc *c)
     return c->dir == HD_GATHER ? HD_LCG : HD_LCS;
 }
 
+bool hd_lcc_equal(const hd_lcc *a, const hd_lcc *b)
+{
+    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
+}
+
+size_t hd_lcc_hash(const hd_lcc *c)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
+    for (int i = 0; i < c->A.n; i++)
+        h = (h ^ c->A.row[i]) * 1099511628211u;
+    return (size_t)(h ^ (h >> 29));
+}
+
 const char *hd_lcc_class_name(hd_lcc_class k)
 {
     switch (k) {

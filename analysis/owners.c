@@ -16,14 +16,27 @@ typedef struct {
     hd_program *prog;
     hd_diags *d;
     hd_layout *layout;      /* of each array (distributed ones only) */
+    hd_analysis *results;
 } checker;
+
+/* What has been found of ref so far. */
+static hd_ref_analysis *result(const checker *r, const hd_ref *ref)
+{
+    return &r->results->refs[ref->id];
+}
+
+/* Its index map, or NULL when it is not GF(2)-affine. */
+static const hd_affine *map_of(const checker *r, const hd_ref *ref)
+{
+    return result(r, ref)->map;
+}
 
 /* The owner of a reference's element as a map of i: its array's layout
  * after its index map. */
 static hd_affine owner_map(const checker *r, const hd_ref *ref)
 {
     const hd_layout *l = &r->layout[ref->array];
-    return hd_affine_compose(&l->owner, &ref->map, l->n);
+    return hd_affine_compose(&l->owner, map_of(r, ref), l->n);
 }
 
 static uint64_t owner_at(const checker *r, int arr, uint64_t element)
@@ -59,8 +72,8 @@ static int inside_at(checker *r, const hd_ref *ref, uint64_t i, miss *m)
             return 0;
         }
     }
-    if (ref->affine)
-        v = hd_affine_apply(&ref->map, i);
+    if (map_of(r, ref))
+        v = hd_affine_apply(map_of(r, ref), i);
     else if (!ref->index || !hd_expr_eval(ref->index, i, &v, why, sizeof why))
         return -1;
     if (v >> a->log2_size) {
@@ -169,16 +182,17 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
             return false;
         }
     }
-    if (ref->affine) {
-        uint64_t outside = ~hd_affine_zero_bits(&ref->map) & ~hd_mask(a->log2_size);
+    const hd_affine *map = map_of(r, ref);
+    if (map) {
+        uint64_t outside = ~hd_affine_zero_bits(map) & ~hd_mask(a->log2_size);
         if (!outside)
             return true;
         if (guarded)
             return check_guarded_bounds(r, l, ref);
         /* An iteration that sets that bit: 0, or one input bit of its row. */
         int t = __builtin_ctzll(outside);
-        uint64_t i = (ref->map.c >> t) & 1 ? 0 : ref->map.row[t] & -ref->map.row[t];
-        miss mm = { 0, hd_affine_apply(&ref->map, i) };
+        uint64_t i = (map->c >> t) & 1 ? 0 : map->row[t] & -map->row[t];
+        miss mm = { 0, hd_affine_apply(map, i) };
         report_outside(r, l, ref, i, &mm, "");
         return false;
     }
@@ -221,14 +235,15 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     const hd_array *a = &r->prog->arrays[ref->array];
     char why[256];
-    if (ref->affine) {
-        uint64_t v = hd_affine_collision(&ref->map, a->log2_size);
+    const hd_affine *map = map_of(r, ref);
+    if (map) {
+        uint64_t v = hd_affine_collision(map, a->log2_size);
         if (v)
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = 0 and "
                    "%s = %llu both write element %llu of '%s' (a doall loop "
                    "may not write an element twice; no reductions yet)",
                    l->var, l->var, (unsigned long long)v,
-                   (unsigned long long)hd_affine_apply(&ref->map, 0), a->name);
+                   (unsigned long long)hd_affine_apply(map, 0), a->name);
         return;
     }
     uint64_t first;
@@ -280,8 +295,8 @@ static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
 {
     char why[8];
     uint64_t v;
-    if (ref->affine)
-        v = hd_affine_apply(&ref->map, i);
+    if (map_of(r, ref))
+        v = hd_affine_apply(map_of(r, ref), i);
     else if (!hd_expr_eval(ref->index, i, &v, why, sizeof why))
         return false;
     *owner = owner_at(r, ref->array, v);
@@ -305,12 +320,11 @@ static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref
     /* Arrays laid out alike, read at one index: one owner. */
     if (same_owners(r, ref->array, home->array) && hd_ref_same_index(r->prog, ref, home))
         return 1;
-    if (ref->affine && home->affine) {
+    if (map_of(r, ref) && map_of(r, home)) {
         hd_affine x = owner_map(r, ref);
         hd_affine y = owner_map(r, home);
         hd_lcc unused;
-        const char *why;
-        return hd_comm_from_owners(r->prog->n, &x, &y, &unused, &why) == HD_COMM_LOCAL;
+        return hd_comm_from_owners(r->prog->n, &x, &y, &unused).kind == HD_COMM_LOCAL;
     }
     if (l->k > HD_ENUMERATE_MAX_BITS)
         return -1;
@@ -328,17 +342,14 @@ static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref
 }
 
 /* Whether ref's index is GF(2)-affine in the loop variable, and its map. */
-static void index_map(const hd_loop *l, hd_ref *ref)
+static void index_map(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     char why[256];
     hd_affine map;
-    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
-        ref->affine = true;
-        ref->map = map;
-    } else {
-        ref->affine = false;
-        ref->reason = hd_xstrdup(why);
-    }
+    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why))
+        result(r, ref)->map = hd_analysis_keep_map(r->results, &map);
+    else
+        result(r, ref)->not_affine = hd_analysis_keep_reason(r->results, why);
 }
 
 static void communications(checker *r, hd_loop *l)
@@ -346,9 +357,10 @@ static void communications(checker *r, hd_loop *l)
     hd_program *p = r->prog;
     hd_ref *home = &l->refs[l->home];
     for (int k = 0; k < l->nrefs; k++)
-        index_map(l, &l->refs[k]);
+        index_map(r, l, &l->refs[k]);
     for (int k = 0; k < l->nrefs; k++) {
         hd_ref *ref = &l->refs[k];
+        hd_comm *comm = &result(r, ref)->comm;
         hd_array *a = &p->arrays[ref->array];
         if (ref->is_write && a->dist == HD_DIST_NONE) {
             long long elements = 1;
@@ -361,7 +373,7 @@ static void communications(checker *r, hd_loop *l)
             continue;
         }
         if (a->dist == HD_DIST_NONE) {
-            ref->comm = HD_COMM_LOCAL;    /* a replicated copy */
+            comm->kind = HD_COMM_LOCAL;    /* a replicated copy */
             continue;
         }
         int same = -2;   /* not known yet */
@@ -373,35 +385,40 @@ static void communications(checker *r, hd_loop *l)
                 hd_report(r->d, HD_ERROR, ref->begin, ref->line, "'%s' and '%s' are "
                        "written by the same iteration but live on different "
                        "processors; split the loop", ref->text, home->text);
-            ref->comm = HD_COMM_LOCAL;
+            comm->kind = HD_COMM_LOCAL;
             continue;
         }
-        if (ref->affine && home->affine) {
+        if (map_of(r, ref) && map_of(r, home)) {
             hd_affine src = owner_map(r, ref);
             hd_affine dst = owner_map(r, home);
-            const char *why = NULL;
-            ref->lcc.A = hd_matrix_zero(p->n);
-            ref->comm = hd_comm_from_owners(p->n, &src, &dst, &ref->lcc, &why);
-            if (ref->comm == HD_COMM_GENERAL)
-                ref->reason = hd_xstrdup(why);
+            hd_lcc lcc = { .A = hd_matrix_zero(p->n) };
+            *comm = hd_comm_from_owners(p->n, &src, &dst, &lcc);
+            if (comm->kind == HD_COMM_LCC)
+                comm->lcc = hd_analysis_keep_lcc(r->results, &lcc);
+            else if (comm->kind == HD_COMM_GENERAL)
+                comm->reason = hd_analysis_keep_reason(r->results, comm->reason);
             continue;
         }
-        if (same == -2 || !home->affine)
+        if (same == -2 || !map_of(r, home))
             same = same_owner_everywhere(r, l, ref, home);
-        ref->comm = same == 1 ? HD_COMM_LOCAL : HD_COMM_GENERAL;
-        if (ref->comm == HD_COMM_GENERAL && !ref->reason) {
+        if (same == 1) {
+            comm->kind = HD_COMM_LOCAL;
+        } else if (map_of(r, ref)) {
             char buf[512];
             snprintf(buf, sizeof buf, "the owner of the iteration's element "
                      "'%s' is not an affine function of %s", home->text, l->var);
-            ref->reason = hd_xstrdup(buf);
+            *comm = (hd_comm){ HD_COMM_GENERAL, NULL,
+                               hd_analysis_keep_reason(r->results, buf) };
+        } else {
+            *comm = (hd_comm){ HD_COMM_GENERAL, NULL, result(r, ref)->not_affine };
         }
     }
 }
 
 
-void hd_analyse_loops(hd_program *p, hd_diags *d)
+void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
 {
-    checker c = { p, d, hd_xcalloc((size_t)p->narrays, sizeof *c.layout) };
+    checker c = { p, d, hd_xcalloc((size_t)p->narrays, sizeof *c.layout), out };
     for (int a = 0; a < p->narrays; a++)
         if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
             c.layout[a] = hd_array_layout(&p->arrays[a], p->n);

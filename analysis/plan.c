@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t lcc_hash(const hd_lcc *c)
-{
-    uint64_t h = 1469598103934665603u ^ (uint64_t)c->dir ^ (c->b * 31);
-    for (int i = 0; i < c->A.n; i++)
-        h = (h ^ c->A.row[i]) * 1099511628211u;
-    return (size_t)(h ^ (h >> 29));
-}
-
-static bool same_lcc(const hd_lcc *a, const hd_lcc *b)
-{
-    return a->dir == b->dir && a->b == b->b && hd_matrix_equal(&a->A, &b->A);
-}
-
 /* Gives each LCC entry its first equal entry (found through an
  * open-addressing table of indices) and the distinct ones a price slot,
  * whose index `price` holds until the table stops moving. */
@@ -37,14 +24,14 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
         seen[k] = -1;
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
-        const hd_lcc *c = &spec->lccs[r].lcc;
+        const hd_lcc *c = spec->lccs[r].comm.lcc;
         l->in = &spec->lccs[r];
         l->first = r;
         slot_of[r] = -1;
-        if (l->in->reason)
+        if (l->in->comm.kind != HD_COMM_LCC)
             continue;
-        size_t k = lcc_hash(c) & (slots - 1);
-        while (seen[k] >= 0 && !same_lcc(&spec->lccs[seen[k]].lcc, c))
+        size_t k = hd_lcc_hash(c) & (slots - 1);
+        while (seen[k] >= 0 && !hd_lcc_equal(spec->lccs[seen[k]].comm.lcc, c))
             k = (k + 1) & (slots - 1);
         if (seen[k] >= 0) {
             l->first = seen[k];
@@ -87,8 +74,8 @@ static int choose_order(const hd_spec *spec, const hd_target *target, const hd_l
         hd_lcc *set = hd_xmalloc((size_t)p->m * sizeof *set);
         int nset = 0;
         for (int r = 0; r < p->m; r++)
-            if (!spec->lccs[r].reason)
-                set[nset++] = spec->lccs[r].lcc;
+            if (spec->lccs[r].comm.kind == HD_COMM_LCC)
+                set[nset++] = *spec->lccs[r].comm.lcc;
         int rc = hd_objective_cost(target, p->objective, set, nset, &p->order, &p->cost);
         free(set);
         return rc;
@@ -119,13 +106,13 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
     uint64_t *weight = hd_xcalloc((size_t)p->nprices, sizeof *weight);
     int rc = HD_OK;
     for (int r = 0; r < p->m && rc == HD_OK; r++) {
-        if (spec->lccs[r].reason)
+        if (spec->lccs[r].comm.kind != HD_COMM_LCC)
             continue;
         int k = slot_of[r];
         p->comm[r].price = &p->prices[k];
         weight[k]++;
         if (p->comm[r].first == r) {
-            distinct[k] = &spec->lccs[r].lcc;
+            distinct[k] = spec->lccs[r].comm.lcc;
             rc = price_alone(target, distinct[k], &p->prices[k]);
         }
     }
@@ -145,9 +132,9 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
             continue;
         hd_plan_price *pr = &p->prices[l->price - p->prices];
         if (l->first == r) {
-            pr->mapped = hd_lcc_reorder(&l->in->lcc, &p->order);
+            pr->mapped = hd_lcc_reorder(l->in->comm.lcc, &p->order);
             /* accepted: the same target and dimension priced it above */
-            hd_contention_after(target, &l->in->lcc, &p->order, pr->after);
+            hd_contention_after(target, l->in->comm.lcc, &p->order, pr->after);
         }
         uint64_t db = hd_contention_degree(pr->before, p->n);
         uint64_t da = hd_contention_degree(pr->after, p->n);

@@ -93,7 +93,8 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        if (ref->reason && strstr(ref->reason, "a variable of the loop body"))
+        const char *not_affine = hd_ref_result(g->results, ref)->not_affine;
+        if (not_affine && strstr(not_affine, "a variable of the loop body"))
             error_at(g, ref->begin, "the index of '%s' uses a variable of the "
                      "loop body; the processor that holds the element must "
                      "compute it too: write its expression into the index",
@@ -108,7 +109,7 @@ static void check_loop(gen *g, const hd_loop *l)
         !hd_expr_injective(home->index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
-    hd_check_dependences(g->prog, l, &g->d);
+    hd_check_dependences(g->prog, g->results, l, &g->d);
 }
 
 /* ------------------------------------------------------ the host side */
@@ -117,7 +118,7 @@ static void check_loop(gen *g, const hd_loop *l)
  * when the loop only writes it and writes every element. */
 static bool sent_before(const gen *g, const hd_loop *l, int arr)
 {
-    return hd_loop_uses(l, arr, false) || !hd_loop_writes_all(g->prog, l, arr);
+    return hd_loop_uses(l, arr, false) || !hd_loop_writes_all(g->prog, g->results, l, arr);
 }
 
 /* Does the sequential code name array `arr` (use it, let its address
@@ -377,10 +378,11 @@ static void put_header(text *t, gen *g)
         const hd_loop *l = &p->loops[d];
         for (int k = 0; k < l->nrefs; k++) {
             const hd_ref *ref = &l->refs[k];
-            if (ref->is_write || ref->comm == HD_COMM_LOCAL)
+            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
+            if (ref->is_write || kind == HD_COMM_LOCAL)
                 continue;
             const hd_plan_comm *pc = &g->plan->comm[c++];   /* hd_program_spec's order */
-            if (ref->comm != HD_COMM_LCC) {
+            if (kind != HD_COMM_LCC) {
                 general++;
                 continue;
             }
@@ -579,13 +581,15 @@ static bool names_fig1d_calls(const hd_program *prog, const char *src, size_t le
     return false;
 }
 
-int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, size_t len,
+int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan *plan,
+               const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
                char **diagnostics)
 {
     gen g;
     memset(&g, 0, sizeof g);
     g.prog = prog;
+    g.results = results;
     g.plan = plan;
     g.src = src;
     g.len = len;

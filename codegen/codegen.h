@@ -28,8 +28,10 @@ typedef struct {
 
 /*
  * Writes the SPMD program for `prog`, whose source text (the bytes the
- * front end read) is src[0..len), with the mapping and contention of
- * `plan` (analysis.h; built from hd_program_spec(prog); NULL only when
+ * front end read) is src[0..len), from what the analysis found of it
+ * (`results`: its references' index maps and communications) and the
+ * mapping and contention of `plan` (analysis.h; built from
+ * hd_program_spec(prog, results); NULL only when
  * prog->n is outside 1 .. HD_CODEGEN_MAX_DIM, which is then reported).  On
  * success returns 0 and sets *out (a malloc'ed, NUL-terminated string of
  * *out_len bytes; the caller frees it).  Otherwise returns the number of
@@ -38,7 +40,8 @@ typedef struct {
  * to *diagnostics (malloc'ed, NULL when there is nothing to say; the
  * caller frees it).
  */
-int hd_codegen(const hd_program *prog, const hd_plan *plan, const char *src, size_t len,
+int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan *plan,
+               const char *src, size_t len,
                const hd_codegen_options *opt, char **out, size_t *out_len,
                char **diagnostics);
 

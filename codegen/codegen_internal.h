@@ -149,6 +149,7 @@ void doall_arrays_free(doall_arrays *u);
 
 struct gen {
     const hd_program *prog;
+    const hd_analysis *results; /* what the analysis found of prog */
     const char *src;
     size_t len;
     const hd_codegen_options *opt;

@@ -34,16 +34,22 @@
 
 /* ------------------------------------------------------ maps of a reference */
 
+/* Its index map (NULL when it is not GF(2)-affine). */
+static const hd_affine *map_of(const gen *g, const hd_ref *ref)
+{
+    return hd_ref_result(g->results, ref)->map;
+}
+
 hd_affine owner_map_of(const gen *g, const hd_ref *ref)
 {
     const hd_layout *l = &g->layout[ref->array];
-    return hd_affine_compose(&l->owner, &ref->map, l->n);
+    return hd_affine_compose(&l->owner, map_of(g, ref), l->n);
 }
 
 hd_affine offset_map_of(const gen *g, const hd_ref *ref)
 {
     const hd_layout *l = &g->layout[ref->array];
-    return hd_affine_compose(&l->offset, &ref->map, l->bits - l->n);
+    return hd_affine_compose(&l->offset, map_of(g, ref), l->bits - l->n);
 }
 
 static void owner_rows(const hd_affine *o, int n, uint64_t *rows)
@@ -361,7 +367,7 @@ static void check_request(gen *g, const node_plan *np, int k)
  * variable the C compiler vectorizes. */
 static bool offset_is_base_plus_t(const gen *g, const node_plan *np, const hd_ref *ref)
 {
-    if (!ref->affine || !np->affine_home)
+    if (!map_of(g, ref) || !np->affine_home)
         return false;
     hd_affine off = offset_map_of(g, ref);
     const hd_space *b = &np->own.null;
@@ -387,7 +393,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
     np->loop = l;
     np->refs = hd_xcalloc((size_t)(l->nrefs ? l->nrefs : 1), sizeof *np->refs);
     const hd_ref *home = &l->refs[l->home];
-    np->affine_home = home->affine;
+    np->affine_home = map_of(g, home) != NULL;
     if (np->affine_home) {
         hd_affine o = owner_map_of(g, home);
         uint64_t rows[64];
@@ -407,7 +413,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             continue;
         }
         rp->index = index_text(g, ref);
-        if (ref->is_write || ref->comm == HD_COMM_LOCAL) {
+        if (ref->is_write || hd_ref_result(g->results, ref)->comm.kind == HD_COMM_LOCAL) {
             rp->way = WAY_LOCAL;
             /* A guarded read may name an element outside its array where
              * its guard is false (docs/annotations.md): its offset is no
@@ -418,9 +424,11 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             if (rp->fast) {
                 hd_affine mine = offset_map_of(g, ref);
                 for (int j = 0; j < k; j++) {
+                    if (np->refs[j].way != WAY_LOCAL || !np->refs[j].fast ||
+                        np->refs[j].base != j)
+                        continue;
                     hd_affine other = offset_map_of(g, &l->refs[j]);
-                    if (np->refs[j].way == WAY_LOCAL && np->refs[j].fast &&
-                        np->refs[j].base == j && same_map(&mine, &other)) {
+                    if (same_map(&mine, &other)) {
                         rp->base = j;
                         break;
                     }
@@ -428,9 +436,9 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             }
             continue;
         }
-        if (ref->affine && np->affine_home) {
+        if (map_of(g, ref) && np->affine_home) {
             rp->way = WAY_SLOTS;
-            rp->group = add_slot_group(np, ref->array, k, &ref->map);
+            rp->group = add_slot_group(np, ref->array, k, map_of(g, ref));
         } else {
             rp->way = WAY_REQUEST;
         }

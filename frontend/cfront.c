@@ -40,10 +40,12 @@ static void free_reader(reader *r)
 }
 
 static void init_reader(reader *r, const char *path, const hd_c_options *opt,
-                        hd_program *prog)
+                        hd_program *prog, hd_analysis *results)
 {
     memset(r, 0, sizeof *r);
     memset(prog, 0, sizeof *prog);
+    memset(results, 0, sizeof *results);
+    r->results = results;
     r->path = path;
     r->opt = opt;
     r->cube_pragma = -1;
@@ -117,10 +119,21 @@ static void keep_sequential(reader *r)
     p->nloops = kept;
 }
 
+/* The references in source order, 0, 1, ..., each one's hd_ref.id, which
+ * the analysis's results are indexed by; the results with an entry each. */
+static void number_refs(reader *r)
+{
+    int id = 0;
+    for (int k = 0; k < r->prog->nloops; k++)
+        for (int j = 0; j < r->prog->loops[k].nrefs; j++)
+            r->prog->loops[k].refs[j].id = id++;
+    hd_analysis_init(r->results, r->prog);
+}
+
 /* Each loop's maps, bounds, owners and communications (analysis.h). */
 static void analyse_loops(reader *r)
 {
-    hd_analyse_loops(r->prog, &r->d);
+    hd_analyse_loops(r->prog, &r->d, r->results);
 }
 
 /* Once every loop is read: the cube's dimension, the arrays' distributions,
@@ -130,6 +143,7 @@ static void analyse_program(reader *r)
     hd_program *out = r->prog;
     const hd_c_options *opt = r->opt;
     keep_sequential(r);
+    number_refs(r);
     /* --dim, else cube(n), else the first doall's 2^k iterations. */
     const hd_loop *first = NULL;
     for (int k = 0; k < out->nloops && !first; k++)
@@ -180,14 +194,14 @@ static char *read_stdin(size_t *len)
 }
 
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
-              char **diagnostics)
+              hd_analysis *results, char **diagnostics)
 {
     /* "-" is standard input, read as C and named as compilers name it. */
     bool from_stdin = strcmp(path, "-") == 0;
     if (from_stdin)
         path = "<stdin>";
     reader r;
-    init_reader(&r, path, opt, out);
+    init_reader(&r, path, opt, out, results);
     *diagnostics = NULL;
 
     char msg[1024] = "";
@@ -251,8 +265,10 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
     hd_diags_free(&r.d);
     free_reader(&r);
     clang_disposeIndex(index);
-    if (errors)
+    if (errors) {
         hd_program_free(out);
+        hd_analysis_free(results);
+    }
     for (int k = 0; k < nargs; k++)
         free(args[k]);
     free(args);

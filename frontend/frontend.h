@@ -35,6 +35,9 @@
 
 #include "model.h"
 
+/* What the analysis finds of a program (analysis.h); the C reader runs it. */
+typedef struct hd_analysis hd_analysis;
+
 /* A diagnostic.  line >= 1 places it in the input (print it as
  * "path:line: error: message"); line 0 means the input as a whole could not
  * be read (print "hyperdo: error: message"; the message names the path).
@@ -72,7 +75,8 @@ typedef struct {
  * are appended to *diagnostics (a malloc'ed string the caller frees, NULL
  * when there is nothing to say); warnings go there too.  Returns the number
  * of errors: 0 means *out holds the program (release with
- * hd_program_free). */
+ * hd_program_free) and *results what the analysis found of it (release
+ * with hd_analysis_free). */
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
-              char **diagnostics);
+              hd_analysis *results, char **diagnostics);
 #endif

@@ -92,6 +92,7 @@ typedef struct {
     int nignored;
 
     hd_program *prog;
+    hd_analysis *results;      /* the analysis's, of prog */
     array_decl *decls;
     int ndecls;
     int arrays_cap, decls_cap, loops_cap; /* of prog->arrays, decls, prog->loops */

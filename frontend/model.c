@@ -1,6 +1,6 @@
 /*
- * model.c — releasing the program model, and the communications of a
- * program as a spec.
+ * model.c — releasing the program model, arrays' layouts and which
+ * arrays a loop uses.
  */
 #include "model.h"
 
@@ -12,9 +12,9 @@ void hd_spec_free(hd_spec *spec)
     for (int k = 0; k < spec->m; k++) {
         free(spec->lccs[k].name);
         free(spec->lccs[k].array);
-        free(spec->lccs[k].reason);
     }
     free(spec->lccs);
+    hd_arena_free(&spec->store);
     spec->lccs = NULL;
     spec->n = spec->n_line = spec->m = 0;
 }
@@ -23,7 +23,6 @@ void hd_loop_free(hd_loop *l)
 {
     for (int j = 0; j < l->nrefs; j++) {
         free(l->refs[j].text);
-        free(l->refs[j].reason);
         hd_expr_free(l->refs[j].index);
         free(l->refs[j].subs);
     }
@@ -61,34 +60,6 @@ void hd_program_free(hd_program *p)
     free(p->loops);
     free(p->path);
     memset(p, 0, sizeof *p);
-}
-
-int hd_program_spec(const hd_program *p, hd_spec *out)
-{
-    memset(out, 0, sizeof *out);
-    out->n = p->n;
-    int cap = 0;
-    for (int k = 0; k < p->nloops; k++)
-        for (int j = 0; j < p->loops[k].nrefs; j++) {
-            const hd_ref *ref = &p->loops[k].refs[j];
-            if (ref->is_write || ref->comm == HD_COMM_LOCAL)
-                continue;
-            hd_xreserve(&out->lccs, &cap, out->m + 1, sizeof *out->lccs);
-            hd_named_lcc *e = &out->lccs[out->m++];
-            memset(e, 0, sizeof *e);
-            e->name = hd_xstrdup(ref->text);
-            e->line = ref->line;
-            e->col = ref->col;
-            e->loop_line = p->loops[k].line;
-            e->array = hd_xstrdup(p->arrays[ref->array].name);
-            if (ref->comm == HD_COMM_LCC) {
-                e->lcc = ref->lcc;
-            } else {
-                e->lcc.A = hd_matrix_zero(p->n > 0 ? p->n : 1);
-                e->reason = hd_xstrdup(ref->reason ? ref->reason : "not an LCC");
-            }
-        }
-    return HD_SPEC_OK;
 }
 
 hd_layout hd_array_layout(const hd_array *a, int n)

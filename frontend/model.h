@@ -69,20 +69,24 @@ void hd_diags_free(hd_diags *d);
 typedef struct {
     char *name;   /* owned by the hd_spec */
     int line;     /* of its lcc directive, 1-based; of the reference in C */
-    hd_lcc lcc;   /* lcc.A.n == the spec's n; unused when general */
+    hd_comm comm; /* an LCC (comm.lcc->A.n == the spec's n) or, from C
+                   * only, a general communication with its reason */
     /* Filled by the C reader only (array == NULL for specs): */
     char *array;      /* the array read */
     int col;          /* of the reference */
     int loop_line;    /* of the doall's for keyword */
-    char *reason;     /* non-NULL: a general communication, not an LCC */
 } hd_named_lcc;
 
-/* The LCCs of one input, in input order.  Owns everything it points to. */
+/* The LCCs of one input, in input order.  A spec read from a file owns
+ * everything it points to; one built from a C program (hd_program_spec)
+ * points to the analysis's LCCs and reasons instead of copying them, and
+ * must not outlive that analysis. */
 typedef struct {
     int n;           /* hypercube dimension */
     int n_line;      /* line of the `n` directive */
     int m;           /* number of LCCs, >= 1 after a successful read */
     hd_named_lcc *lccs;
+    hd_arena store;  /* a file's LCCs, which comm.lcc points to */
 } hd_spec;
 
 /* Status of the readers. */
@@ -274,11 +278,9 @@ typedef struct {
     hd_expr *index;         /* the flattened subscript */
     int nsubs;
     hd_ref_sub *subs;       /* nsubs of them, outermost first; owned */
-    bool affine;
-    hd_affine map;          /* when affine */
-    char *reason;           /* when not */
-    hd_comm_kind comm;      /* reads of distributed arrays */
-    hd_lcc lcc;             /* when comm == HD_COMM_LCC */
+    int id;                 /* its number among the program's references
+                             * (0, 1, ... in source order), which indexes
+                             * the analysis's results (hd_analysis) */
     int guard;              /* its innermost guard in hd_loop.guards, or -1 */
     bool check_at_run_time; /* its subscripts could not all be checked when
                              * translating: the node code checks them */
@@ -369,9 +371,5 @@ void hd_loop_free(hd_loop *l);
  * variable leaves the value unknown when translating, but the same in
  * both). */
 bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y);
-
-/* The communications of the program as a spec: one entry per read
- * reference that makes processors exchange data, in source order. */
-int hd_program_spec(const hd_program *p, hd_spec *out);
 
 #endif

@@ -255,7 +255,9 @@ static int add_lcc(reader *r, const char *name, const hd_lcc *c)
     memset(&s->lccs[s->m], 0, sizeof s->lccs[s->m]);
     s->lccs[s->m].name = copy;
     s->lccs[s->m].line = r->line;
-    s->lccs[s->m].lcc = *c;
+    hd_lcc *kept = hd_arena_alloc(&s->store, sizeof *kept);
+    *kept = *c;
+    s->lccs[s->m].comm = (hd_comm){ HD_COMM_LCC, kept, NULL };
     s->m++;
     return HD_SPEC_OK;
 }
@@ -334,7 +336,7 @@ static int parse_line(reader *r)
 static int parse(const char *text, size_t len, const char *path,
                  hd_spec *out, hd_diag *err)
 {
-    hd_spec spec = { 0, 0, 0, NULL };
+    hd_spec spec = { .lccs = NULL };
     reader r = { path, err, &spec, 0, NULL, NULL, 0, 0, 0 };
     int rc = HD_SPEC_OK;
     const char *p = text, *end = text + len;

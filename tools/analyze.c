@@ -184,14 +184,15 @@ static const reader *reader_for(const char *path)
     return NULL;
 }
 
-static int read_c(const options *opt, hd_spec *spec)
+/* The spec of a C file's communications, which points into *results. */
+static int read_c(const options *opt, hd_spec *spec, hd_analysis *results)
 {
     hd_program prog;
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
                           opt->build_dir, NULL, false };
-    if (hd_read_c_program(opt->path, copt, &prog) != HD_EXIT_OK)
+    if (hd_read_c_program(opt->path, copt, &prog, results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    hd_program_spec(&prog, spec);
+    hd_program_spec(&prog, results, spec);
     hd_program_free(&prog);
     return HD_EXIT_OK;
 }
@@ -211,12 +212,14 @@ static void say_kind(const options *opt)
                         "end in .lcc; '--spec' reads it as an LCC spec\n", path);
 }
 
-static int read_input(const options *opt, hd_spec *spec)
+/* The input's spec; a C file's points into *results (empty for a spec
+ * file), released after it. */
+static int read_input(const options *opt, hd_spec *spec, hd_analysis *results)
 {
     const char *path = opt->path;
     const reader *rd = opt->kind == 2 ? NULL : opt->kind == 1 ? &readers[0] : reader_for(path);
     if (!rd) {
-        int status = read_c(opt, spec);
+        int status = read_c(opt, spec, results);
         if (status == HD_EXIT_FAILURE)
             say_kind(opt);
         return status;
@@ -252,7 +255,8 @@ int hd_cmd_analyze(int argc, char **argv)
         return status;
 
     hd_spec spec;
-    status = read_input(&opt, &spec);
+    hd_analysis results = { .nrefs = 0 };
+    status = read_input(&opt, &spec, &results);
     if (status != HD_EXIT_OK)
         return status;
 
@@ -268,5 +272,6 @@ int hd_cmd_analyze(int argc, char **argv)
         hd_plan_free(&res.p);
     }
     hd_spec_free(&spec);
+    hd_analysis_free(&results);
     return status;
 }

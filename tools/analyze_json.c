@@ -45,7 +45,7 @@ static json_t *json_order(const hd_order *o)
  * to contention_before (contention_after waits for the set's order). */
 static json_t *json_lcc_before(const hd_plan_comm *l, int n)
 {
-    const hd_lcc *c = &l->in->lcc;
+    const hd_lcc *c = l->in->comm.lcc;
     char bits[HD_MAX_DIM + 1];
     json_t *o = json_object(), *rows = json_array();
     for (int i = 0; i < n; i++) {
@@ -259,11 +259,11 @@ static void encode_parts(const hd_analyze_result *res, json_parts *p)
     for (int r = 0; r < res->p.m; r++) {
         const hd_plan_comm *l = &res->p.comm[r];
         cached(&p->strings, l->in->name);
-        if (l->in->reason)
-            cached(&p->strings, l->in->reason);
+        if (l->in->comm.kind != HD_COMM_LCC)
+            cached(&p->strings, l->in->comm.reason);
         if (l->in->array)
             cached(&p->strings, l->in->array);
-        if (!l->in->reason && l->first == r) {
+        if (l->in->comm.kind == HD_COMM_LCC && l->first == r) {
             p->before[r] = members(json_lcc_before(l, res->p.n));
             p->alone[r] = members(json_lcc_alone(l, res->p.n));
         }
@@ -302,10 +302,10 @@ static char *render_json(const hd_analyze_result *res, json_parts *parts)
         const hd_plan_comm *l = &res->p.comm[r];
         fputs(r ? ",{" : "{", out);
         const char *sep = put_member(out, strings, "", "name", l->in->name);
-        if (l->in->reason) {
+        if (l->in->comm.kind != HD_COMM_LCC) {
             fputs(sep, out);
             fputs("\"class\":\"general\"", out);
-            put_member(out, strings, ",", "reason", l->in->reason);
+            put_member(out, strings, ",", "reason", l->in->comm.reason);
         } else {
             /* The shared fields, as one jansson object would have them. */
             int f = l->first;

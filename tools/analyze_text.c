@@ -95,20 +95,19 @@ static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
             index + 1, m, l->in->name, l->in->line, l->in->col);
     fprintf(out, "  General, not an LCC: %s.\n"
             "  The mapping optimizer (Section 5) weighs LCCs only.\n",
-            l->in->reason);
+            l->in->comm.reason);
 }
 
 static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
                       int w)
 {
-    const hd_lcc *c = &l->in->lcc;
-    int n = c->A.n;
-    bool gather = c->dir == HD_GATHER;
-
-    if (l->in->reason) {
+    if (l->in->comm.kind != HD_COMM_LCC) {
         print_general(out, l, index, m);
         return;
     }
+    const hd_lcc *c = l->in->comm.lcc;
+    int n = c->A.n;
+    bool gather = c->dir == HD_GATHER;
 
     if (l->in->array)
         fprintf(out, "\n== LCC %d of %d: %s (line %d, column %d, loop on line "
@@ -186,7 +185,7 @@ static int count_lccs(const hd_analyze_result *res)
 {
     int lccs = 0;
     for (int r = 0; r < res->p.m; r++)
-        lccs += res->p.comm[r].in->reason == NULL;
+        lccs += res->p.comm[r].in->comm.kind == HD_COMM_LCC;
     return lccs;
 }
 
@@ -219,7 +218,7 @@ static void print_set_mapping(FILE *out, const hd_analyze_result *res, int w)
 
     for (int r = 0; r < res->p.m; r++) {
         const hd_plan_comm *l = &res->p.comm[r];
-        if (l->in->reason)
+        if (l->in->comm.kind != HD_COMM_LCC)
             continue;
         fprintf(out, "\n  %s after the mapping:\n", l->in->name);
         print_matrix(out, "Q A Q^-1", &l->price->mapped.A, "Q b", &l->price->mapped.b);
@@ -245,7 +244,7 @@ static void print_summary(FILE *out, const hd_analyze_result *res, int w)
     fprintf(out, "   %*s\n", w, "T");
     for (int r = 0; r < res->p.m; r++) {
         const hd_plan_comm *l = &res->p.comm[r];
-        if (l->in->reason) {
+        if (l->in->comm.kind != HD_COMM_LCC) {
             fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
             continue;
         }

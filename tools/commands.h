@@ -65,9 +65,10 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
 /* Reads a C file with hd_c_read, with the directory of hyperdo/bits.h
  * and hyperdo.h (PREFIX/include beside an installed PREFIX/bin/hyperdo,
  * else the source tree it was built from) as opt.include_dir, and prints
- * its diagnostics on stderr.  HD_EXIT_OK with *prog filled, or
- * HD_EXIT_FAILURE. */
-int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog);
+ * its diagnostics on stderr.  HD_EXIT_OK with *prog and *results (the
+ * analysis's) filled, or HD_EXIT_FAILURE. */
+int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
+                      hd_analysis *results);
 /* Reads the spec at `path` ("-": standard input, called <stdin> in
  * messages) with `read`: HD_EXIT_OK, or HD_EXIT_FAILURE with the error
  * printed. */

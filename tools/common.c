@@ -56,12 +56,13 @@ int hd_usage_error(const char *usage_line, const char *command,
     return status;
 }
 
-int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog)
+int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
+                      hd_analysis *results)
 {
     char *include = helpers_include_dir();
     char *diagnostics = NULL;
     opt.include_dir = include;
-    int errors = hd_c_read(path, &opt, prog, &diagnostics);
+    int errors = hd_c_read(path, &opt, prog, results, &diagnostics);
     free(include);
     if (diagnostics) {
         fputs(diagnostics, stderr);

@@ -547,9 +547,9 @@ int hd_cmd_sim(int argc, char **argv)
         return HD_EXIT_USAGE;
     }
     out.n = spec.n;
-    status = choose_order(&opt, &spec, &out.lcc->lcc, &out.order);
+    status = choose_order(&opt, &spec, out.lcc->comm.lcc, &out.order);
     if (status == HD_EXIT_OK) {
-        out.mapped = hd_lcc_reorder(&out.lcc->lcc, &out.order);
+        out.mapped = hd_lcc_reorder(out.lcc->comm.lcc, &out.order);
         hd_target target = hd_target_ecube(spec.n);   /* what the simulator models */
         if (hd_contention(&target, &out.mapped, out.theorem) != HD_OK) {
             fprintf(stderr, "hyperdo: error: no contention formula for the LCC (internal error)\n");

@@ -355,12 +355,14 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     hd_c_options copt = { in->t.dim, in->nclang,
                           (const char *const *)in->clang, build_dir, NULL,
                           true };
-    if (hd_read_c_program(in->path, copt, prog) != HD_EXIT_OK)
+    hd_analysis results;
+    if (hd_read_c_program(in->path, copt, prog, &results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
 
     if (!prog->source) {
         fprintf(stderr, "hyperdo: error: clang gave no text for '%s'\n", in->path);
         hd_program_free(prog);
+        hd_analysis_free(&results);
         return HD_EXIT_FAILURE;
     }
     hd_codegen_options gen = in->t.gen;
@@ -372,12 +374,13 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     bool planned = false;
     memset(&comms, 0, sizeof comms);
     if (prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
-        hd_program_spec(prog, &comms);
+        hd_program_spec(prog, &results, &comms);
         hd_target target = hd_target_ecube(prog->n);
         if (hd_plan_build(&comms, &target, gen.objective, gen.mapping, &plan) != HD_OK) {
             fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
             hd_spec_free(&comms);
             hd_program_free(prog);
+            hd_analysis_free(&results);
             return HD_EXIT_FAILURE;
         }
         planned = true;
@@ -385,11 +388,12 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     /* The text clang parsed, not the file read again: the offsets are
      * into that text, and the file may have changed since. */
     char *diagnostics = NULL;
-    int errors = hd_codegen(prog, planned ? &plan : NULL, prog->source, prog->source_len,
-                            &gen, out, out_len, &diagnostics);
+    int errors = hd_codegen(prog, &results, planned ? &plan : NULL, prog->source,
+                            prog->source_len, &gen, out, out_len, &diagnostics);
     if (planned)
         hd_plan_free(&plan);
     hd_spec_free(&comms);
+    hd_analysis_free(&results);
     if (diagnostics) {
         fputs(diagnostics, stderr);
         free(diagnostics);

@@ -126,6 +126,7 @@ static void line_of(const char *text, int line, char *out, size_t size)
 typedef struct {
     char path[512];
     hd_program prog;
+    hd_analysis results;
     hd_spec spec;
     char *diag;
     int errors;
@@ -145,9 +146,10 @@ static void read_program(reading *r, const char *text, int dim)
     memset(&opt, 0, sizeof opt);
     opt.dim = dim;
     opt.include_dir = HYPERDO_INCLUDE_DIR;
-    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->diag);
+    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->results, &r->diag);
     if (r->errors == 0) {
-        TU_CHECK_EQ(hd_program_spec(&r->prog, &r->spec), HD_SPEC_OK, "hd_program_spec");
+        TU_CHECK_EQ(hd_program_spec(&r->prog, &r->results, &r->spec), HD_SPEC_OK,
+                    "hd_program_spec");
         r->have_spec = true;
     }
 }
@@ -156,8 +158,10 @@ static void release(reading *r)
 {
     if (r->have_spec)
         hd_spec_free(&r->spec);
-    if (r->errors == 0)
+    if (r->errors == 0) {
         hd_program_free(&r->prog);
+        hd_analysis_free(&r->results);
+    }
     free(r->diag);
     r->diag = NULL;
 }
@@ -313,31 +317,31 @@ static void check_entry(const char *what, const reading *r, int entry,
         TU_CHECK(entry >= r->spec.m, "%s: brute force says local, but the "
                  "spec has entry %d ('%s', %s)", what, entry,
                  entry < r->spec.m ? r->spec.lccs[entry].name : "",
-                 entry < r->spec.m && r->spec.lccs[entry].reason
-                     ? r->spec.lccs[entry].reason : "an LCC");
+                 entry < r->spec.m && r->spec.lccs[entry].comm.reason
+                     ? r->spec.lccs[entry].comm.reason : "an LCC");
         return;
     }
     TU_CHECK(entry < r->spec.m, "%s: brute force says %s, but the spec has "
              "no entry %d (m = %d)", what, bf_names[want->kind], entry, r->spec.m);
     const hd_named_lcc *e = &r->spec.lccs[entry];
-    if (want->kind == BF_GENERAL || (by_design_general && e->reason)) {
-        TU_CHECK(e->reason != NULL, "%s: brute force says general, the spec "
-                 "an LCC (%s)", what, e->lcc.dir == HD_GATHER ? "gather" : "scatter");
-        TU_CHECK(e->reason[0] != '\0', "%s: general without a reason", what);
+    if (want->kind == BF_GENERAL || (by_design_general && e->comm.reason)) {
+        TU_CHECK(e->comm.reason != NULL, "%s: brute force says general, the spec "
+                 "an LCC (%s)", what, e->comm.lcc->dir == HD_GATHER ? "gather" : "scatter");
+        TU_CHECK(e->comm.reason[0] != '\0', "%s: general without a reason", what);
         return;
     }
-    TU_CHECK(e->reason == NULL, "%s: brute force says %s, the spec general: "
-             "%s", what, bf_names[want->kind], e->reason);
-    print_rows(got_s, sizeof got_s, e->lcc.A.n, e->lcc.A.row, e->lcc.b);
+    TU_CHECK(e->comm.reason == NULL, "%s: brute force says %s, the spec general: "
+             "%s", what, bf_names[want->kind], e->comm.reason);
+    print_rows(got_s, sizeof got_s, e->comm.lcc->A.n, e->comm.lcc->A.row, e->comm.lcc->b);
     print_rows(want_s, sizeof want_s, want->n, want->row, want->b);
-    TU_CHECK(e->lcc.dir == (want->kind == BF_GATHER ? HD_GATHER : HD_SCATTER),
+    TU_CHECK(e->comm.lcc->dir == (want->kind == BF_GATHER ? HD_GATHER : HD_SCATTER),
              "%s: direction: got %s, brute force %s", what,
-             e->lcc.dir == HD_GATHER ? "gather" : "scatter", bf_names[want->kind]);
-    TU_CHECK(e->lcc.A.n == want->n, "%s: A is %d x %d, want n = %d", what,
-             e->lcc.A.n, e->lcc.A.n, want->n);
-    bool same = e->lcc.b == want->b;
+             e->comm.lcc->dir == HD_GATHER ? "gather" : "scatter", bf_names[want->kind]);
+    TU_CHECK(e->comm.lcc->A.n == want->n, "%s: A is %d x %d, want n = %d", what,
+             e->comm.lcc->A.n, e->comm.lcc->A.n, want->n);
+    bool same = e->comm.lcc->b == want->b;
     for (int t = 0; t < 64; t++)
-        same = same && e->lcc.A.row[t] == (t < want->n ? want->row[t] : 0);
+        same = same && e->comm.lcc->A.row[t] == (t < want->n ? want->row[t] : 0);
     TU_CHECK(same, "%s: %s y = A x + b (rows a_t0..a_t,n-1):\n    got  %s\n"
              "    want %s", what, bf_names[want->kind], got_s, want_s);
 }
@@ -666,11 +670,11 @@ static void test_general_and_local_reads(void **state)
         expect_clean(&r, general[c].index, text);
         /* idx[i] itself is a local read (idx has 2^n elements). */
         TU_CHECK_EQ(r.spec.m, 1, general[c].index);
-        TU_CHECK(r.spec.lccs[0].reason != NULL, "r[%s] must be general",
+        TU_CHECK(r.spec.lccs[0].comm.reason != NULL, "r[%s] must be general",
                  general[c].index);
-        TU_CHECK(strstr(r.spec.lccs[0].reason, general[c].reason_word) != NULL,
+        TU_CHECK(strstr(r.spec.lccs[0].comm.reason, general[c].reason_word) != NULL,
                  "r[%s]: the reason '%s' does not name '%s'", general[c].index,
-                 r.spec.lccs[0].reason, general[c].reason_word);
+                 r.spec.lccs[0].comm.reason, general[c].reason_word);
         release(&r);
     }
     /* w has 16 elements and no distribute pragma: replicated, so reading
@@ -1083,11 +1087,12 @@ static void test_missing_file(void **state)
     (void)state;
     char path[600], *diag = NULL;
     hd_program prog;
+    hd_analysis results;
     hd_c_options opt;
     memset(&opt, 0, sizeof opt);
     opt.include_dir = HYPERDO_INCLUDE_DIR;
     snprintf(path, sizeof path, "%s/does-not-exist.c", tmpdir);
-    int errors = hd_c_read(path, &opt, &prog, &diag);
+    int errors = hd_c_read(path, &opt, &prog, &results, &diag);
     TU_CHECK(errors > 0, "a missing file was read");
     TU_CHECK(diag && strstr(diag, "does-not-exist.c"), "the diagnostic names "
              "the file: %s", diag ? diag : "(null)");

@@ -138,9 +138,9 @@ static void analyse(const hd_spec *spec)
     int m = 0;
     for (int r = 0; r < spec->m; r++) {
         const hd_named_lcc *nl = &spec->lccs[r];
-        if (nl->reason)
+        if (nl->comm.kind != HD_COMM_LCC)
             continue;
-        const hd_lcc *c = &nl->lcc;
+        const hd_lcc *c = nl->comm.lcc;
         if (c->A.n != spec->n || c->A.n < 1 || c->A.n > HD_MAX_DIM)
             abort();            /* the documented invariant of hd_spec */
         uint64_t T[HD_MAX_DIM];
@@ -191,20 +191,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .include_dir = HD_FUZZ_INCLUDE,
     };
     hd_program prog;
+    hd_analysis results;
     memset(&prog, 0, sizeof prog);
     char *diagnostics = NULL;
-    int errors = hd_c_read(path, &opt, &prog, &diagnostics);
+    int errors = hd_c_read(path, &opt, &prog, &results, &diagnostics);
     if (errors < 0)
         abort();                /* documented: the number of errors */
     hd_spec spec;
     memset(&spec, 0, sizeof spec);
-    bool have_spec = errors == 0 && hd_program_spec(&prog, &spec) == HD_SPEC_OK;
+    bool have_spec = errors == 0 && hd_program_spec(&prog, &results, &spec) == HD_SPEC_OK;
     if (have_spec) {
         analyse(&spec);
         hd_spec_free(&spec);
     }
-    if (errors == 0)
+    if (errors == 0) {
         hd_program_free(&prog);
+        hd_analysis_free(&results);
+    }
     free(diagnostics);
     return 0;
 }
