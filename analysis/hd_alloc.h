@@ -7,7 +7,7 @@
  * want of memory, and none needs a branch for it.
  *
  * For tests, HYPERDO_FAIL_ALLOC=N in the environment makes the N-th
- * allocation fail (tests/cli/alloc_failures.sh tries every N of a run).
+ * allocation fail (tests/tools/alloc_failures.sh tries every N of a run).
  */
 #ifndef HYPERDO_ALLOC_H
 #define HYPERDO_ALLOC_H

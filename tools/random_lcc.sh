@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# random_lcc.sh — long runs of tests/node/random_lcc.c's random programs
+# random_lcc.sh — long runs of tests/codegen/node/random_lcc.c's random programs
 # (ctest node.random runs 12): COUNT programs from seed FIRST, each
 # translated for cubes of 1 .. DIMS dimensions and both mappings and
 # compared with the sequential program, on the threads back end and, with
@@ -14,7 +14,7 @@ for a in "$@"; do [ "$a" = --mpi ] && mpi=1; done
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$build/random_lcc
 run() {
-    BACKEND=$1 bash "$src/tests/node/random.sh" "$build/bin/random_lcc" "$src/tests/e2e/validate.sh" \
+    BACKEND=$1 bash "$src/tests/codegen/node/random.sh" "$build/bin/random_lcc" "$src/tests/e2e/validate.sh" \
         "$build/bin/hyperdo" "$src/runtime/include" "$2" "$work/$1" "$first" "$count" "$3" |
         while read -r line; do echo "$line" >&2; case $line in "FAIL: seed"*) echo x;; esac; done | wc -l
 }

@@ -6,7 +6,9 @@
 #
 # Builds REV in a worktree under WORK (default /tmp/hd-golden), then runs
 # both translators on every program of samples/, tests/e2e, tests/translate
-# and tests/frontend (translate at --dim 1, 2, 3, 5 with both mappings;
+# (tests/codegen/translate since tests/ follows the stages: each output is
+# named after the path 424a329 had, see legacy below) and tests/frontend
+# (translate at --dim 1, 2, 3, 5 with both mappings;
 # analyze --json on tests/frontend and the benchmark's 1000-loop file) and
 # compares the outputs: the .c files, the JSON, stdout and the exit
 # statuses must be identical, stderr identical once sorted (diagnostics
@@ -29,27 +31,50 @@ if [ ! -x "$work/base/build/bin/hyperdo" ] || [ "$(git -C "$work/base" rev-parse
 fi
 "$work/base/build/bin/gen_doall" --loops 1000 --cube 8 --bits -o "$work/doall_1000.c"
 
+# legacy REL: the path 424a329 gave the file at REL of either tree, or
+# nothing for a file it did not compare (the outputs of both trees are named
+# and their texts written with the old paths, so that they compare).
+legacy() {
+    case $1 in
+    tests/codegen/translate/*) echo "tests/translate/${1#tests/codegen/translate/}" ;;
+    tests/frontend/test_cfront.c) ;; # was tests/unit/test_cfront.c
+    *) echo "$1" ;;
+    esac
+}
+
+# programs TREE: what is compared, in either layout
+programs() {
+    local t=tests/translate
+    [ -d "$1/$t" ] || t=tests/codegen/translate
+    ls -d "$1"/samples/*.c "$1"/tests/e2e/*.c "$1"/$t/*/*.c "$1"/tests/frontend/*.c
+}
+
 # outputs BIN TREE OUT
 outputs() {
-    local bin=$1 tree=$2 out=$3 f name d m o
+    local bin=$1 tree=$2 out=$3 f rel name d m o files
+    local paths="s|$tree/tests/codegen/translate/|SRC/tests/translate/|g; s|$tree|SRC|g"
     rm -rf "$out"
     mkdir -p "$out"
-    for f in "$tree"/samples/*.c "$tree"/tests/e2e/*.c "$tree"/tests/translate/*/*.c "$tree"/tests/frontend/*.c; do
-        name=$(echo "${f#"$tree"/}" | tr / _)
+    mapfile -t files < <(programs "$tree")
+    for f in "${files[@]}"; do
+        rel=$(legacy "${f#"$tree"/}")
+        [ -n "$rel" ] || continue
+        name=$(echo "$rel" | tr / _)
         for d in 1 2 3 5; do
             for m in identity optimal; do
                 o="$out/$name.$d.$m"
                 "$bin" translate --dim $d --mapping $m "$f" -o "$o.c" -- -I"$tree/runtime/include" \
                     -I"$(dirname "$f")" >"$o.stdout" 2>"$o.stderr" && echo 0 >"$o.rc" || echo $? >"$o.rc"
-                sed -i "s|$tree|SRC|g; s|$out/|OUT/|g" "$o.stderr" "$o.c" 2>/dev/null || true
+                sed -i "$paths; s|$out/|OUT/|g" "$o.stderr" "$o.c" 2>/dev/null || true
             done
         done
     done
     for f in "$tree"/tests/frontend/*.c "$work/doall_1000.c"; do
+        [ "$f" = "$work/doall_1000.c" ] || [ -n "$(legacy "${f#"$tree"/}")" ] || continue
         name=$(basename "$f")
         "$bin" analyze --json "$f" -- -I"$tree/runtime/include" >"$out/$name.json" 2>"$out/$name.err" &&
             echo 0 >"$out/$name.rc" || echo $? >"$out/$name.rc"
-        sed -i "s|$tree|SRC|g" "$out/$name.json" "$out/$name.err"
+        sed -i "$paths" "$out/$name.json" "$out/$name.err"
     done
 }
 

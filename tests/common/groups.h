@@ -1,6 +1,6 @@
 /*
  * groups.h — the cmocka group of a test driver that makes one test per
- * input file (tests/frontend, tests/translate).  Include after cmocka.h.
+ * input file (tests/frontend, tests/codegen/translate).  Include after cmocka.h.
  */
 #ifndef HYPERDO_CLI_GROUPS_H
 #define HYPERDO_CLI_GROUPS_H

@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     }
     state = strtoull(argv[1], NULL, 10) * 1000003u + 17;
     K = 8 + below(4) * 2;        /* 8, 10, 12 or 14: transpose needs K even */
-    printf("// e2e: dims 1-%d\n/* random_lcc %s: see tests/node/random_lcc.c */\n", MAX_N, argv[1]);
+    printf("// e2e: dims 1-%d\n/* random_lcc %s: see tests/codegen/node/random_lcc.c */\n", MAX_N, argv[1]);
     printf("#include <stdio.h>\n\n#include <hyperdo/bits.h>\n\n#define K %d\n#define N (1 << K)\n\n", K);
     for (int a = 0; a < ARRAYS; a++) {
         printf("long x%d[N];\n", a);

@@ -2,7 +2,7 @@
  * memory.c — an array of 64 MiB that only doalls use (cyclic, never named
  * by the sequential code): it must live in the processors' slices only,
  * the host's copy never touched (docs/codegen.md, "What the host
- * holds").  tests/node/node_test.c measures the resident memory of the
+ * holds").  tests/codegen/node/node_test.c measures the resident memory of the
  * translated program against the same built with -DNAMED, where the host
  * initialises the array.
  */

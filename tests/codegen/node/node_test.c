@@ -2,7 +2,7 @@
  * node_test.c — properties of the node code that the programs' output
  * cannot show (docs/codegen.md):
  *
- *   counts   tests/node/counts.c under the simulation back end: the
+ *   counts   tests/codegen/node/counts.c under the simulation back end: the
  *            messages and bytes of each doall, from the report, must be
  *            what this file works out from the index maps alone, with its
  *            own copy of the block layout: for an LCC, one message per
@@ -11,14 +11,14 @@
  *            for a stream, i + c); for requests, the documented protocol
  *            (a count to every other processor, one request and one answer
  *            per pair that asks);
- *   visits   tests/node/visits.c on the threads back end, compiled with
- *            tests/node/visits.h: the iterations (and elements to send)
+ *   visits   tests/codegen/node/visits.c on the threads back end, compiled with
+ *            tests/codegen/node/visits.h: the iterations (and elements to send)
  *            each processor's node loops visit (hyperdo.h's HD_VISIT),
  *            which must be its own iterations only (N / P per doall),
  *            plus one per element it sends, not every iteration with a
  *            test of who runs it.
  *
- *   memory   tests/node/memory.c on 4 threads: an array only doalls use
+ *   memory   tests/codegen/node/memory.c on 4 threads: an array only doalls use
  *            costs its slices only, no host copy (its resident size
  *            against memory_named.c's, whose host names the array).
  *
@@ -76,7 +76,7 @@ static const char *test_cflags(void)
     return c ? c : "";
 }
 
-/* Translates SOURCE/tests/node/NAME.c for the n-cube (with the macros
+/* Translates SOURCE/tests/codegen/node/NAME.c for the n-cube (with the macros
  * DEFS) and builds it with the library (and EXTRA flags) into
  * WORK/OUT.n/OUT, and the sequential program; runs both (ENV before the
  * translated one) and compares their output. */
@@ -87,13 +87,13 @@ static int build_and_run_as(const char *name, const char *out, int n, const char
     if (asprintf(&dir, "%s/%s.%d", work, out, n) < 0)
         exit(2);
     int rc = shell("mkdir -p '%s'", dir);
-    rc = rc ? rc : shell("'%s' translate --dim %d --mapping identity '%s/tests/node/%s.c' "
+    rc = rc ? rc : shell("'%s' translate --dim %d --mapping identity '%s/tests/codegen/node/%s.c' "
                          "-o '%s/%s.spmd.c' -- -I'%s' %s", hyperdo, n, source, name, dir, out,
                          include, defs);
     rc = rc ? rc : shell("%s -std=c11 -O1 -Wall -Wextra -Werror -I'%s' %s %s '%s/%s.spmd.c' '%s' "
                          "-pthread -lm %s -o '%s/%s'", cc(), include, defs, extra, dir, out,
                          library, test_cflags(), dir, out);
-    rc = rc ? rc : shell("%s -std=c11 -O1 -Wno-unknown-pragmas -I'%s' %s '%s/tests/node/%s.c' "
+    rc = rc ? rc : shell("%s -std=c11 -O1 -Wno-unknown-pragmas -I'%s' %s '%s/tests/codegen/node/%s.c' "
                          "-lm -o '%s/%s.seq'", cc(), include, defs, source, name, dir, out);
     rc = rc ? rc : shell("'%s/%s.seq' > '%s/seq.out'", dir, out, dir);
     rc = rc ? rc : shell("cd '%s' && %s './%s' > spmd.out", dir, env, out);
@@ -241,7 +241,7 @@ static void visits(int n)
 {
     int P = 1 << n;
     char *flags;
-    if (asprintf(&flags, "-include '%s/tests/node/visits.h'", source) < 0)
+    if (asprintf(&flags, "-include '%s/tests/codegen/node/visits.h'", source) < 0)
         exit(2);
     int rc = build_and_run("visits", n, flags, "HYPERDO_VISITS=visits.txt");
     free(flags);

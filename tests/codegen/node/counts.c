@@ -1,5 +1,5 @@
 /*
- * counts.c — doalls whose messages tests/node/node_test.c counts through
+ * counts.c — doalls whose messages tests/codegen/node/node_test.c counts through
  * the simulation back end's report and compares with a count made from
  * the index maps alone.  2^10 elements, any cube of 1 to 5 dimensions.
  *

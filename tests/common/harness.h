@@ -37,7 +37,7 @@ void run_result_free(run_result *r);
 int count_lines(const char *s);
 int starts_with(const char *s, const char *prefix);
 
-/* Helpers the test drivers share (tests/frontend, tests/translate); each
+/* Helpers the test drivers share (tests/frontend, tests/codegen/translate); each
  * aborts on out of memory. */
 char *xstrdup(const char *s);
 __attribute__((format(printf, 1, 2)))

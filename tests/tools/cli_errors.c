@@ -1,5 +1,5 @@
 /*
- * cli_errors.c — malformed inputs: every file in tests/cli/bad/ holds one
+ * cli_errors.c — malformed inputs: every file in tests/tools/bad/ holds one
  * mistake and announces, in its first line,
  *     # expect: LINE: error: SUBSTRING
  * what hyperdo must say.  Each must fail with status 1, print nothing on
@@ -98,7 +98,7 @@ static void test_unreadable(void **state)
 {
     (void)state;
     run_result r;
-    const char *missing = source_path("tests/cli/no-such-file.lcc");
+    const char *missing = source_path("tests/tools/no-such-file.lcc");
     char expect[4200];
     snprintf(expect, sizeof expect,
              "hyperdo: error: cannot open '%s': No such file or directory\n",
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 {
     harness_init(argc, argv);
     char dirpath[4096];
-    snprintf(dirpath, sizeof dirpath, "%s", source_path("tests/cli/bad"));
+    snprintf(dirpath, sizeof dirpath, "%s", source_path("tests/tools/bad"));
     DIR *dir = opendir(dirpath);
     if (!dir) {
         perror(dirpath);

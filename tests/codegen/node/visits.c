@@ -1,5 +1,5 @@
 /*
- * visits.c — doalls whose node loops tests/node/node_test.c counts,
+ * visits.c — doalls whose node loops tests/codegen/node/node_test.c counts,
  * iteration by iteration (HD_VISIT), on each processor: a doall without
  * communication must visit exactly its own iterations on every processor,
  * whatever the layout; one with an LCC its own and, to pack, each element

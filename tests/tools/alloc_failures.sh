@@ -11,7 +11,7 @@ set -u
 hyperdo=$1 src=$2 work=$3
 mkdir -p "$work" && cd "$work" || exit 1
 rm -f ./*.c ./*.json ./*.err ./.*.tmp* 2>/dev/null
-prog=$src/tests/cli/alloc_small.c
+prog=$src/tests/tools/alloc_small.c
 fail=0
 
 "$hyperdo" translate "$prog" -o out.c -- -I"$src/runtime/include" 2>ref.err && mv out.c ref.c ||
