@@ -89,8 +89,13 @@ hd_order hd_lcp_optimizer(const hd_matrix *a);
  * T_i <= 2^((n-1) - rank(A)) for all i of the gather y = A x + b.  Given a
  * nonsingular A it returns hd_lcp_optimizer's ordering. */
 hd_order hd_lcg_optimizer(const hd_lcc *c);
-/* The optimum for one LCC of any class and direction (Corollaries 1, 2). */
+/* The optimum for one LCC of any class and direction (Corollaries 1, 2):
+ * the e-cube hypercube's. */
 hd_order hd_optimize_alone(const hd_lcc *c);
+/* The best ordering for the LCC c alone on t (c->A.n == t->n): on the
+ * e-cube hypercube hd_optimize_alone's.  HD_OK, or HD_EINVAL for a kind or
+ * dimension it has no optimizer for. */
+int hd_optimize_one(const hd_target *t, const hd_lcc *c, hd_order *order);
 
 /* An ordering of the n = t->n address bits minimising obj over the set of
  * m LCCs on t; on the e-cube hypercube, Section 5's (Theorem 5's dynamic

@@ -1,6 +1,7 @@
 /*
- * mapping.c — one reordering mapping for a set of LCCs (Section 5): the
- * three objectives, the dispatch on the target's kind, and for the e-cube
+ * mapping.c — one reordering mapping for a set of LCCs (Section 5) or for
+ * one LCC alone (Section 4): the three objectives, the dispatch on the
+ * target's kind, and for the e-cube
  * hypercube Theorem 5's dynamic program over subsets of address bits and
  * the exhaustive search over all n! orderings it is checked against.
  */
@@ -408,6 +409,18 @@ int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint6
         } else {
             optimize_weighted(c, weight, m, n, obj, order, cost);
         }
+        return HD_OK;
+    }
+    return HD_EINVAL;
+}
+
+int hd_optimize_one(const hd_target *t, const hd_lcc *c, hd_order *order)
+{
+    if (c->A.n != t->n || t->n < 1 || t->n > HD_MAX_DIM)
+        return HD_EINVAL;
+    switch (t->kind) {
+    case HD_TARGET_ECUBE_HYPERCUBE:
+        *order = hd_optimize_alone(c);
         return HD_OK;
     }
     return HD_EINVAL;

@@ -44,10 +44,10 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
     free(seen);
 }
 
-/* What a communication needs apart from the set's mapping; the
- * contention's status (a target it has no formula for: HD_EINVAL).  The
- * optimum for the LCC alone is Section 4's, the e-cube hypercube's: the
- * only target whose contention is accepted today. */
+/* What a communication needs apart from the set's mapping; the status of
+ * the target's contention and optimizer (a target they have no formula
+ * for: HD_EINVAL).  On the e-cube hypercube the optimum for the LCC alone
+ * is Section 4's. */
 static int price_alone(const hd_target *target, const hd_lcc *c, hd_plan_price *pr)
 {
     pr->class = hd_lcc_classify(c);
@@ -56,7 +56,9 @@ static int price_alone(const hd_target *target, const hd_lcc *c, hd_plan_price *
     int rc = hd_contention(target, c, pr->before);
     if (rc != HD_OK)
         return rc;
-    pr->alone_order = hd_optimize_alone(c);
+    rc = hd_optimize_one(target, c, &pr->alone_order);
+    if (rc != HD_OK)
+        return rc;
     return hd_contention_after(target, c, &pr->alone_order, pr->alone);
 }
 

@@ -304,12 +304,15 @@ typedef struct {
 static int choose_order(const options *opt, const hd_spec *spec,
                         const hd_lcc *c, hd_order *order)
 {
-    if (opt->mapping == MAP_OPTIMAL) {
-        *order = hd_optimize_alone(c);
-        return HD_EXIT_OK;
-    }
     hd_plan plan;
-    hd_target target = hd_target_ecube(spec->n);
+    hd_target target = hd_target_ecube(spec->n);   /* what the simulator models */
+    if (opt->mapping == MAP_OPTIMAL) {
+        if (hd_optimize_one(&target, c, order) == HD_OK)
+            return HD_EXIT_OK;
+        fprintf(stderr, "hyperdo: error: no optimizer for the LCC on the %s (internal error)\n",
+                hd_target_name(&target));
+        return HD_EXIT_FAILURE;
+    }
     int rc = hd_plan_build(spec, &target, opt->objective,
                            opt->mapping == MAP_SET ? HD_MAPPING_OPTIMAL : HD_MAPPING_IDENTITY,
                            &plan);

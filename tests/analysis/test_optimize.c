@@ -190,6 +190,11 @@ static void test_optimize_alone(void **state)
         }
 }
 
+static bool same_order(const hd_order *a, const hd_order *b)
+{
+    return a->n == b->n && memcmp(a->r, b->r, (size_t)a->n) == 0;
+}
+
 /* The closed form is the optimum: hd_optimize_exhaustive agrees (n <= 7). */
 static void test_alone_vs_exhaustive(void **state)
 {
@@ -199,7 +204,7 @@ static void test_alone_vs_exhaustive(void **state)
     for (long t = 0; t < cases; t++) {
         int n = 1 + (int)tu_below(7), rank;
         hd_lcc c = tu_random_lcc((tu_kind)(t % TU_KIND_COUNT), n, &rank);
-        hd_order o = hd_optimize_alone(&c), best;
+        hd_order o = hd_optimize_alone(&c), best, on_target;
         uint64_t cost, T[HD_MAX_DIM];
         tu_case(t, &c, 1, &o);
         TU_CHECK_EQ(hd_optimize_exhaustive(TU_CUBE(n), &c, 1, HD_OBJ_MAX, &best, &cost), HD_OK,
@@ -207,6 +212,15 @@ static void test_alone_vs_exhaustive(void **state)
         TU_CHECK_EQ(cost, optimum(&c, rank), "exhaustive optimum vs closed form");
         tu_contention_after(&c, &o, T);
         TU_CHECK_EQ(hd_contention_degree(T, n), cost, "hd_optimize_alone vs exhaustive");
+        /* the target's optimizer is the e-cube hypercube's on that kind,
+         * and refuses an LCC of another dimension or a kind it lacks */
+        TU_CHECK_EQ(hd_optimize_one(TU_CUBE(n), &c, &on_target), HD_OK, "hd_optimize_one rc");
+        TU_CHECK(same_order(&on_target, &o), "hd_optimize_one is not hd_optimize_alone");
+        TU_CHECK_EQ(hd_optimize_one(TU_CUBE(n + 1), &c, &on_target), HD_EINVAL,
+                    "another dimension");
+        hd_target other = *TU_CUBE(n);
+        other.kind = (hd_target_kind)(HD_TARGET_ECUBE_HYPERCUBE + 1);
+        TU_CHECK_EQ(hd_optimize_one(&other, &c, &on_target), HD_EINVAL, "another kind");
     }
 }
 
@@ -233,11 +247,6 @@ static void test_alone_vs_own_search(void **state)
         tu_relabelled_loads(&c, &o, T);
         TU_CHECK_EQ(tu_max(T, n), best, "hd_optimize_alone vs own search");
     }
-}
-
-static bool same_order(const hd_order *a, const hd_order *b)
-{
-    return a->n == b->n && memcmp(a->r, b->r, (size_t)a->n) == 0;
 }
 
 /* Outside their domains the two constructions hand over to each other
