@@ -160,6 +160,11 @@ void hd_analysis_init(hd_analysis *a, const hd_program *p);
  * communications (owners.c), reported into d, the results in *out
  * (hd_analysis_init'ed for p). */
 void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out);
+/* The analysis of a program the C reader filled (hd_c_read), into the
+ * reader's sink d: *out initialised for p and, when the reader accepted
+ * the cube, every loop analysed.  Returns d's errors so far (the reader's
+ * and the analysis's); release *out with hd_analysis_free. */
+int hd_analyse_program(hd_program *p, hd_diags *d, hd_analysis *out);
 
 /* Storing a result in a (results.c): a pointer to the one stored copy of
  * a value equal to *map, *lcc or the string why. */

@@ -415,7 +415,6 @@ static void communications(checker *r, hd_loop *l)
     }
 }
 
-
 void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
 {
     checker c = { p, d, hd_xcalloc((size_t)p->narrays, sizeof *c.layout), out };
@@ -426,4 +425,15 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
         if (p->loops[k].home >= 0)
             communications(&c, &p->loops[k]);
     free(c.layout);
+}
+
+int hd_analyse_program(hd_program *p, hd_diags *d, hd_analysis *out)
+{
+    hd_analysis_init(out, p);
+    /* Loops read without errors are checked even when others had errors,
+     * so that one run reports all it can; a cube the reader refused has no
+     * layouts to check against. */
+    if (p->n >= 1 && p->n <= HD_DP_MAX_DIM)
+        hd_analyse_loops(p, d, out);
+    return d->errors;
 }

@@ -1,16 +1,17 @@
 /*
  * cfront.c — the C reader: finds the `#pragma hyperdo doall` loops of a C
  * file with libclang, checks that each is a canonical loop whose body is
- * plain assignments, turns every array subscript into an index expression
- * (expr.c), and works out under owner computes which references make
- * processors exchange data, and how (Hou et al. 2001, Section 3).
+ * plain assignments, and turns every array subscript into an index
+ * expression (expr.c): the model (model.h).  Which references make
+ * processors exchange data, and how, is the analysis's to find (analysis/,
+ * Hou et al. 2001, Section 3), run by the caller on the program and the
+ * diagnostics sink this reader hands out.
  *
  * The pass order: clang parses; the pragmas are read from the file's tokens
- * (libclang has no pragma cursors); the AST walk analyses each annotated
- * loop on its own (its index maps need only its trip count 2^k); then, with
- * the cube's dimension n known, every array gets its distribution and every
- * reference its owners and communication.  frontend_internal.h lists the
- * files each pass lives in.
+ * (libclang has no pragma cursors); the AST walk reads each annotated loop
+ * on its own; then, with the cube's dimension n known, every array gets
+ * its distribution and (for translate) the sequential code is read.
+ * frontend_internal.h lists the files each pass lives in.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
@@ -40,12 +41,10 @@ static void free_reader(reader *r)
 }
 
 static void init_reader(reader *r, const char *path, const hd_c_options *opt,
-                        hd_program *prog, hd_analysis *results)
+                        hd_program *prog)
 {
     memset(r, 0, sizeof *r);
     memset(prog, 0, sizeof *prog);
-    memset(results, 0, sizeof *results);
-    r->results = results;
     r->path = path;
     r->opt = opt;
     r->cube_pragma = -1;
@@ -120,24 +119,18 @@ static void keep_sequential(reader *r)
 }
 
 /* The references in source order, 0, 1, ..., each one's hd_ref.id, which
- * the analysis's results are indexed by; the results with an entry each. */
+ * the analysis's results are indexed by. */
 static void number_refs(reader *r)
 {
     int id = 0;
     for (int k = 0; k < r->prog->nloops; k++)
         for (int j = 0; j < r->prog->loops[k].nrefs; j++)
             r->prog->loops[k].refs[j].id = id++;
-    hd_analysis_init(r->results, r->prog);
 }
 
-/* Each loop's maps, bounds, owners and communications (analysis.h). */
-static void analyse_loops(reader *r)
-{
-    hd_analyse_loops(r->prog, &r->d, r->results);
-}
-
-/* Once every loop is read: the cube's dimension, the arrays' distributions,
- * each loop's maps, owners and messages, and the sequential code. */
+/* Once every loop is read: the cube's dimension, the arrays' distributions
+ * and the sequential code.  The maps, owners and messages of each loop are
+ * the analysis's (hd_analyse_program), which the caller runs next. */
 static void analyse_program(reader *r)
 {
     hd_program *out = r->prog;
@@ -164,7 +157,6 @@ static void analyse_program(reader *r)
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
-        analyse_loops(r);
         if (opt->host_code && r->d.errors == 0)
             read_host_code(r);
     }
@@ -193,85 +185,70 @@ static char *read_stdin(size_t *len)
     return text;
 }
 
-int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
-              hd_analysis *results, char **diagnostics)
+int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_diags *d)
 {
     /* "-" is standard input, read as C and named as compilers name it. */
     bool from_stdin = strcmp(path, "-") == 0;
     if (from_stdin)
         path = "<stdin>";
     reader r;
-    init_reader(&r, path, opt, out, results);
-    *diagnostics = NULL;
+    init_reader(&r, path, opt, out);
 
-    char msg[1024] = "";
-    struct stat st;
     size_t stdin_len = 0;
     char *stdin_text = from_stdin ? read_stdin(&stdin_len) : NULL;
+    struct stat st;
+    bool readable = false;
     if (from_stdin) {
         if (!stdin_text)
-            snprintf(msg, sizeof msg, "hyperdo: error: cannot read standard input\n");
+            hd_report_input(&r.d, "cannot read standard input");
+        readable = stdin_text != NULL;
     } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(msg, sizeof msg, "hyperdo: error: '%s' is a directory, not a C file\n",
-                 path);
+        hd_report_input(&r.d, "'%s' is a directory, not a C file", path);
     } else {
         FILE *probe = fopen(path, "r");
         if (!probe)
-            snprintf(msg, sizeof msg, "hyperdo: error: cannot open '%s': %s\n",
-                     path, strerror(errno));
+            hd_report_input(&r.d, "cannot open '%s': %s", path, strerror(errno));
         else
             fclose(probe);
-    }
-    if (msg[0]) {
-        *diagnostics = hd_xstrdup(msg);
-        return 1;
+        readable = probe != NULL;
     }
     r.stdin_text = stdin_text;
     r.stdin_len = stdin_len;
 
     char **args = NULL;
     int nargs = 0;
-    if (compiler_args(&r, path, &args, &nargs) != 0) {
-        *diagnostics = hd_diags_text(&r.d);
-        int errors = r.d.errors ? r.d.errors : 1;
-        hd_diags_free(&r.d);
-        free_reader(&r);
-        return errors;
-    }
-    /* With -p, clang works in the command's directory: give it the file by
-     * its absolute name. */
-    char *parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
-    if (!parse_path)
-        parse_path = hd_xstrdup(path);
-    int errors = 1;
-    CXIndex index = clang_createIndex(0, 0);
-    int walked = parse_and_walk(&r, index, parse_path, args, nargs);
-    if (walked >= 0) {
-        if (walked) {
+    char *parse_path = NULL;
+    CXIndex index = NULL;
+    bool args_ok = readable && compiler_args(&r, path, &args, &nargs) == 0;
+    if (args_ok) {
+        /* With -p, clang works in the command's directory: give it the
+         * file by its absolute name. */
+        parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
+        if (!parse_path)
+            parse_path = hd_xstrdup(path);
+        index = clang_createIndex(0, 0);
+        if (parse_and_walk(&r, index, parse_path, args, nargs) == 1) {
             out->path = hd_xstrdup(path);
-            if (opt->host_code) {
-                out->source = hd_xmalloc(r.len + 1);
-                if (out->source) {
-                    memcpy(out->source, r.src, r.len);
-                    out->source[r.len] = '\0';
-                    out->source_len = r.len;
-                }
-            }
+            /* The model keeps the text clang parsed: the offsets are into
+             * it, and the analysis's diagnostics quote it after clang's
+             * copy is gone. */
+            out->source = hd_xmalloc(r.len + 1);
+            memcpy(out->source, r.src, r.len);
+            out->source[r.len] = '\0';
+            out->source_len = r.len;
             analyse_program(&r);
         }
-        errors = r.d.errors;
     }
-    *diagnostics = hd_diags_text(&r.d);
-    hd_diags_free(&r.d);
+    if (r.d.errors == 0 && !(readable && args_ok))
+        r.d.errors = 1;     /* said nothing, yet nothing was read */
+    hd_diags_set_source(&r.d, out->source, out->source_len);
+    *d = r.d;               /* the caller's from now on */
     free_reader(&r);
-    clang_disposeIndex(index);
-    if (errors) {
-        hd_program_free(out);
-        hd_analysis_free(results);
-    }
+    if (index)
+        clang_disposeIndex(index);
     for (int k = 0; k < nargs; k++)
         free(args[k]);
     free(args);
     free(parse_path);
-    return errors;
+    return d->errors;
 }

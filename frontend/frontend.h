@@ -35,9 +35,6 @@
 
 #include "model.h"
 
-/* What the analysis finds of a program (analysis.h); the C reader runs it. */
-typedef struct hd_analysis hd_analysis;
-
 /* A diagnostic.  line >= 1 places it in the input (print it as
  * "path:line: error: message"); line 0 means the input as a whole could not
  * be read (print "hyperdo: error: message"; the message names the path).
@@ -70,13 +67,15 @@ typedef struct {
                              * the sequential code (hd_program.uses, main) */
 } hd_c_options;
 
-/* Parses and analyses an annotated C file.  Diagnostics, formatted as the
- * compilers do (file:line:col: error: ..., the source line and a caret),
- * are appended to *diagnostics (a malloc'ed string the caller frees, NULL
- * when there is nothing to say); warnings go there too.  Returns the number
- * of errors: 0 means *out holds the program (release with
- * hd_program_free) and *results what the analysis found of it (release
- * with hd_analysis_free). */
-int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out,
-              hd_analysis *results, char **diagnostics);
+/* Reads an annotated C file into the model: its doall loops, their
+ * references and index expressions, the arrays' layouts and (with
+ * host_code) what the code generator needs of the sequential code.  What
+ * the loops communicate is the analysis's to find (hd_analyse_program, run
+ * next with the same sink, so that all diagnostics print in source order).
+ * Initialises *d and reports into it, formatted as the compilers do
+ * (file:line:col: error: ..., the source line and a caret); the caller
+ * releases it with hd_diags_free.  *out always holds a program to release
+ * with hd_program_free: the loops read without errors, none when the file
+ * could not be parsed.  Returns the number of errors. */
+int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_diags *d);
 #endif

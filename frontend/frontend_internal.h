@@ -3,7 +3,8 @@
  * functions (frontend.h is the reader's interface: hd_c_read):
  *
  *   cfront.c         the driver: hd_c_read, the parse, the order of the
- *                    passes, the analysis once every loop is read;
+ *                    passes, the cube and the sequential code once every
+ *                    loop is read;
  *   args.c           the compiler arguments, from -p's compilation
  *                    database and after --;
  *   clang_diags.c    clang's own diagnostics, passed on;
@@ -25,8 +26,9 @@
 
 #include <clang-c/Index.h>
 
-#include "analysis.h"
 #include "frontend.h"
+#include "hd_alloc.h"
+#include "hd_limits.h"
 
 /* hd_loop.home of a loop read without errors that writes no array
  * element: it has no effect outside itself and stays sequential code. */
@@ -92,7 +94,6 @@ typedef struct {
     int nignored;
 
     hd_program *prog;
-    hd_analysis *results;      /* the analysis's, of prog */
     array_decl *decls;
     int ndecls;
     int arrays_cap, decls_cap, loops_cap; /* of prog->arrays, decls, prog->loops */

@@ -62,10 +62,12 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
                       const char *out_path, char **out, size_t *out_len,
                       hd_program *prog);
 
-/* Reads a C file with hd_c_read, with the directory of hyperdo/bits.h
- * and hyperdo.h (PREFIX/include beside an installed PREFIX/bin/hyperdo,
- * else the source tree it was built from) as opt.include_dir, and prints
- * its diagnostics on stderr.  HD_EXIT_OK with *prog and *results (the
+/* The pipeline's first two stages: reads a C file into the model with
+ * hd_c_read, with the directory of hyperdo/bits.h and hyperdo.h
+ * (PREFIX/include beside an installed PREFIX/bin/hyperdo, else the source
+ * tree it was built from) as opt.include_dir, analyses it
+ * (hd_analyse_program) and prints both stages' diagnostics on stderr, in
+ * source order.  HD_EXIT_OK with *prog and *results (the
  * analysis's) filled, or HD_EXIT_FAILURE. */
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
                       hd_analysis *results);

@@ -60,15 +60,23 @@ int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
                       hd_analysis *results)
 {
     char *include = helpers_include_dir();
-    char *diagnostics = NULL;
     opt.include_dir = include;
-    int errors = hd_c_read(path, &opt, prog, results, &diagnostics);
+    hd_diags d;
+    hd_c_read(path, &opt, prog, &d);
     free(include);
+    int errors = hd_analyse_program(prog, &d, results);
+    char *diagnostics = hd_diags_text(&d);
+    hd_diags_free(&d);
     if (diagnostics) {
         fputs(diagnostics, stderr);
         free(diagnostics);
     }
-    return errors ? HD_EXIT_FAILURE : HD_EXIT_OK;
+    if (errors) {
+        hd_program_free(prog);
+        hd_analysis_free(results);
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
 }
 
 int hd_print_text(char *text)

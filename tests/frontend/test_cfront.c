@@ -123,6 +123,20 @@ static void line_of(const char *text, int line, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* The reader and then the analysis into its sink, as `hyperdo analyze`
+ * runs them: the diagnostics (NULL: none); the program and the results
+ * to release either way. */
+static char *read_and_analyse(const char *path, const hd_c_options *opt, hd_program *prog,
+                              hd_analysis *results, int *errors)
+{
+    hd_diags d;
+    hd_c_read(path, opt, prog, &d);
+    *errors = hd_analyse_program(prog, &d, results);
+    char *text = hd_diags_text(&d);
+    hd_diags_free(&d);
+    return text;
+}
+
 typedef struct {
     char path[512];
     hd_program prog;
@@ -146,7 +160,7 @@ static void read_program(reading *r, const char *text, int dim)
     memset(&opt, 0, sizeof opt);
     opt.dim = dim;
     opt.include_dir = HYPERDO_INCLUDE_DIR;
-    r->errors = hd_c_read(r->path, &opt, &r->prog, &r->results, &r->diag);
+    r->diag = read_and_analyse(r->path, &opt, &r->prog, &r->results, &r->errors);
     if (r->errors == 0) {
         TU_CHECK_EQ(hd_program_spec(&r->prog, &r->results, &r->spec), HD_SPEC_OK,
                     "hd_program_spec");
@@ -158,10 +172,8 @@ static void release(reading *r)
 {
     if (r->have_spec)
         hd_spec_free(&r->spec);
-    if (r->errors == 0) {
-        hd_program_free(&r->prog);
-        hd_analysis_free(&r->results);
-    }
+    hd_program_free(&r->prog);
+    hd_analysis_free(&r->results);
     free(r->diag);
     r->diag = NULL;
 }
@@ -1092,7 +1104,10 @@ static void test_missing_file(void **state)
     memset(&opt, 0, sizeof opt);
     opt.include_dir = HYPERDO_INCLUDE_DIR;
     snprintf(path, sizeof path, "%s/does-not-exist.c", tmpdir);
-    int errors = hd_c_read(path, &opt, &prog, &results, &diag);
+    int errors;
+    diag = read_and_analyse(path, &opt, &prog, &results, &errors);
+    hd_program_free(&prog);
+    hd_analysis_free(&results);
     TU_CHECK(errors > 0, "a missing file was read");
     TU_CHECK(diag && strstr(diag, "does-not-exist.c"), "the diagnostic names "
              "the file: %s", diag ? diag : "(null)");

@@ -17,7 +17,8 @@
  * 5 set optimizer for every objective while the cube is small enough to
  * keep runs fast.  Everything is released, so LeakSanitizer sees our leaks
  * (libclang's own allocations are released by clang_disposeIndex inside
- * hd_c_read).
+ * hd_c_read).  The analysis (hd_analyse_program) runs on what the reader
+ * gives, into its diagnostics, as `hyperdo analyze` runs it.
  *
  * Built by tools/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined.
  */
@@ -192,11 +193,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     hd_program prog;
     hd_analysis results;
-    memset(&prog, 0, sizeof prog);
-    char *diagnostics = NULL;
-    int errors = hd_c_read(path, &opt, &prog, &results, &diagnostics);
-    if (errors < 0)
+    hd_diags d;
+    if (hd_c_read(path, &opt, &prog, &d) < 0)
         abort();                /* documented: the number of errors */
+    int errors = hd_analyse_program(&prog, &d, &results);
+    char *diagnostics = hd_diags_text(&d);
+    hd_diags_free(&d);
     hd_spec spec;
     memset(&spec, 0, sizeof spec);
     bool have_spec = errors == 0 && hd_program_spec(&prog, &results, &spec) == HD_SPEC_OK;
@@ -204,10 +206,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         analyse(&spec);
         hd_spec_free(&spec);
     }
-    if (errors == 0) {
-        hd_program_free(&prog);
-        hd_analysis_free(&results);
-    }
+    hd_program_free(&prog);
+    hd_analysis_free(&results);
     free(diagnostics);
     return 0;
 }
