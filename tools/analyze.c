@@ -268,7 +268,10 @@ int hd_cmd_analyze(int argc, char **argv)
         fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         status = HD_EXIT_FAILURE;
     } else {
-        status = hd_print_text(opt.json ? hd_analyze_json(&res) : hd_analyze_report(&res));
+        if (opt.json)
+            hd_analyze_json(&res, stdout);   /* main checks stdout's errors */
+        else
+            status = hd_print_text(hd_analyze_report(&res));
         hd_plan_free(&res.p);
     }
     hd_spec_free(&spec);

@@ -7,6 +7,8 @@
 #ifndef HYPERDO_ANALYZE_H
 #define HYPERDO_ANALYZE_H
 
+#include <stdio.h>
+
 #include "analysis.h"
 
 /* The plan (analysis.h) and the input's name, for the report. */
@@ -15,9 +17,9 @@ typedef struct {
     hd_plan p;
 } hd_analyze_result;
 
-/* The whole answer as one JSON object, newline-terminated (malloc'ed;
- * NULL when out of memory). */
-char *hd_analyze_json(const hd_analyze_result *res);
+/* The whole answer as one JSON object, newline-terminated, written to out
+ * as it is made (the caller checks out for write errors). */
+void hd_analyze_json(const hd_analyze_result *res, FILE *out);
 
 /* The whole report for people (malloc'ed; NULL when out of memory). */
 char *hd_analyze_report(const hd_analyze_result *res);

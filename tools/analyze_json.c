@@ -271,23 +271,18 @@ static void encode_parts(const hd_analyze_result *res, json_parts *p)
 }
 
 /*
- * The whole answer as one newly allocated, newline-terminated string, in
- * compact form.  A C file gives thousands of entries, most of them sharing
+ * The whole answer written to out as it is made (a 1000-loop file's is
+ * 3 MB: held in memory first, it cost more page faults than it is worth),
+ * newline-terminated, in compact form.  A C file gives thousands of entries, most of them sharing
  * an LCC; a single jansson tree of it all cost more than parsing the file,
  * so every entry is joined from pieces: the fields of each distinct LCC
  * encoded once by jansson, each entry's strings encoded by jansson, and
  * the fixed keys and integers written as jansson writes them ("%lld", no
  * spaces), which costs a tenth of a jansson object per entry.
  */
-static char *render_json(const hd_analyze_result *res, json_parts *parts)
+static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *out)
 {
-    char *text = NULL, **after = hd_xcalloc((size_t)res->p.m + 1, sizeof *after);
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    if (!out) {
-        free(after);
-        return NULL;
-    }
+    char **after = hd_xcalloc((size_t)res->p.m + 1, sizeof *after);
     json_t *head = json_object();
     json_object_set_new(head, "n", json_integer(res->p.n));
     json_object_set_new(head, "objective",
@@ -338,20 +333,14 @@ static char *render_json(const hd_analyze_result *res, json_parts *parts)
     for (int r = 0; r < res->p.m; r++)
         free(after[r]);
     free(after);
-    if (fclose(out) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
 }
 
-char *hd_analyze_json(const hd_analyze_result *res)
+void hd_analyze_json(const hd_analyze_result *res, FILE *out)
 {
     json_parts parts;
     memset(&parts, 0, sizeof parts);
     encode_parts(res, &parts);
-    char *text = render_json(res, &parts);
+    render_json(res, &parts, out);
     free_parts(&parts, res->p.m);
-    return text;
 }
 
