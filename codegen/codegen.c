@@ -39,7 +39,7 @@ static void own_line_directive(text *t, const gen *g)
 {
     if (!g->opt->out_path)
         return;
-    if (last_char(t) && last_char(t) != '\n')
+    if (t->len && t->s[t->len - 1] != '\n')
         put(t, "\n");
     putf(t, "#line %d ", t->lines + 2);
     put_quoted(t, g->opt->out_path);
@@ -583,7 +583,8 @@ static bool names_fig1d_calls(const hd_program *prog, const char *src, size_t le
 
 int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan *plan,
                const char *src, size_t len,
-               const hd_codegen_options *opt, FILE *out, char **diagnostics)
+               const hd_codegen_options *opt, char **out, size_t *out_len,
+               char **diagnostics)
 {
     gen g;
     memset(&g, 0, sizeof g);
@@ -595,6 +596,8 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     g.opt = opt;
     hd_diags_init(&g.d, prog->path);
     hd_diags_set_source(&g.d, src, len);
+    *out = NULL;
+    *out_len = 0;
     *diagnostics = NULL;
     index_lines(&g);
     g.v = names_fig1d_calls(prog, src, len) ? "hd_v_" : "v_";
@@ -685,7 +688,7 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
                                   k, nedits };
     qsort(edits, (size_t)nedits, sizeof *edits, edit_order);
 
-    text t = { .sink = out };
+    text t = { 0 };
     put_header(&t, &g);
     put(&t, "#line 1 ");
     put_quoted(&t, prog->path);
@@ -699,7 +702,7 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
         }
         put_source(&t, &g, at, e->begin);
         if (e->kind == EDIT_PROLOGUE || e->kind == EDIT_NODES || e->kind == EDIT_DOALL)
-            if (last_char(&t) && last_char(&t) != '\n')
+            if (t.len && t.s[t.len - 1] != '\n')
                 put(&t, "\n");
         put_edit(&t, &g, e);
         at = e->end;
@@ -711,8 +714,11 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     release(&g);
     *diagnostics = hd_diags_text(&g.d);
     hd_diags_free(&g.d);
-    if (!g.d.errors)
-        flush_text(&t);
-    free(t.s);
-    return g.d.errors;
+    if (g.d.errors) {
+        free(t.s);
+        return g.d.errors;
+    }
+    *out_len = t.len;
+    *out = take(&t);
+    return 0;
 }

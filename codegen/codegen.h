@@ -15,7 +15,6 @@
 #define HYPERDO_CODEGEN_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analysis.h"
 #include "model.h"
@@ -32,17 +31,18 @@ typedef struct {
  * front end read) is src[0..len), from what the analysis found of it
  * (`results`: its references' index maps and communications) and the
  * mapping and contention of `plan` (analysis.h; built from
- * hd_program_spec(prog, results); NULL only when prog->n is outside
- * 1 .. HD_CODEGEN_MAX_DIM, which is then reported), to the stream out as
- * it is made (a translation is megabytes; the caller checks the stream for
- * write errors).  Returns 0 when the program is complete; otherwise the
- * number of errors, and what out received is a part to throw away.
- * Diagnostics, in the compilers' format (path:line:col: error: ..., the
- * source line and a caret), are appended to *diagnostics (malloc'ed, NULL
- * when there is nothing to say; the caller frees it).
+ * hd_program_spec(prog, results); NULL only when
+ * prog->n is outside 1 .. HD_CODEGEN_MAX_DIM, which is then reported).  On
+ * success returns 0 and sets *out (a malloc'ed, NUL-terminated string of
+ * *out_len bytes; the caller frees it).  Otherwise returns the number of
+ * errors and leaves *out NULL.  Diagnostics, in the compilers' format
+ * (path:line:col: error: ..., the source line and a caret), are appended
+ * to *diagnostics (malloc'ed, NULL when there is nothing to say; the
+ * caller frees it).
  */
 int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan *plan,
                const char *src, size_t len,
-               const hd_codegen_options *opt, FILE *out, char **diagnostics);
+               const hd_codegen_options *opt, char **out, size_t *out_len,
+               char **diagnostics);
 
 #endif

@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "codegen.h"
 
@@ -26,16 +25,9 @@ typedef struct {
     char *s;
     size_t len, cap;
     int lines;         /* newlines so far */
-    FILE *sink;        /* or NULL: the text stays in s.  Else s holds only
-                        * what is not yet written to sink */
-    char last;         /* the last character written to sink, or 0 */
 } text;
 
 void put_n(text *t, const char *s, size_t n);
-/* The last character put, 0 for none. */
-char last_char(const text *t);
-/* Writes what t holds to its sink (when it has one). */
-void flush_text(text *t);
 void put(text *t, const char *s);
 __attribute__((format(printf, 2, 3))) void putf(text *t, const char *fmt, ...);
 /* A file name inside a C string literal (#line, the program's table). */

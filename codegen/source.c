@@ -58,7 +58,7 @@ void put_source(text *t, const gen *g, size_t b, size_t e)
 /* `#line` back to the input: the text that follows comes from offset. */
 void line_directive(text *t, const gen *g, size_t offset)
 {
-    if (last_char(t) && last_char(t) != '\n')
+    if (t->len && t->s[t->len - 1] != '\n')
         put(t, "\n");
     putf(t, "#line %d ", line_of(g, offset));
     put_quoted(t, g->prog->path);

@@ -23,25 +23,6 @@ void put_n(text *t, const char *s, size_t n)
         t->lines += s[k] == '\n';
     t->len += n;
     t->s[t->len] = '\0';
-    /* A translation's text is megabytes: written as it is made, it never
-     * touches more memory than this. */
-    if (t->sink && t->len >= 65536)
-        flush_text(t);
-}
-
-char last_char(const text *t)
-{
-    return t->len ? t->s[t->len - 1] : t->last;
-}
-
-void flush_text(text *t)
-{
-    if (!t->sink || t->len == 0)
-        return;
-    fwrite(t->s, 1, t->len, t->sink);   /* the caller checks the stream */
-    t->last = t->s[t->len - 1];
-    t->len = 0;
-    t->s[0] = '\0';
 }
 
 void put(text *t, const char *s)

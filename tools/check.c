@@ -796,25 +796,22 @@ static bool translate(work *w, const char *spmd_c)
     const options *opt = w->opt;
     step(w, "translating ", opt->in.path);
     hd_program prog;
-    FILE *f = fopen(spmd_c, "wb");
-    if (!f) {
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", spmd_c, strerror(errno));
-        return false;
-    }
-    bool translated = hd_translate_file(&opt->in, NULL, spmd_c, f, &prog) == HD_EXIT_OK;
-    bool written = fflush(f) == 0 && !ferror(f);
-    int err = errno;
-    if (fclose(f) != 0 && written) {
-        err = errno;
-        written = false;
-    }
-    if (!translated)
+    char *text = NULL;
+    size_t len = 0;
+    if (hd_translate_file(&opt->in, NULL, spmd_c, &text, &len, &prog)
+        != HD_EXIT_OK)
         return false;
     w->dim = prog.n;
     hd_program_free(&prog);
-    if (!written)
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", spmd_c, strerror(err));
-    return written;
+    FILE *f = fopen(spmd_c, "wb");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", spmd_c,
+                strerror(errno));
+    free(text);
+    return ok;
 }
 
 static int check_in(work *w)

@@ -55,12 +55,12 @@ int hd_translate_command_line(int argc, char **argv, const char *usage_line,
 /* Reads the annotated C file in->path (clang arguments in->clang, flags
  * from build_dir/compile_commands.json when build_dir is not NULL) and
  * writes its SPMD program, whose #line directives to itself name
- * out_path, to the stream out as it is made (the caller checks the stream
- * for write errors, and discards what it holds after a failure).
- * Diagnostics go to stderr as the compilers print them.  HD_EXIT_OK with
- * *prog set (hd_program_free), or HD_EXIT_FAILURE. */
+ * out_path, into *out (malloc'ed, *out_len bytes).  Diagnostics go to
+ * stderr as the compilers print them.  HD_EXIT_OK with *out and *prog
+ * (hd_program_free) set, or HD_EXIT_FAILURE with neither. */
 int hd_translate_file(const hd_translate_input *in, const char *build_dir,
-                      const char *out_path, FILE *out, hd_program *prog);
+                      const char *out_path, char **out, size_t *out_len,
+                      hd_program *prog);
 
 /* The pipeline's first two stages: reads a C file into the model with
  * hd_c_read, with the directory of hyperdo/bits.h and hyperdo.h

@@ -2,11 +2,10 @@
  * translate.c — `hyperdo translate`: an annotated C program in, the SPMD
  * program that runs it on 2^n processors out (codegen.h).
  *
- * The output is written, as it is made, to a temporary file beside it and
- * renamed into place only when everything succeeded, so a failed run never
- * leaves a partial file and never touches an existing one; the same goes
- * for the dependency file of -MD, and `-o -` prints nothing of a failed
- * translation.
+ * The output is written to a temporary file beside it and renamed into
+ * place only when everything succeeded, so a failed run never leaves a
+ * partial file and never touches an existing one; the same goes for the
+ * dependency file of -MD.
  *
  * The command line of a translation (the input, the options that shape
  * the program: --dim, --mapping, --objective, clang's arguments) and the
@@ -206,16 +205,11 @@ static int parse_options(int argc, char **argv, options *opt)
 typedef struct {
     const char *path;
     char *tmp;
-    FILE *f;                  /* the temporary file, open for writing */
-    int err;                  /* why it could not be made, or 0 */
 } pending;
 
 /* Removes w's temporary file, if it has one: nothing of w is written. */
 static void drop_pending(pending *w)
 {
-    if (w->f)
-        fclose(w->f);
-    w->f = NULL;
     if (w->tmp) {
         unlink(w->tmp);
         free(w->tmp);
@@ -231,9 +225,7 @@ static bool cannot_write(pending *w, const char *path, int err)
     return false;
 }
 
-/* Makes w's temporary file beside path; false, with the reason kept for
- * finish_pending to report, when it cannot. */
-static bool open_pending(pending *w, const char *path)
+static bool write_pending(pending *w, const char *path, const char *data, size_t len)
 {
     size_t n = strlen(path);
     w->path = path;
@@ -241,51 +233,27 @@ static bool open_pending(pending *w, const char *path)
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp);
     if (fd < 0) {
-        w->err = errno;
+        int err = errno;
         free(w->tmp);
         w->tmp = NULL;        /* mkstemp made no file: nothing to unlink */
-        return false;
+        return cannot_write(w, path, err);
     }
-    w->f = fdopen(fd, "wb");
-    if (!w->f) {
-        w->err = errno;
-        close(fd);
-        drop_pending(w);
-        return false;
-    }
-    return true;
-}
-
-/* Everything written to w's temporary file on disk, with the mode a
- * compiler's output gets; or the error reported and w dropped. */
-static bool finish_pending(pending *w)
-{
-    if (!w->f)
-        return cannot_write(w, w->path, w->err);
-    bool ok = fflush(w->f) == 0 && !ferror(w->f) && fsync(fileno(w->f)) == 0;
+    FILE *f = fdopen(fd, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len && fflush(f) == 0 &&
+              fsync(fileno(f)) == 0;
     int saved = errno;
     /* mkstemp makes the file 0600; give it what a compiler's output gets. */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fileno(w->f), 0666 & ~mask) != 0 && ok) {
+    if (f && fchmod(fileno(f), 0666 & ~mask) != 0 && ok) {
         saved = errno;
         ok = false;
     }
-    if (fclose(w->f) != 0 && ok) {
-        saved = errno;
+    if (f ? fclose(f) != 0 : (close(fd), true))
         ok = false;
-    }
-    w->f = NULL;
     if (!ok)
-        return cannot_write(w, w->path, saved);
+        return cannot_write(w, path, saved);
     return true;
-}
-
-static bool write_pending(pending *w, const char *path, const char *data, size_t len)
-{
-    if (open_pending(w, path))
-        fwrite(data, 1, len, w->f);   /* finish_pending checks the stream */
-    return finish_pending(w);
 }
 
 static bool commit_pending(pending *w)
@@ -379,8 +347,11 @@ static char *default_depfile(const char *out)
 }
 
 int hd_translate_file(const hd_translate_input *in, const char *build_dir,
-                      const char *out_path, FILE *out, hd_program *prog)
+                      const char *out_path, char **out, size_t *out_len,
+                      hd_program *prog)
 {
+    *out = NULL;
+    *out_len = 0;
     hd_c_options copt = { in->t.dim, in->nclang,
                           (const char *const *)in->clang, build_dir, NULL,
                           true };
@@ -418,7 +389,7 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
      * into that text, and the file may have changed since. */
     char *diagnostics = NULL;
     int errors = hd_codegen(prog, &results, planned ? &plan : NULL, prog->source,
-                            prog->source_len, &gen, out, &diagnostics);
+                            prog->source_len, &gen, out, out_len, &diagnostics);
     if (planned)
         hd_plan_free(&plan);
     hd_spec_free(&comms);
@@ -429,20 +400,10 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     }
     if (errors == 0)
         return HD_EXIT_OK;
+    free(*out);
+    *out = NULL;
     hd_program_free(prog);
     return HD_EXIT_FAILURE;
-}
-
-/* Copies what `from` holds, from its start, to `to`. */
-static bool copy_stream(FILE *from, FILE *to)
-{
-    char buf[65536];
-    size_t got;
-    rewind(from);
-    while ((got = fread(buf, 1, sizeof buf, from)) > 0)
-        if (fwrite(buf, 1, got, to) != got)
-            return false;
-    return !ferror(from);
 }
 
 int hd_cmd_translate(int argc, char **argv)
@@ -452,37 +413,28 @@ int hd_cmd_translate(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
+    hd_program prog;
+    char *out = NULL;
+    size_t out_len = 0;
+    if (hd_translate_file(&opt.in, opt.build_dir, strcmp(opt.out, "-") == 0 ? NULL : opt.out,
+                          &out, &out_len, &prog) != HD_EXIT_OK)
+        return HD_EXIT_FAILURE;
+    bool ok = true;
+    char *deps = NULL, *depfile = NULL;
+    size_t deps_len = 0;
+    if (opt.md) {
+        deps = dependencies(&opt, &prog, &deps_len);
+        depfile = opt.depfile ? hd_xstrdup(opt.depfile) : default_depfile(opt.out);
+    }
     /* Both files are written in full before either replaces anything; the
-     * dependency file goes first, so that a failure leaves out.c as it was.
-     * The program goes into out.c's temporary file as it is made; for
-     * standard output, into an anonymous one, so that nothing of a failed
-     * translation is printed; where the temporary file cannot be made, the
-     * translation still runs (for its diagnostics), the program discarded,
-     * and the file is reported once it is done, as before. */
-    pending wout = { NULL, NULL, NULL, 0 }, wdep = { NULL, NULL, NULL, 0 };
+     * dependency file goes first, so that a failure leaves out.c as it was. */
+    pending wout = { NULL, NULL }, wdep = { NULL, NULL };
     being_written[0] = &wout;
     being_written[1] = &wdep;
     hd_on_fatal(unlink_being_written);
     bool to_stdout = strcmp(opt.out, "-") == 0;
-    bool own_program = to_stdout || !open_pending(&wout, opt.out);
-    FILE *program = !own_program ? wout.f : to_stdout ? tmpfile() : fopen("/dev/null", "wb");
-    if (!program) {
-        fprintf(stderr, "hyperdo: error: cannot make a temporary file: %s\n", strerror(errno));
-        hd_on_fatal(NULL);
-        return HD_EXIT_FAILURE;
-    }
-    hd_program prog;
-    bool translated = hd_translate_file(&opt.in, opt.build_dir, to_stdout ? NULL : opt.out,
-                                        program, &prog) == HD_EXIT_OK;
-    bool ok = translated;
-    char *deps = NULL, *depfile = NULL;
-    size_t deps_len = 0;
-    if (ok && opt.md) {
-        deps = dependencies(&opt, &prog, &deps_len);
-        depfile = opt.depfile ? hd_xstrdup(opt.depfile) : default_depfile(opt.out);
-    }
     if (ok && !to_stdout)
-        ok = finish_pending(&wout);
+        ok = write_pending(&wout, opt.out, out, out_len);
     if (ok && opt.md)
         ok = write_pending(&wdep, depfile, deps, deps_len);
     if (ok && opt.md)
@@ -490,15 +442,13 @@ int hd_cmd_translate(int argc, char **argv)
     if (ok && !to_stdout)
         ok = commit_pending(&wout);
     if (ok && to_stdout)
-        ok = copy_stream(program, stdout);
-    if (own_program)
-        fclose(program);
+        ok = fwrite(out, 1, out_len, stdout) == out_len;
     drop_pending(&wout);
     drop_pending(&wdep);
     hd_on_fatal(NULL);
+    free(out);
     free(deps);
     free(depfile);
-    if (translated)
-        hd_program_free(&prog);
+    hd_program_free(&prog);
     return ok ? HD_EXIT_OK : HD_EXIT_FAILURE;
 }
