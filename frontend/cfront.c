@@ -131,7 +131,7 @@ static void number_refs(reader *r)
 /* Once every loop is read: the cube's dimension, the arrays' distributions
  * and the sequential code.  The maps, owners and messages of each loop are
  * the analysis's (hd_analyse_program), which the caller runs next. */
-static void analyse_program(reader *r)
+static void complete_model(reader *r)
 {
     hd_program *out = r->prog;
     const hd_c_options *opt = r->opt;
@@ -236,10 +236,10 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_dia
             memcpy(out->source, r.src, r.len);
             out->source[r.len] = '\0';
             out->source_len = r.len;
-            analyse_program(&r);
+            complete_model(&r);
         }
     }
-    if (r.d.errors == 0 && !(readable && args_ok))
+    if (r.d.errors == 0 && !args_ok)
         r.d.errors = 1;     /* said nothing, yet nothing was read */
     hd_diags_set_source(&r.d, out->source, out->source_len);
     *d = r.d;               /* the caller's from now on */
