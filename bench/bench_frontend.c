@@ -19,10 +19,18 @@
  * verdict does not change the exit status, which is 0 unless a command
  * fails (1) or the usage is wrong (2).
  *
+ * With --floor PATH (bench/libclang_floor.c), two more commands run in
+ * the same rounds: libclang's parse alone, with hyperdo's flags, and that
+ * parse followed by a visit of every cursor asking its kind and extent.
+ * Their ratios to clang show the floor of any reader built on libclang's
+ * C API, and so how much of the target is left for hyperdo's own work
+ * (docs/frontend-performance.md).
+ *
  * translate's output goes to a temporary directory removed at the end.
  *
  * usage: bench_frontend [--runs N] [--target RATIO] [--hyperdo PATH]
- *                       [--clang PATH] FILE [-- COMPILER ARGS...]
+ *                       [--clang PATH] [--floor PATH] FILE
+ *                       [-- COMPILER ARGS...]
  */
 #define _DEFAULT_SOURCE     /* wait4 */
 #include <errno.h>
@@ -146,7 +154,7 @@ static void show_failure(const command *c, int status, const char *errpath)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_frontend [--runs N] [--target RATIO] "
-                    "[--hyperdo PATH] [--clang PATH] FILE "
+                    "[--hyperdo PATH] [--clang PATH] [--floor PATH] FILE "
                     "[-- COMPILER ARGS...]\n");
     exit(2);
 }
@@ -165,11 +173,23 @@ static void show_ratios(const command *c, const command *b, int runs,
            (double)c->maxrss_kb / (double)b->maxrss_kb);
 }
 
+/* The ratios of a floor command to the baseline: no verdict, it is not
+ * hyperdo. */
+static void show_floor(const command *c, const command *b, int runs)
+{
+    printf("%s/%s:%*s cpu %.2fx; wall best %.2fx, median %.2fx\n",
+           c->name, b->name, (int)(9 - strlen(c->name)), "",
+           median(c->cpu, runs) / median(b->cpu, runs),
+           best(c->wall, runs) / best(b->wall, runs),
+           median(c->wall, runs) / median(b->wall, runs));
+}
+
 int main(int argc, char **argv)
 {
     int runs = 7;
     double target = 1.30;
     const char *hyperdo = "hyperdo", *clang = "clang-14", *file = NULL;
+    const char *floor_exe = NULL;
     int a = 1;
     for (; a < argc; a++) {
         char *end;
@@ -183,6 +203,8 @@ int main(int argc, char **argv)
             hyperdo = argv[++a];
         else if (strcmp(argv[a], "--clang") == 0 && a + 1 < argc)
             clang = argv[++a];
+        else if (strcmp(argv[a], "--floor") == 0 && a + 1 < argc)
+            floor_exe = argv[++a];
         else if (strcmp(argv[a], "--") == 0) {
             a++;
             break;
@@ -212,12 +234,14 @@ int main(int argc, char **argv)
     char **aargv = calloc((size_t)nextra + 6, sizeof *aargv);
     char **targv = calloc((size_t)nextra + 7, sizeof *targv);
     char **cargv = calloc((size_t)nextra + 4, sizeof *cargv);
-    if (!aargv || !targv || !cargv) {
+    char **pargv = calloc((size_t)nextra + 5, sizeof *pargv);
+    char **rargv = calloc((size_t)nextra + 5, sizeof *rargv);
+    if (!aargv || !targv || !cargv || !pargv || !rargv) {
         perror("bench_frontend");
         rmdir(dir);
         return 1;
     }
-    int na = 0, nt = 0, nc = 0;
+    int na = 0, nt = 0, nc = 0, nf = 0;
     aargv[na++] = (char *)hyperdo;
     aargv[na++] = "analyze";
     aargv[na++] = "--json";
@@ -239,13 +263,27 @@ int main(int argc, char **argv)
         cargv[nc++] = extra[e];
     }
     cargv[nc++] = (char *)file;
+    /* libclang_floor parse|read FILE -- ARGS */
+    pargv[nf] = rargv[nf] = (char *)floor_exe;
+    nf++;
+    pargv[nf] = "parse";
+    rargv[nf++] = "read";
+    pargv[nf] = rargv[nf] = (char *)file;
+    nf++;
+    pargv[nf] = rargv[nf] = "--";
+    nf++;
+    for (int e = 0; e < nextra; e++, nf++)
+        pargv[nf] = rargv[nf] = extra[e];
 
-    enum { ANALYZE, TRANSLATE, CLANG, NCMD };
-    command cmd[NCMD] = {
+    enum { ANALYZE, TRANSLATE, CLANG, FLOOR_PARSE, FLOOR_READ, NCMD_ALL };
+    command cmd[NCMD_ALL] = {
         [ANALYZE] = { .name = "analyze", .argv = aargv },
         [TRANSLATE] = { .name = "translate", .argv = targv },
         [CLANG] = { .name = "clang", .argv = cargv },
+        [FLOOR_PARSE] = { .name = "lc-parse", .argv = pargv },
+        [FLOOR_READ] = { .name = "lc-read", .argv = rargv },
     };
+    int ncmd = floor_exe ? NCMD_ALL : FLOOR_PARSE;
 
     long lines = 0;
     FILE *f = fopen(file, "r");
@@ -257,12 +295,12 @@ int main(int argc, char **argv)
     }
     printf("Front end: %s (%ld lines), %d timed runs each, in turn\n",
            file, lines, runs);
-    for (int c = 0; c < NCMD; c++)
+    for (int c = 0; c < ncmd; c++)
         show_command(&cmd[c]);
     fflush(stdout);
 
     int rc = 0;
-    for (int c = 0; c < NCMD && rc == 0; c++) {     /* warm-up and check */
+    for (int c = 0; c < ncmd && rc == 0; c++) {     /* warm-up and check */
         int st = run_once(&cmd[c], -1, errpath);
         if (st != 0) {
             show_failure(&cmd[c], st, errpath);
@@ -270,7 +308,7 @@ int main(int argc, char **argv)
         }
     }
     for (int r = 0; r < runs && rc == 0; r++)
-        for (int c = 0; c < NCMD && rc == 0; c++) {
+        for (int c = 0; c < ncmd && rc == 0; c++) {
             int st = run_once(&cmd[c], r, errpath);
             if (st != 0) {
                 show_failure(&cmd[c], st, errpath);
@@ -286,13 +324,19 @@ int main(int argc, char **argv)
     if (rc == 0) {
         printf("%-10s %10s %10s %10s %12s\n", "", "best_s", "median_s",
                "cpu_s", "peak_rss_MB");
-        for (int c = 0; c < NCMD; c++)
+        for (int c = 0; c < ncmd; c++)
             printf("%-10s %10.3f %10.3f %10.3f %12.1f\n", cmd[c].name,
                    best(cmd[c].wall, runs), median(cmd[c].wall, runs),
                    median(cmd[c].cpu, runs), cmd[c].maxrss_kb / 1024.0);
         show_ratios(&cmd[ANALYZE], &cmd[CLANG], runs, target);
         show_ratios(&cmd[TRANSLATE], &cmd[CLANG], runs, target);
+        if (floor_exe) {
+            show_floor(&cmd[FLOOR_PARSE], &cmd[CLANG], runs);
+            show_floor(&cmd[FLOOR_READ], &cmd[CLANG], runs);
+        }
     }
+    free(pargv);
+    free(rargv);
     free(aargv);
     free(targv);
     free(cargv);
