@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void put_n(text *t, const char *s, size_t n)
+/* Room for n more bytes and the terminating NUL. */
+static void reserve(text *t, size_t n)
 {
     if (t->len + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 64;   /* scratch texts are many and short */
@@ -18,9 +19,24 @@ void put_n(text *t, const char *s, size_t n)
         t->s = hd_xrealloc(t->s, cap);
         t->cap = cap;
     }
+}
+
+/* The newlines of the n bytes just appended: #line directives need the
+ * output's line number. */
+static void count_lines(text *t, size_t n)
+{
+    const char *s = t->s + t->len, *end = s + n;
+    while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+        t->lines++;
+        s++;
+    }
+}
+
+void put_n(text *t, const char *s, size_t n)
+{
+    reserve(t, n);
     memcpy(t->s + t->len, s, n);
-    for (size_t k = 0; k < n; k++)
-        t->lines += s[k] == '\n';
+    count_lines(t, n);
     t->len += n;
     t->s[t->len] = '\0';
 }
@@ -30,25 +46,26 @@ void put(text *t, const char *s)
     put_n(t, s, strlen(s));
 }
 
+/* Formats straight into the buffer: the generated program is mostly
+ * made of these, and a copy through a scratch buffer cost a tenth of
+ * translate's time on a large file (docs/frontend-performance.md). */
 void putf(text *t, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
+    size_t room = t->cap > t->len ? t->cap - t->len : 0;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(room ? t->s + t->len : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
-    if ((size_t)n < sizeof buf) {
-        put_n(t, buf, (size_t)n);
-        return;
+    if ((size_t)n >= room) {
+        reserve(t, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
     }
-    char *big = hd_xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put_n(t, big, (size_t)n);
-    free(big);
+    count_lines(t, (size_t)n);
+    t->len += (size_t)n;
 }
 
 void put_c_string(text *t, const char *s)
