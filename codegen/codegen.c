@@ -432,6 +432,65 @@ static bool put_at_end(text *t, const gen *g)
     return any;
 }
 
+/* The rows of an n-row GF(2) map, as a C initializer. */
+static void put_rows(text *t, const hd_affine *m, int rows)
+{
+    put(t, "{");
+    for (int r = 0; r < rows; r++)
+        putf(t, "%s 0x%llxu", r ? "," : "", (unsigned long long)(m->row[r] & hd_mask(m->in)));
+    put(t, " }");
+}
+
+/* The layouts that are no bit field, for hd_run_layouts (hyperdo.h,
+ * hd_layout_desc): the owner and offset rows of each such array, and
+ * hd_layouts naming them (NULL: the bit field of the array table).
+ * Nothing is written, and false returned, when every layout is a bit
+ * field, so such programs are written as before. */
+static bool put_general_layouts(text *t, const gen *g)
+{
+    const hd_program *p = g->prog;
+    bool any = false;
+    for (int a = 0; a < p->narrays; a++)
+        any |= g->array_id[a] >= 0 && g->layout[a].shift < 0;
+    if (!any)
+        return false;
+    put(t, "/* Layouts whose owner is no bit field of the element index: bit t of\n"
+           " * the owner (of the offset) of element e is the parity of e AND row t\n"
+           " * (Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j). */\n");
+    for (int a = 0; a < p->narrays; a++) {
+        const hd_layout *l = &g->layout[a];
+        if (g->array_id[a] < 0 || l->shift >= 0)
+            continue;
+        int id = g->array_id[a];
+        putf(t, "static const uint64_t hd_owner_rows_%d[%d] = ", id, l->n);
+        put_rows(t, &l->owner, l->n);
+        putf(t, ";\nstatic const uint64_t hd_offset_rows_%d[%d] = ", id,
+             l->bits - l->n > 0 ? l->bits - l->n : 1);
+        if (l->bits - l->n > 0)
+            put_rows(t, &l->offset, l->bits - l->n);
+        else
+            put(t, "{ 0 }");
+        putf(t, ";\nstatic const hd_layout_desc hd_layout_%d = {   /* %s */\n"
+                "    hd_owner_rows_%d, 0x%llxu, hd_offset_rows_%d, 0x%llxu\n};\n",
+             id, p->arrays[a].name, id,
+             (unsigned long long)(l->owner.c & hd_mask(l->n)), id,
+             (unsigned long long)(l->offset.c & hd_mask(l->bits - l->n)));
+    }
+    putf(t, "static const hd_layout_desc *const hd_layouts[%d] = {", g->ndist);
+    for (int a = 0, first = 1; a < p->narrays; a++) {
+        if (g->array_id[a] < 0)
+            continue;
+        put(t, first ? " " : ", ");
+        first = 0;
+        if (g->layout[a].shift < 0)
+            putf(t, "&hd_layout_%d", g->array_id[a]);
+        else
+            put(t, "NULL");
+    }
+    put(t, " };\n\n");
+    return true;
+}
+
 static void put_tables(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
@@ -464,13 +523,15 @@ static void put_tables(text *t, const gen *g)
         /* A file-scope array whose address does not escape is the same
          * object all run long, touched only where hd_to_host says. */
         bool host_static = x->is_global && !x->host_escapes;
+        /* The shift is unused under a general layout (hd_layout_desc). */
         putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, bit_field_shift(&g->layout[a]),
+             x->elem_size, x->log2_size, g->layout[a].shift < 0 ? 0 : g->layout[a].shift,
              host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
     }
     if (!g->ndist)
         put(t, "    { 0, 0, 0, 0, 0 },\n");
     put(t, "};\n\n");
+    bool general = put_general_layouts(t, g);
     putf(t, "static const hd_node_fn hd_doalls[%d] = {", p->nloops ? p->nloops : 1);
     for (int d = 0; d < p->nloops; d++)
         putf(t, "%s hd_node_%d", d ? "," : "", d);
@@ -493,33 +554,13 @@ static void put_tables(text *t, const gen *g)
     for (int a = 0; a < p->narrays; a++)
         if (g->array_id[a] >= 0 && p->arrays[a].is_global)
             putf(t, "    (void)%s;\n", p->arrays[a].name);
-    put(t, "    return hd_run(&hd_program, argc, argv);\n}\n");
+    if (general)
+        put(t, "    return hd_run_layouts(&hd_program, hd_layouts, argc, argv);\n}\n");
+    else
+        put(t, "    return hd_run(&hd_program, argc, argv);\n}\n");
 }
 
 /* ---------------------------------------------------------- driver */
-
-/* The text written for an array's owner and offset (hd_owner,
- * hd_local_offset, hd_global_index, the runtime's table) takes the shift
- * of a bit field; a layout whose owner is any other GF(2) map (Lee and
- * Aboelaze's, to come) is refused here, before anything is written,
- * rather than written wrong. */
-static void check_layout(gen *g, int arr)
-{
-    if (g->layout[arr].shift < 0)
-        hd_report_input(&g->d, "internal error: the owner of '%s' is not a bit field of its "
-                        "element index, and the code generator writes only those",
-                        g->prog->arrays[arr].name);
-}
-
-int bit_field_shift(const hd_layout *l)
-{
-    if (l->shift < 0) {
-        fputs("hyperdo: internal error: a layout that is not a bit field reached the code "
-              "generator's text\n", stderr);
-        abort();
-    }
-    return l->shift;
-}
 
 static void release(gen *g)
 {
@@ -635,7 +676,6 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
         if (g.array_id[a] >= 0) {
             g.layout[a] = hd_array_layout(&prog->arrays[a], prog->n);
-            check_layout(&g, a);
         }
     }
     if (g.d.errors) {

@@ -165,13 +165,6 @@ struct gen {
                             * itself, else "v_" (Fig. 1d's names) */
 };
 
-/* --------------------------------------------------------- codegen.c */
-
-/* The shift of a bit-field layout (owner = bits shift .. shift+n-1), the
- * one the runtime's hd_owner, hd_local_offset and hd_global_index take.
- * hd_codegen refuses every other layout with an internal error before
- * writing, so meeting one here is a bug: the tool stops with a message. */
-int bit_field_shift(const hd_layout *l);
 
 /* --------------------------------------------------------- source.c */
 

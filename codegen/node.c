@@ -33,21 +33,37 @@ static const char *name_of(const gen *g, int arr)
 }
 
 /* The owner and the local offset of element `index` of array arr, as C,
- * from its layout: the runtime's hd_owner and hd_local_offset for a bit
- * field (cyclic, block, block_cyclic: all there are today).  Another
- * layout (Lee and Aboelaze's owners such as xi(i) XOR j) needs its own
- * text; bit_field_shift stops at it, and hd_codegen has refused it
- * before writing anything. */
+ * from its layout: the runtime's inline hd_owner and hd_local_offset for a
+ * bit field (cyclic, block, block_cyclic), its hd_owner_in and
+ * hd_offset_in for any other GF(2) map (Lee and Aboelaze's skew), which
+ * read the rows the program's layout table gives hd_run_layouts. */
 static void put_owner(text *t, const gen *g, const char *index, int arr)
 {
     const hd_layout *l = &g->layout[arr];
-    putf(t, "hd_owner(%s, %d, %d)", index, bit_field_shift(l), l->n);
+    if (l->shift < 0)
+        putf(t, "hd_owner_in(%d, %s)", g->array_id[arr], index);
+    else
+        putf(t, "hd_owner(%s, %d, %d)", index, l->shift, l->n);
 }
 
 static void put_offset(text *t, const gen *g, const char *index, int arr)
 {
     const hd_layout *l = &g->layout[arr];
-    putf(t, "hd_local_offset(%s, %d, %d)", index, bit_field_shift(l), l->n);
+    if (l->shift < 0)
+        putf(t, "hd_offset_in(%d, %s)", g->array_id[arr], index);
+    else
+        putf(t, "hd_local_offset(%s, %d, %d)", index, l->shift, l->n);
+}
+
+/* The element at local offset `offset` of processor `v` of array arr. */
+static void put_element(text *t, const gen *g, const char *offset, const char *v,
+                        int arr)
+{
+    const hd_layout *l = &g->layout[arr];
+    if (l->shift < 0)
+        putf(t, "hd_element_in(%d, %s, %s)", g->array_id[arr], v, offset);
+    else
+        putf(t, "hd_global_index(%s, %s, %d, %d)", offset, v, l->shift, l->n);
 }
 
 /* "file:line:col: 'text'", naming a reference in a run-time error. */
@@ -755,12 +771,13 @@ static void put_streams(text *t, const gen *g, const node_plan *np)
              q, l->var_type, l->var, l->var, q, np->refs[sg->ref].index);
         const hd_layout *lay = &g->layout[sg->array];
         putf(t, "    for (hd_index hd_j = 0; hd_j < %lld; hd_j++) {\n"
-                "        const hd_index hd_n = hd_global_index(hd_j, hd_me, %d, %d) - hd_c%d;\n"
+                "        const hd_index hd_n = ", (long long)1 << (lay->bits - lay->n));
+        put_element(t, g, "hd_j", "hd_me", sg->array);
+        putf(t, " - hd_c%d;\n"
                 "        HD_VISIT(hd_n);\n"
                 "        if (hd_n < 0 || hd_n >= %lld)\n            continue;\n"
                 "        const %s %s = (%s)hd_n;\n        (void)%s;\n        ",
-             (long long)1 << (lay->bits - lay->n), bit_field_shift(lay), lay->n, q,
-             (long long)1 << l->k,
+             q, (long long)1 << l->k,
              l->var_type, l->var, l->var_type, l->var);
         if (sg->guard >= 0) {
             put(t, "if (!(");

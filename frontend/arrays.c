@@ -4,6 +4,8 @@
  */
 #include "frontend_internal.h"
 
+#include <stdio.h>
+
 #include <string.h>
 
 int array_of(reader *r, CXCursor decl)
@@ -81,6 +83,35 @@ static const pragma *distribution_of(reader *r, const char *name, int *which)
     return NULL;
 }
 
+/* Lee and Aboelaze store an N x N matrix on N = 2^n processors with n
+ * even (Section 2, "N = 2^n, and n = 2k"): the skews need exactly 2^(2n)
+ * elements, and skew an even n; skew_rot is the extension for any n. */
+static bool skew_fits(reader *r, hd_array *a, const pragma *d, int which)
+{
+    int n = r->prog->n;
+    const char *name = d->dist == HD_DIST_SKEW ? "skew" : "skew_rot";
+    if (a->log2_size != 2 * n) {
+        char has[48] = "a number of elements that is not a power of two";
+        if (a->log2_size >= 0)
+            snprintf(has, sizeof has, "2^%d", a->log2_size);
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                  "'%s' cannot be distributed by %s on the %d-cube: it needs "
+                  "exactly 2^%d elements (an N x N matrix for N = 2^%d "
+                  "processors, Lee and Aboelaze, Section 2), and it has %s",
+                  a->name, name, n, 2 * n, n, has);
+        return false;
+    }
+    if (d->dist == HD_DIST_SKEW && n % 2 != 0) {
+        hd_report(&r->d, HD_ERROR, d->dist_offset, d->line,
+                  "skew needs an even cube dimension (Lee and Aboelaze, "
+                  "Section 2: n = 2k), and the cube is the %d-cube; skew_rot "
+                  "distributes A(i, j) to rotl(i, %d, %d) XOR j for any n "
+                  "(Hyperdo's extension, docs/layouts.md)", n, n / 2, n);
+        return false;
+    }
+    return true;
+}
+
 /* Each array's distribution over the 2^n processors (n is known). */
 static void distribute_each(reader *r)
 {
@@ -100,6 +131,14 @@ static void distribute_each(reader *r)
                    "'%s' is const: it is never written, so it is not distributed "
                    "(every processor reads its own copy); leave it out of distribute",
                    a->name);
+            continue;
+        }
+        if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT) {
+            if (!skew_fits(r, a, d, which))
+                continue;
+            a->dist = d->dist;
+            a->block_log2 = 0;
+            a->shift = -1;
             continue;
         }
         int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC

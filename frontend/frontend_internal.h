@@ -45,6 +45,7 @@ typedef struct {
     bool used;
     long long value;           /* CUBE: n; DISTRIBUTE: B for block_cyclic */
     hd_dist_kind dist;
+    unsigned dist_offset;      /* DISTRIBUTE: of the distribution's name */
     int nnames;
     char **names;              /* DISTRIBUTE */
     int *name_cols;

@@ -67,6 +67,20 @@ hd_layout hd_array_layout(const hd_array *a, int n)
     hd_layout l = { .bits = a->log2_size, .n = n, .shift = a->shift,
                     .owner = hd_affine_constant(a->log2_size, 0),
                     .offset = hd_affine_constant(a->log2_size, 0) };
+    if (a->dist == HD_DIST_SKEW || a->dist == HD_DIST_SKEW_ROT) {
+        /* e = i:j (i the high n bits).  Owner bit t = bit t of j XOR bit t
+         * of rotl(i, h, n), which is bit (t - h) mod n of i (Lee and
+         * Aboelaze, Section 3: h = n/2 makes rotl the swap of halves xi);
+         * the offset is i (the Lemma's "location i"). */
+        int h = n / 2;
+        l.shift = -1;
+        for (int t = 0; t < n; t++)
+            l.owner.row[t] = (UINT64_C(1) << t) |
+                             (UINT64_C(1) << (n + (t - h + n) % n));
+        for (int b = 0; b < n; b++)
+            l.offset.row[b] = UINT64_C(1) << (n + b);
+        return l;
+    }
     for (int t = 0; t < n; t++)
         l.owner.row[t] = UINT64_C(1) << (a->shift + t);
     for (int b = 0; b + n < a->log2_size; b++)

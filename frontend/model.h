@@ -186,13 +186,22 @@ void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
                         uint64_t *value, bool *ok);
 
 /* How a distributed array's elements are spread over the 2^n processors:
- * element e lives on the processor given by bits shift .. shift+n-1 of e. */
+ * for the bit fields, element e lives on the processor given by bits
+ * shift .. shift+n-1 of e; the skews are GF(2)-linear owners that are no
+ * bit field (hd_layout). */
 typedef enum {
     HD_DIST_NONE,          /* replicated: every processor has all of it */
     HD_DIST_EXACT,         /* 2^n elements: element e on processor e */
     HD_DIST_CYCLIC,        /* the low n bits */
     HD_DIST_BLOCK,         /* the high n bits */
     HD_DIST_BLOCK_CYCLIC,  /* bits log2(B) .. log2(B)+n-1 */
+    HD_DIST_SKEW,          /* 2^(2n) elements e = iN + j, n even: A(i, j) at
+                            * offset i of processor xi(i) XOR j, xi swapping
+                            * the halves of i's n bits (Lee and Aboelaze,
+                            * Section 3) */
+    HD_DIST_SKEW_ROT,      /* the same with xi(i) = rotl(i, floor(n/2), n),
+                            * for any n: Hyperdo's extension, not the
+                            * paper's (equal to SKEW for even n) */
 } hd_dist_kind;
 
 typedef struct {
@@ -203,7 +212,8 @@ typedef struct {
     int log2_size;          /* all extents are powers of two */
     hd_dist_kind dist;
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
-    int shift;              /* owner = bits shift .. shift+n-1 */
+    int shift;              /* owner = bits shift .. shift+n-1 (bit fields);
+                             * -1 under the skews */
     /* For the code generator (hd_c_options.host_code only): */
     char *elem_type;        /* the innermost element type, as written,
                              * without qualifiers ("double", "real_t") */

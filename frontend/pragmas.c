@@ -85,6 +85,7 @@ static bool pragma_number(reader *r, token_cursor *tc, long long *value,
 /*
  *   distribute = "distribute" "(" name {"," name} ":" dist ")"
  *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
+ *              | "skew" | "skew_rot"
  *
  * the names those of arrays, B of block_cyclic(B) a power of two; read
  * after "distribute".
@@ -108,11 +109,17 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         tc->at++;
     } while (accept_token(r, tc, ","));
     if (!accept_token(r, tc, ":")) {
-        pragma_error(r, tc, "expected ':' and a distribution (cyclic, block or "
-                     "block_cyclic(B)) after the array names%s", "");
+        pragma_error(r, tc, "expected ':' and a distribution (cyclic, block, "
+                     "block_cyclic(B), skew or skew_rot) after the array names%s", "");
         return false;
     }
-    if (accept_token(r, tc, "cyclic")) {
+    if (token_on_line(r, tc))
+        p->dist_offset = token_pos(r, tc->tok[tc->at]).offset;
+    if (accept_token(r, tc, "skew")) {
+        p->dist = HD_DIST_SKEW;
+    } else if (accept_token(r, tc, "skew_rot")) {
+        p->dist = HD_DIST_SKEW_ROT;
+    } else if (accept_token(r, tc, "cyclic")) {
         p->dist = HD_DIST_CYCLIC;
     } else if (accept_token(r, tc, "block")) {
         p->dist = HD_DIST_BLOCK;
@@ -132,8 +139,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
             return false;
         }
     } else {
-        pragma_error(r, tc, "unknown distribution: expected cyclic, block or "
-                     "block_cyclic(B)%s", "");
+        pragma_error(r, tc, "unknown distribution: expected cyclic, block, "
+                     "block_cyclic(B), skew or skew_rot%s", "");
         return false;
     }
     if (!accept_token(r, tc, ")")) {

@@ -225,6 +225,14 @@ static inline hd_index hd_global_index(hd_index hd_o, int hd_v, int hd_shift, in
            (hd_o & (((hd_index)1 << hd_shift) - 1));
 }
 
+/* The same for array `array` (its index in the program's table) under
+ * any layout, the general ones of hd_run_layouts included (Lee and
+ * Aboelaze's skew): the node code of an array whose owner is no bit
+ * field calls these.  Valid on every processor once hd_run has started. */
+int hd_owner_in(int array, hd_index e);
+hd_index hd_offset_in(int array, hd_index e);
+hd_index hd_element_in(int array, int v, hd_index o);
+
 /* Stops the program with "hyperdo: error: WHERE: element E is outside
  * the array's SIZE elements": a subscript that the translator could not
  * check (it depends on data or on variables) went out of bounds. */

@@ -156,6 +156,21 @@ hd_index hd__element_at(int array, int v, hd_index o)
     return (hd_index)parity_map(g->inverse, bits, 0, w);
 }
 
+int hd_owner_in(int array, hd_index e)
+{
+    return hd__owner_of(array, e);
+}
+
+hd_index hd_offset_in(int array, hd_index e)
+{
+    return hd__offset_of(array, e);
+}
+
+hd_index hd_element_in(int array, int v, hd_index o)
+{
+    return hd__element_at(array, v, o);
+}
+
 hd_index hd__run_length(int array)
 {
     return general[array] ? 1 : (hd_index)1 << arrays[array].shift;
