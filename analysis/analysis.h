@@ -127,6 +127,10 @@ typedef struct {
     const char *not_affine;   /* why not, when map is NULL */
     hd_comm comm;             /* what a read of a distributed array makes
                                * processors exchange; local otherwise */
+    long long conflict;       /* distributed arrays: the most iterations
+                               * whose element lies on one processor
+                               * (docs/layouts.md); -1 when not known when
+                               * translating, 0 for replicated arrays */
 } hd_ref_analysis;
 
 /* The analysis's results for a program, one entry per reference (indexed

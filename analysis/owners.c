@@ -352,6 +352,59 @@ static void index_map(checker *r, const hd_loop *l, const hd_ref *ref)
         result(r, ref)->not_affine = hd_analysis_keep_reason(r->results, why);
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The conflict degree of a reference (Lee and Aboelaze's memory conflicts,
+ * docs/layouts.md): the most iterations of one execution of the loop whose
+ * element of it lies on one processor, which that processor must supply
+ * (or, for the written element, run) one after another.  For index map F
+ * and owner rows M the iterations with owner p are a coset of null(M F),
+ * so it is 2^(k - rank(M F)).  A guarded or non-affine reference is
+ * counted iteration by iteration, where C reads it; -1 when some
+ * iteration's element or guard is not known when translating.
+ */
+static long long conflict_degree(checker *r, const hd_loop *l, const hd_ref *ref)
+{
+    int n = r->prog->n;
+    if (map_of(r, ref) && ref->guard < 0) {
+        hd_affine o = owner_map(r, ref);
+        hd_matrix m = hd_matrix_zero(HD_MAX_DIM);
+        for (int t = 0; t < n; t++)
+            m.row[t] = o.row[t] & hd_mask(l->k);
+        return 1LL << (l->k - hd_rank_sub(&m, hd_mask(n), hd_mask(l->k)));
+    }
+    if (l->k > HD_ENUMERATE_MAX_BITS)
+        return -1;
+    /* The owners of the iterations C reads it at, sorted: a table over
+     * all 2^n processors could be far larger than the loop. */
+    uint64_t *owner = hd_xmalloc(((size_t)1 << l->k) * sizeof *owner);
+    size_t m = 0;
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        hd_guard_truth g = ref->guard >= 0 ? hd_guard_at(l, ref->guard, i) : HD_GUARD_YES;
+        if (g == HD_GUARD_NO)
+            continue;
+        if (g == HD_GUARD_MAYBE || !owner_of(r, ref, i, &owner[m])) {
+            free(owner);
+            return -1;
+        }
+        m++;
+    }
+    qsort(owner, m, sizeof *owner, compare_u64);
+    long long most = 0, run = 0;
+    for (size_t j = 0; j < m; j++) {
+        run = j > 0 && owner[j] == owner[j - 1] ? run + 1 : 1;
+        if (run > most)
+            most = run;
+    }
+    free(owner);
+    return most;
+}
+
 static void communications(checker *r, hd_loop *l)
 {
     hd_program *p = r->prog;
@@ -379,6 +432,7 @@ static void communications(checker *r, hd_loop *l)
         int same = -2;   /* not known yet */
         if (!check_bounds(r, l, ref, home, &same))
             continue;
+        result(r, ref)->conflict = conflict_degree(r, l, ref);
         if (ref->is_write) {
             check_writes(r, l, ref);
             if (k != l->home && same_owner_everywhere(r, l, ref, home) != 1)

@@ -162,6 +162,7 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
             e->loop_line = p->loops[k].line;
             e->array = hd_xstrdup(p->arrays[ref->array].name);
             e->comm = *c;
+            e->conflict = hd_ref_result(a, ref)->conflict;
             if (c->kind != HD_COMM_LCC) {
                 /* A graph or a collective, had they a producer, would be
                  * carried as general until a paper prices them. */
@@ -171,5 +172,14 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
                     e->comm.reason = "not an LCC";
             }
         }
+    int ncap = 0;
+    for (int k = 0; k < p->narrays; k++) {
+        const hd_array *x = &p->arrays[k];
+        if (x->dist == HD_DIST_NONE || x->log2_size < p->n)
+            continue;
+        hd_xreserve(&out->arrays, &ncap, out->narrays + 1, sizeof *out->arrays);
+        out->arrays[out->narrays++] = (hd_spec_array){
+            hd_xstrdup(x->name), x->dist, hd_array_layout(x, p->n) };
+    }
     return HD_SPEC_OK;
 }

@@ -14,6 +14,11 @@ void hd_spec_free(hd_spec *spec)
         free(spec->lccs[k].array);
     }
     free(spec->lccs);
+    for (int a = 0; a < spec->narrays; a++)
+        free(spec->arrays[a].name);
+    free(spec->arrays);
+    spec->arrays = NULL;
+    spec->narrays = 0;
     hd_arena_free(&spec->store);
     spec->lccs = NULL;
     spec->n = spec->n_line = spec->m = 0;
@@ -60,6 +65,20 @@ void hd_program_free(hd_program *p)
     free(p->loops);
     free(p->path);
     memset(p, 0, sizeof *p);
+}
+
+const char *hd_dist_name(hd_dist_kind k)
+{
+    switch (k) {
+    case HD_DIST_NONE: return "replicated";
+    case HD_DIST_EXACT: return "exact";
+    case HD_DIST_CYCLIC: return "cyclic";
+    case HD_DIST_BLOCK: return "block";
+    case HD_DIST_BLOCK_CYCLIC: return "block_cyclic";
+    case HD_DIST_SKEW: return "skew";
+    case HD_DIST_SKEW_ROT: return "skew_rot";
+    }
+    return "?";
 }
 
 hd_layout hd_array_layout(const hd_array *a, int n)

@@ -75,6 +75,8 @@ typedef struct {
     char *array;      /* the array read */
     int col;          /* of the reference */
     int loop_line;    /* of the doall's for keyword */
+    long long conflict;   /* its conflict degree (docs/layouts.md); -1
+                           * when not known when translating */
 } hd_named_lcc;
 
 /* The LCCs of one input, in input order.  A spec read from a file owns
@@ -87,6 +89,9 @@ typedef struct {
     int m;           /* number of LCCs, >= 1 after a successful read */
     hd_named_lcc *lccs;
     hd_arena store;  /* a file's LCCs, which comm.lcc points to */
+    /* From C only: the distributed arrays and their layouts. */
+    int narrays;
+    struct hd_spec_array *arrays;
 } hd_spec;
 
 /* Status of the readers. */
@@ -242,6 +247,17 @@ typedef struct {
     hd_affine owner;        /* bits -> n */
     hd_affine offset;       /* bits -> bits - n */
 } hd_layout;
+
+/* A distributed array of a C program and its layout (hd_spec.arrays). */
+typedef struct hd_spec_array {
+    char *name;
+    hd_dist_kind dist;
+    hd_layout layout;
+} hd_spec_array;
+
+/* "exact", "cyclic", "block", "block_cyclic", "skew", "skew_rot" (the
+ * pragma's words; "replicated" for HD_DIST_NONE). */
+const char *hd_dist_name(hd_dist_kind k);
 
 /* The layout of distributed array a over 2^n processors (a->dist is not
  * HD_DIST_NONE and a->log2_size >= n). */

@@ -262,6 +262,7 @@ int hd_cmd_analyze(int argc, char **argv)
 
     hd_analyze_result res;
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
+    res.spec = &spec;
     hd_target target = hd_target_ecube(spec.n);
     int rc = hd_plan_build(&spec, &target, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
     if (rc != HD_OK) {

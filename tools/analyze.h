@@ -11,10 +11,11 @@
 
 #include "analysis.h"
 
-/* The plan (analysis.h) and the input's name, for the report. */
+/* The plan (analysis.h), the input's name and its spec, for the report. */
 typedef struct {
     const char *name;
     hd_plan p;
+    const hd_spec *spec;    /* its arrays and layouts (a C file's) */
 } hd_analyze_result;
 
 /* The whole answer as one JSON object, newline-terminated, written to out

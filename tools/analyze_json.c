@@ -182,6 +182,41 @@ static const char *cached(string_cache *c, const char *s)
     return c->text[k];
 }
 
+/* The rows of an out x in GF(2) map, each as a bit string. */
+static json_t *json_rows(const hd_affine *m, int rows, int in)
+{
+    json_t *a = json_array();
+    char bits[65];
+    for (int r = 0; r < rows; r++) {
+        bit_string(m->row[r], in, bits);
+        json_array_append_new(a, json_string(bits));
+    }
+    return a;
+}
+
+/* {"arrays": [{"name", "layout": {"kind", "owner", "local"}}]}: each
+ * distributed array's owner and local offset rows over its element
+ * index's bits (docs/layouts.md), written as A is. */
+static json_t *json_arrays(const hd_spec *spec)
+{
+    json_t *list = json_array();
+    for (int a = 0; a < spec->narrays; a++) {
+        const hd_spec_array *x = &spec->arrays[a];
+        const hd_layout *l = &x->layout;
+        json_t *layout = json_object();
+        json_object_set_new(layout, "kind", json_string(hd_dist_name(x->dist)));
+        json_object_set_new(layout, "owner", json_rows(&l->owner, l->n, l->bits));
+        json_object_set_new(layout, "local", json_rows(&l->offset, l->bits - l->n, l->bits));
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(x->name));
+        json_object_set_new(o, "layout", layout);
+        json_array_append_new(list, o);
+    }
+    json_t *top = json_object();
+    json_object_set_new(top, "arrays", list);
+    return top;
+}
+
 static void put_key(FILE *out, const char *key)
 {
     fputc('"', out);
@@ -326,10 +361,20 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
             put_integer(out, sep, "line", l->in->line);
             put_integer(out, ",", "col", l->in->col);
             put_integer(out, ",", "loop_line", l->in->loop_line);
+            if (l->in->conflict >= 0)
+                put_integer(out, ",", "conflict", l->in->conflict);
+            else
+                fputs(",\"conflict\":null", out);
         }
         fputc('}', out);
     }
-    fputs("]}\n", out);
+    fputc(']', out);
+    if (res->spec && res->spec->arrays) {
+        json_t *arrays = json_arrays(res->spec);
+        fputc(',', out);
+        put_members(out, arrays);      /* takes arrays */
+    }
+    fputs("}\n", out);
     for (int r = 0; r < res->p.m; r++)
         free(after[r]);
     free(after);

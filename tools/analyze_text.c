@@ -89,6 +89,21 @@ static void print_order(FILE *out, const hd_order *o)
     fputc(')', out);
 }
 
+/* A C reference's conflict degree (docs/layouts.md). */
+static void print_conflict(FILE *out, const hd_plan_comm *l)
+{
+    if (!l->in->array)
+        return;
+    if (l->in->conflict < 0)
+        fprintf(out, "  Conflict degree: not known when translating (the elements "
+                "depend on values of the run).\n");
+    else
+        fprintf(out, "  Conflict degree %lld: at most %lld of the loop's iterations "
+                "read their element on one processor\n  (the memory conflicts of "
+                "Lee and Aboelaze; docs/layouts.md).\n", l->in->conflict,
+                l->in->conflict);
+}
+
 static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
 {
     fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
@@ -96,6 +111,7 @@ static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
     fprintf(out, "  General, not an LCC: %s.\n"
             "  The mapping optimizer (Section 5) weighs LCCs only.\n",
             l->in->comm.reason);
+    print_conflict(out, l);
 }
 
 static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
@@ -132,7 +148,9 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
         fprintf(out, " (rank(A) < n, Definition 4)");
     if (l->price->bpc)
         fprintf(out, ", BPC (A permutes the address bits)");
-    fprintf(out, "; rank(A) = %d.\n\n", l->price->rank);
+    fprintf(out, "; rank(A) = %d.\n", l->price->rank);
+    print_conflict(out, l);
+    fputc('\n', out);
     print_matrix(out, "A", &c->A, "b", &c->b);
 
     fprintf(out, "\n  Contention as given: T_i paths share the busiest "
@@ -164,6 +182,42 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
     print_counts(out, "          ", l->price->alone, n, w);
     fprintf(out, "    degree T = %llu\n",
             (unsigned long long)hd_contention_degree(l->price->alone, n));
+}
+
+/* The rows of an out x in GF(2) map, a_t0 .. a_t,in-1 as A is printed. */
+static void print_rows(FILE *out, const hd_affine *m, int rows, int in)
+{
+    for (int r = 0; r < rows; r++) {
+        fprintf(out, "      %2d  |", r);
+        for (int c = 0; c < in; c++)
+            fprintf(out, " %d", (int)((m->row[r] >> c) & 1));
+        fprintf(out, " |\n");
+    }
+}
+
+/* Each distributed array's owner and local offset as GF(2) maps of its
+ * element index e (docs/layouts.md). */
+static void print_layouts(FILE *out, const hd_spec *spec)
+{
+    if (!spec || spec->narrays == 0)
+        return;
+    fprintf(out, "\n== Layouts of the distributed arrays (docs/layouts.md) ==\n"
+            "  Bit t of an element e's owner (of its local offset) is the parity of e AND "
+            "row t;\n  the columns are e's bits e_0, e_1, ...\n");
+    for (int a = 0; a < spec->narrays; a++) {
+        const hd_spec_array *x = &spec->arrays[a];
+        const hd_layout *l = &x->layout;
+        fprintf(out, "  %s: %s, 2^%d elements%s\n    owner:\n", x->name,
+                hd_dist_name(x->dist), l->bits,
+                x->dist == HD_DIST_SKEW ? " (Lee and Aboelaze, Section 3)"
+                : x->dist == HD_DIST_SKEW_ROT ? " (Hyperdo's extension of Lee and Aboelaze)"
+                : "");
+        print_rows(out, &l->owner, l->n, l->bits);
+        if (l->bits > l->n) {
+            fprintf(out, "    local offset:\n");
+            print_rows(out, &l->offset, l->bits - l->n, l->bits);
+        }
+    }
 }
 
 static const char *objective_meaning(hd_objective obj)
@@ -285,6 +339,7 @@ char *hd_analyze_report(const hd_analyze_result *res)
             print_lcc(out, &res->p.comm[r], r, res->p.m, w);
         print_set_mapping(out, res, w);
         print_summary(out, res, w);
+        print_layouts(out, res->spec);
     }
     if (fclose(out) != 0) {
         free(text);

@@ -1116,10 +1116,120 @@ static void test_missing_file(void **state)
 
 #define NSCENARIOS ((int)(sizeof scenarios / sizeof scenarios[0]))
 
+/* ------------------------------------------------- conflict degrees */
+
+/* The owner of element e of an array of 2^log2 elements with distribution
+ * `dist` on the n-cube, from docs/annotations.md and docs/layouts.md by
+ * arithmetic: skew puts A(i, j) (e = i 2^n + j) on xi(i) XOR j, xi
+ * rotating i's n bits left by floor(n/2) (the swap of halves for even n). */
+static uint64_t owner_by_kind(hd_dist_kind dist, int log2, int block_log2, int n, uint64_t e)
+{
+    uint64_t size = UINT64_C(1) << n;
+    if (dist == HD_DIST_SKEW || dist == HD_DIST_SKEW_ROT) {
+        uint64_t i = e / size, j = e % size;
+        int h = n / 2;
+        uint64_t xi = (i * (UINT64_C(1) << h)) % size + i / (size >> h);
+        return xi ^ j;
+    }
+    layout l = { dist, log2, block_log2 };
+    return owner(&l, n, e);
+}
+
+/* Every reference of a distributed array: its conflict degree (the most
+ * iterations whose element is on one processor) against a count over all
+ * iterations, the elements from the reader's evaluator and the owners
+ * from the formulas above; and a few written out. */
+static void test_conflict_degrees(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "#include <hyperdo/bits.h>\n"
+        "#pragma hyperdo cube(4)\n"
+        "double C[16][16], B[16][16], S[16][16], R[16][16], v[16], w[256];\n"
+        "#pragma hyperdo distribute(C : cyclic)\n"
+        "#pragma hyperdo distribute(B : block)\n"
+        "#pragma hyperdo distribute(S, R : skew)\n"
+        "#pragma hyperdo distribute(w : block_cyclic(4))\n"
+        "int main(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 16; i++)\n"
+        "        v[i] = C[i][5] + B[i][5] + S[i][5] + C[3][i] + B[3][i] + S[3][i];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = S[4 + (p >> 2)][8 + (p & 3)] + S[(p >> 2) * 4 + 1][(p & 3) * 4 + 2]\n"
+        "             + S[p][p] + S[p][15 - p] + C[p][p] + B[p][15 - p];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int k = 0; k < 256; k++)\n"
+        "        R[k / 16][k % 16] = S[k % 16][k / 16] + C[k % 16][k / 16] + w[k]\n"
+        "             + S[reverse(k, 8) * 7 % 256 / 16][k % 16]\n"
+        "             + (k > 7 ? B[k % 8][k / 16] : 0.0);\n"
+        "    return 0;\n"
+        "}\n";
+    reading r;
+    read_program(&r, text, 0);
+    expect_clean(&r, "conflict degrees", text);
+    const hd_program *p = &r.prog;
+    int checked = 0, general = 0;
+    for (int d = 0; d < p->nloops; d++) {
+        const hd_loop *l = &p->loops[d];
+        for (int k = 0; k < l->nrefs; k++) {
+            const hd_ref *ref = &l->refs[k];
+            const hd_array *a = &p->arrays[ref->array];
+            if (a->dist == HD_DIST_NONE)
+                continue;
+            uint64_t count[16] = { 0 }, most = 0;
+            for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+                if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
+                    continue;
+                uint64_t e;
+                char why[64];
+                TU_CHECK(hd_expr_eval(ref->index, i, &e, why, sizeof why),
+                         "'%s' at i = %llu: %s", ref->text, (unsigned long long)i, why);
+                uint64_t o = owner_by_kind(a->dist, a->log2_size, a->block_log2, p->n, e);
+                if (++count[o] > most)
+                    most = count[o];
+            }
+            long long got = hd_ref_result(&r.results, ref)->conflict;
+            TU_CHECK(got == (long long)most, "'%s' (line %d): conflict degree %lld, "
+                     "counted %llu", ref->text, ref->line, got, (unsigned long long)most);
+            general += hd_ref_result(&r.results, ref)->map == NULL || ref->guard >= 0;
+            checked++;
+        }
+    }
+    TU_CHECK(checked == 20 && general == 2, "checked %d references, %d by enumeration",
+             checked, general);
+    /* Written out: a column, a row, both blocks, the diagonals. */
+    static const struct { int loop; const char *text; long long conflict; } known[] = {
+        { 0, "C[i][5]", 16 },   /* cyclic puts a column on one processor */
+        { 0, "B[i][5]", 1 },    /* block spreads it */
+        { 0, "S[i][5]", 1 },    /* Property 1 */
+        { 0, "C[3][i]", 1 },
+        { 0, "B[3][i]", 16 },   /* block puts a row on one processor */
+        { 0, "S[3][i]", 1 },    /* Property 2 */
+        { 1, "S[4 + (p >> 2)][8 + (p & 3)]", 1 },              /* Property 3 */
+        { 1, "S[(p >> 2) * 4 + 1][(p & 3) * 4 + 2]", 1 },      /* Property 4 */
+        { 1, "S[p][p]", 4 },    /* the diagonal is no template */
+    };
+    for (size_t t = 0; t < sizeof known / sizeof known[0]; t++) {
+        const hd_loop *l = &p->loops[known[t].loop];
+        const hd_ref *ref = NULL;
+        for (int k = 0; k < l->nrefs && !ref; k++)
+            if (strcmp(l->refs[k].text, known[t].text) == 0)
+                ref = &l->refs[k];
+        TU_CHECK(ref != NULL, "no reference '%s'", known[t].text);
+        long long got = hd_ref_result(&r.results, ref)->conflict;
+        TU_CHECK(got == known[t].conflict, "'%s': conflict degree %lld, expected %lld",
+                 ref->text, got, known[t].conflict);
+    }
+    release(&r);
+}
+
 int main(void)
 {
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_multidimensional),
+        cmocka_unit_test(test_conflict_degrees),
         cmocka_unit_test(test_general_and_local_reads),
         cmocka_unit_test(test_spec_positions),
         cmocka_unit_test(test_loop_headers),
