@@ -381,25 +381,49 @@ static long long conflict_degree(checker *r, const hd_loop *l, const hd_ref *ref
     if (l->k > HD_ENUMERATE_MAX_BITS)
         return -1;
     /* The owners of the iterations C reads it at, sorted: a table over
-     * all 2^n processors could be far larger than the loop. */
+     * all 2^n processors could be far larger than the loop.  The index is
+     * evaluated HD_EVAL_BLOCK iterations per pass over its tree. */
     uint64_t *owner = hd_xmalloc(((size_t)1 << l->k) * sizeof *owner);
     size_t m = 0;
-    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-        hd_guard_truth g = ref->guard >= 0 ? hd_guard_at(l, ref->guard, i) : HD_GUARD_YES;
-        if (g == HD_GUARD_NO)
-            continue;
-        if (g == HD_GUARD_MAYBE || !owner_of(r, ref, i, &owner[m])) {
-            free(owner);
-            return -1;
+    uint64_t value[HD_EVAL_BLOCK];
+    bool ok[HD_EVAL_BLOCK];
+    for (uint64_t base = 0; base < (UINT64_C(1) << l->k); base += HD_EVAL_BLOCK) {
+        uint64_t left = (UINT64_C(1) << l->k) - base;
+        int count = left < HD_EVAL_BLOCK ? (int)left : HD_EVAL_BLOCK;
+        if (!map_of(r, ref))
+            hd_expr_eval_block(ref->index, base, count, value, ok);
+        for (int j = 0; j < count; j++) {
+            uint64_t i = base + (uint64_t)j;
+            hd_guard_truth g = ref->guard >= 0 ? hd_guard_at(l, ref->guard, i) : HD_GUARD_YES;
+            if (g == HD_GUARD_NO)
+                continue;
+            if (map_of(r, ref)) {
+                value[j] = hd_affine_apply(map_of(r, ref), i);
+                ok[j] = true;
+            }
+            if (g == HD_GUARD_MAYBE || !ok[j]) {
+                free(owner);
+                return -1;
+            }
+            owner[m++] = owner_at(r, ref->array, value[j]);
         }
-        m++;
     }
-    qsort(owner, m, sizeof *owner, compare_u64);
-    long long most = 0, run = 0;
-    for (size_t j = 0; j < m; j++) {
-        run = j > 0 && owner[j] == owner[j - 1] ? run + 1 : 1;
-        if (run > most)
-            most = run;
+    long long most = 0;
+    if (n <= l->k + 2) {
+        /* A table over the processors is no larger than the loop's. */
+        uint32_t *count = hd_xcalloc((size_t)1 << n, sizeof *count);
+        for (size_t j = 0; j < m; j++)
+            if (++count[owner[j]] > most)
+                most = count[owner[j]];
+        free(count);
+    } else {
+        qsort(owner, m, sizeof *owner, compare_u64);
+        long long run = 0;
+        for (size_t j = 0; j < m; j++) {
+            run = j > 0 && owner[j] == owner[j - 1] ? run + 1 : 1;
+            if (run > most)
+                most = run;
+        }
     }
     free(owner);
     return most;

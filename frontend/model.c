@@ -107,8 +107,12 @@ hd_layout hd_array_layout(const hd_array *a, int n)
     return l;
 }
 
+/* A bit field's owner is a shift and a mask: the analysis asks it for
+ * every iteration of a general reference. */
 uint64_t hd_layout_owner(const hd_layout *l, uint64_t e)
 {
+    if (l->shift >= 0)
+        return (e >> l->shift) & hd_mask(l->n);
     return hd_affine_apply(&l->owner, e) & hd_mask(l->n);
 }
 
