@@ -270,4 +270,46 @@ int hd_plan_build(const hd_spec *comms, const hd_target *target, hd_objective ob
                   hd_mapping_choice choice, hd_plan *out);
 void hd_plan_free(hd_plan *p);
 
+
+/* ------------------------------------------------ layout advisor */
+
+/* One layout an array could have, and the program under it (advisor.c). */
+typedef struct {
+    hd_dist_kind dist;
+    int block_log2;            /* BLOCK_CYCLIC: log2 B */
+    bool accepted;             /* the program is accepted under it */
+    char *why_not;             /* otherwise the first error (owned) */
+    long long conflict;        /* the largest conflict degree of the array's
+                                * references; -1 when one is not known */
+    long long conflict_sum;    /* their sum; -1 likewise */
+    int general;               /* communications that are not LCCs */
+    uint64_t cost;             /* the plan's objective after its mapping */
+    uint64_t worst_before;     /* the largest contention degree of an LCC */
+    uint64_t worst_after;      /* the same after the mapping */
+} hd_layout_candidate;
+
+typedef struct {
+    char *array;
+    int ncand;
+    hd_layout_candidate *cand; /* cyclic, block_cyclic(2^b) ..., block,
+                                * skew (or skew_rot) where it applies */
+    int declared, best;        /* indices into cand */
+    char *reason;              /* why best (owned) */
+} hd_array_advice;
+
+typedef struct {
+    int narrays;
+    hd_array_advice *arrays;   /* each distributed array, in program order */
+} hd_layout_advice;
+
+/* The advice for every distributed array of p (read without errors, n
+ * set): p is analysed again under each candidate layout of one array at a
+ * time, the others as declared, and left as it was.  Release with
+ * hd_layout_advice_free. */
+void hd_advise_layouts(hd_program *p, const hd_target *t, hd_objective obj,
+                       hd_layout_advice *out);
+void hd_layout_advice_free(hd_layout_advice *a);
+/* "cyclic", "block_cyclic(4)", "skew": the pragma's words for c. */
+void hd_layout_candidate_name(const hd_layout_candidate *c, char *buf, size_t size);
+
 #endif

@@ -38,10 +38,11 @@ typedef struct {
     int nclang;               /* compiler arguments after FILE -- */
     char **clang;
     int kind;                 /* --spec (1), --c (2), or 0: by the name */
+    bool layouts;             /* --layouts: the layout advisor (C only) */
 } options;
 
 static const char usage_line[] =
-    "usage: hyperdo analyze [--json] [--objective max|maxsum|sum] [--dim n] "
+    "usage: hyperdo analyze [--json] [--layouts] [--objective max|maxsum|sum] [--dim n] "
     "[-p builddir] [--spec|--c] FILE [-- clang args...]";
 
 static void print_help(void)
@@ -68,6 +69,10 @@ static void print_help(void)
         "Options:\n"
         "  --json              print one JSON object instead of the report\n"
         "  --spec, --c         read FILE as an LCC spec, or as C, whatever its name\n"
+        "  --layouts           C files: for each distributed array, its conflict\n"
+        "                      degrees and the contention after mapping under\n"
+        "                      cyclic, block_cyclic(B), block and skew, and the\n"
+        "                      layout that minimises them (docs/layouts.md)\n"
         "  --dim n             C files: the cube has 2^n processors (wins over\n"
         "                      '#pragma hyperdo cube(n)')\n"
         "  -p builddir         C files: take compiler flags from\n"
@@ -125,6 +130,7 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
 
 static const hd_option analyze_options[] = {
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL },
+    { "--layouts", HD_OPT_NO_VALUE, NULL, offsetof(options, layouts), NULL },
     { "--spec", HD_OPT_NO_VALUE, take_spec, 0, NULL },
     { "--c", HD_OPT_NO_VALUE, take_c, 0, NULL },
     { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
@@ -185,7 +191,8 @@ static const reader *reader_for(const char *path)
 }
 
 /* The spec of a C file's communications, which points into *results. */
-static int read_c(const options *opt, hd_spec *spec, hd_analysis *results)
+static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
+                  hd_layout_advice *advice)
 {
     hd_program prog;
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
@@ -193,6 +200,10 @@ static int read_c(const options *opt, hd_spec *spec, hd_analysis *results)
     if (hd_read_c_program(opt->path, copt, &prog, results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     hd_program_spec(&prog, results, spec);
+    if (opt->layouts && prog.n >= 1) {
+        hd_target target = hd_target_ecube(prog.n);
+        hd_advise_layouts(&prog, &target, opt->objective, advice);
+    }
     hd_program_free(&prog);
     return HD_EXIT_OK;
 }
@@ -214,18 +225,19 @@ static void say_kind(const options *opt)
 
 /* The input's spec; a C file's points into *results (empty for a spec
  * file), released after it. */
-static int read_input(const options *opt, hd_spec *spec, hd_analysis *results)
+static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
+                      hd_layout_advice *advice)
 {
     const char *path = opt->path;
     const reader *rd = opt->kind == 2 ? NULL : opt->kind == 1 ? &readers[0] : reader_for(path);
     if (!rd) {
-        int status = read_c(opt, spec, results);
+        int status = read_c(opt, spec, results, advice);
         if (status == HD_EXIT_FAILURE)
             say_kind(opt);
         return status;
     }
-    if (opt->dim || opt->build_dir || opt->nclang) {
-        fprintf(stderr, "hyperdo: error: --dim, -p and clang arguments apply "
+    if (opt->dim || opt->build_dir || opt->nclang || opt->layouts) {
+        fprintf(stderr, "hyperdo: error: --dim, --layouts, -p and clang arguments apply "
                         "to C files, not to the spec '%s'\n", path);
         return HD_EXIT_USAGE;
     }
@@ -256,13 +268,15 @@ int hd_cmd_analyze(int argc, char **argv)
 
     hd_spec spec;
     hd_analysis results = { .nrefs = 0 };
-    status = read_input(&opt, &spec, &results);
+    hd_layout_advice advice = { 0, NULL };
+    status = read_input(&opt, &spec, &results, &advice);
     if (status != HD_EXIT_OK)
         return status;
 
     hd_analyze_result res;
     res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
     res.spec = &spec;
+    res.advice = opt.layouts ? &advice : NULL;
     hd_target target = hd_target_ecube(spec.n);
     int rc = hd_plan_build(&spec, &target, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
     if (rc != HD_OK) {
@@ -277,5 +291,6 @@ int hd_cmd_analyze(int argc, char **argv)
     }
     hd_spec_free(&spec);
     hd_analysis_free(&results);
+    hd_layout_advice_free(&advice);
     return status;
 }

@@ -16,6 +16,7 @@ typedef struct {
     const char *name;
     hd_plan p;
     const hd_spec *spec;    /* its arrays and layouts (a C file's) */
+    const hd_layout_advice *advice;   /* --layouts, or NULL */
 } hd_analyze_result;
 
 /* The whole answer as one JSON object, newline-terminated, written to out

@@ -217,6 +217,57 @@ static json_t *json_arrays(const hd_spec *spec)
     return top;
 }
 
+static json_t *json_degree(long long v)
+{
+    return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
+/* {"layouts": [{"array", "declared", "best", "reason", "candidates":
+ * [{"layout", "accepted", "conflict", "conflict_sum", "general", "objective",
+ * "contention_before", "contention_after"} or {"layout", "accepted":
+ * false, "error"}]}]}: analyze --layouts (analysis/advisor.c). */
+static json_t *json_advice(const hd_layout_advice *adv)
+{
+    json_t *list = json_array();
+    for (int a = 0; a < adv->narrays; a++) {
+        const hd_array_advice *x = &adv->arrays[a];
+        json_t *cands = json_array();
+        char name[48];
+        for (int c = 0; c < x->ncand; c++) {
+            const hd_layout_candidate *k = &x->cand[c];
+            json_t *o = json_object();
+            hd_layout_candidate_name(k, name, sizeof name);
+            json_object_set_new(o, "layout", json_string(name));
+            json_object_set_new(o, "accepted", json_boolean(k->accepted));
+            if (!k->accepted) {
+                json_object_set_new(o, "error", json_string(k->why_not));
+            } else {
+                json_object_set_new(o, "conflict", json_degree(k->conflict));
+                json_object_set_new(o, "conflict_sum", json_degree(k->conflict_sum));
+                json_object_set_new(o, "general", json_integer(k->general));
+                json_object_set_new(o, "objective", json_integer((json_int_t)k->cost));
+                json_object_set_new(o, "contention_before",
+                                    json_integer((json_int_t)k->worst_before));
+                json_object_set_new(o, "contention_after",
+                                    json_integer((json_int_t)k->worst_after));
+            }
+            json_array_append_new(cands, o);
+        }
+        json_t *o = json_object();
+        json_object_set_new(o, "array", json_string(x->array));
+        hd_layout_candidate_name(&x->cand[x->declared], name, sizeof name);
+        json_object_set_new(o, "declared", json_string(name));
+        hd_layout_candidate_name(&x->cand[x->best], name, sizeof name);
+        json_object_set_new(o, "best", json_string(name));
+        json_object_set_new(o, "reason", json_string(x->reason));
+        json_object_set_new(o, "candidates", cands);
+        json_array_append_new(list, o);
+    }
+    json_t *top = json_object();
+    json_object_set_new(top, "layouts", list);
+    return top;
+}
+
 static void put_key(FILE *out, const char *key)
 {
     fputc('"', out);
@@ -369,6 +420,11 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
         fputc('}', out);
     }
     fputc(']', out);
+    if (res->advice) {
+        json_t *advice = json_advice(res->advice);
+        fputc(',', out);
+        put_members(out, advice);      /* takes advice */
+    }
     if (res->spec && res->spec->arrays) {
         json_t *arrays = json_arrays(res->spec);
         fputc(',', out);

@@ -220,6 +220,52 @@ static void print_layouts(FILE *out, const hd_spec *spec)
     }
 }
 
+static void print_degree(FILE *out, int width, long long v)
+{
+    if (v < 0)
+        fprintf(out, " %*s", width, "?");
+    else
+        fprintf(out, " %*lld", width, v);
+}
+
+/* analyze --layouts: each distributed array under each layout it can
+ * have, and the advisor's choice (analysis/advisor.c). */
+static void print_advice(FILE *out, const hd_layout_advice *adv)
+{
+    if (!adv)
+        return;
+    fprintf(out, "\n== Layout advisor (docs/layouts.md) ==\n"
+            "  For each distributed array, the program analysed again under each layout it can\n"
+            "  have, the other arrays as declared: the largest and the summed conflict degree of\n"
+            "  its references, the program's general (not LCC) communications, the objective\n"
+            "  after the Section 5 mapping and the largest contention degree before and after\n"
+            "  it ('?': not known when translating).\n");
+    for (int a = 0; a < adv->narrays; a++) {
+        const hd_array_advice *x = &adv->arrays[a];
+        fprintf(out, "\n  %s:\n    %-18s %9s %9s %8s %9s %7s %7s\n", x->array, "layout",
+                "conflict", "sum", "general", "objective", "T", "T after");
+        for (int c = 0; c < x->ncand; c++) {
+            const hd_layout_candidate *k = &x->cand[c];
+            char name[48];
+            hd_layout_candidate_name(k, name, sizeof name);
+            fprintf(out, "    %c %-16s", c == x->best ? '*' : ' ', name);
+            if (!k->accepted) {
+                fprintf(out, " not accepted: %s", k->why_not);
+            } else {
+                print_degree(out, 9, k->conflict);
+                print_degree(out, 9, k->conflict_sum);
+                fprintf(out, " %8d %9llu %7llu %7llu", k->general, (unsigned long long)k->cost,
+                        (unsigned long long)k->worst_before,
+                        (unsigned long long)k->worst_after);
+            }
+            fprintf(out, "%s\n", c == x->declared ? "   (declared)" : "");
+        }
+        char best[48];
+        hd_layout_candidate_name(&x->cand[x->best], best, sizeof best);
+        fprintf(out, "    best: %s: %s.\n", best, x->reason);
+    }
+}
+
 static const char *objective_meaning(hd_objective obj)
 {
     switch (obj) {
@@ -340,6 +386,7 @@ char *hd_analyze_report(const hd_analyze_result *res)
         print_set_mapping(out, res, w);
         print_summary(out, res, w);
         print_layouts(out, res->spec);
+        print_advice(out, res->advice);
     }
     if (fclose(out) != 0) {
         free(text);

@@ -1225,11 +1225,76 @@ static void test_conflict_degrees(void **state)
     release(&r);
 }
 
+/* The layout advisor (analysis/advisor.c) on a program that gathers a
+ * row and a column of a 16 x 16 matrix declared cyclic: under cyclic the
+ * column is on one processor (conflict degree 16), under block the row
+ * is, and Lee and Aboelaze's skew spreads both (Properties 1 and 2), so
+ * it is the advice; every candidate's degrees are the counts of
+ * test_conflict_degrees' kind, written out here. */
+static void test_layout_advisor(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "#pragma hyperdo cube(4)\n"
+        "double A[16][16], v[16], w[16];\n"
+        "#pragma hyperdo distribute(A : cyclic)\n"
+        "int main(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 16; i++)\n"
+        "        v[i] = A[i][5];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int j = 0; j < 16; j++)\n"
+        "        w[j] = A[3][j];\n"
+        "    return 0;\n"
+        "}\n";
+    reading r;
+    read_program(&r, text, 0);
+    expect_clean(&r, "layout advisor", text);
+    hd_target t = hd_target_ecube(r.prog.n);
+    hd_layout_advice adv;
+    hd_advise_layouts(&r.prog, &t, HD_OBJ_MAX, &adv);
+    TU_CHECK(r.prog.arrays[0].dist == HD_DIST_CYCLIC && r.prog.arrays[0].shift == 0,
+             "the program's layouts are left as declared");
+    const hd_array_advice *a = NULL;
+    for (int k = 0; k < adv.narrays; k++)
+        if (strcmp(adv.arrays[k].array, "A") == 0)
+            a = &adv.arrays[k];
+    TU_CHECK(a != NULL, "no advice for A");
+    /* cyclic, block_cyclic(2), (4), (8), block, skew: the column's and the
+     * row's degrees (A(i, 5) is e = 16 i + 5; block_cyclic(2^b) puts it on
+     * bits b .. b+3 of e). */
+    static const struct { const char *name; long long most, sum; } want[] = {
+        { "cyclic", 16, 17 },           /* column 16, row 1 */
+        { "block_cyclic(2)", 8, 10 },   /* the column: only bit 0 of i moves it */
+        { "block_cyclic(4)", 4, 8 },
+        { "block_cyclic(8)", 8, 10 },   /* the row: only bit 3 of j moves it */
+        { "block", 16, 17 },            /* column 1, row 16 */
+        { "skew", 1, 2 },
+    };
+    TU_CHECK(a->ncand == 6, "%d candidates", a->ncand);
+    for (int c = 0; c < a->ncand; c++) {
+        char name[48];
+        hd_layout_candidate_name(&a->cand[c], name, sizeof name);
+        TU_CHECK(strcmp(name, want[c].name) == 0, "candidate %d is %s", c, name);
+        TU_CHECK(a->cand[c].accepted, "%s not accepted: %s", name, a->cand[c].why_not);
+        TU_CHECK(a->cand[c].conflict == want[c].most && a->cand[c].conflict_sum == want[c].sum,
+                 "%s: conflict %lld, sum %lld; expected %lld, %lld", name,
+                 a->cand[c].conflict, a->cand[c].conflict_sum, want[c].most, want[c].sum);
+    }
+    TU_CHECK(a->declared == 0 && a->best == 5, "declared %d, best %d", a->declared, a->best);
+    TU_CHECK(strstr(a->reason, "largest conflict degree is 1 where the declared "
+                    "layout's is 16") != NULL, "reason: %s", a->reason);
+    hd_layout_advice_free(&adv);
+    release(&r);
+}
+
 int main(void)
 {
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_multidimensional),
         cmocka_unit_test(test_conflict_degrees),
+        cmocka_unit_test(test_layout_advisor),
         cmocka_unit_test(test_general_and_local_reads),
         cmocka_unit_test(test_spec_positions),
         cmocka_unit_test(test_loop_headers),
