@@ -194,7 +194,7 @@ static json_t *json_rows(const hd_affine *m, int rows, int in)
     return a;
 }
 
-/* {"arrays": [{"name", "layout": {"kind", "owner", "local"}}]}: each
+/* [{"name", "layout": {"kind", "owner", "local"}}] (the "arrays" list): each
  * distributed array's owner and local offset rows over its element
  * index's bits (docs/layouts.md), written as A is. */
 static json_t *json_arrays(const hd_spec *spec)
@@ -212,9 +212,7 @@ static json_t *json_arrays(const hd_spec *spec)
         json_object_set_new(o, "layout", layout);
         json_array_append_new(list, o);
     }
-    json_t *top = json_object();
-    json_object_set_new(top, "arrays", list);
-    return top;
+    return list;
 }
 
 static json_t *json_degree(long long v)
@@ -222,10 +220,11 @@ static json_t *json_degree(long long v)
     return v < 0 ? json_null() : json_integer((json_int_t)v);
 }
 
-/* {"layouts": [{"array", "declared", "best", "reason", "candidates":
+/* [{"array", "declared", "best", "reason", "candidates":
  * [{"layout", "accepted", "conflict", "conflict_sum", "general", "objective",
  * "contention_before", "contention_after"} or {"layout", "accepted":
- * false, "error"}]}]}: analyze --layouts (analysis/advisor.c). */
+ * false, "error"}]}] (the "layouts" list): analyze --layouts
+ * (analysis/advisor.c). */
 static json_t *json_advice(const hd_layout_advice *adv)
 {
     json_t *list = json_array();
@@ -263,9 +262,16 @@ static json_t *json_advice(const hd_layout_advice *adv)
         json_object_set_new(o, "candidates", cands);
         json_array_append_new(list, o);
     }
+    return list;
+}
+
+/* `,"key":list` as jansson writes it; takes list. */
+static void put_list(FILE *out, const char *key, json_t *list)
+{
     json_t *top = json_object();
-    json_object_set_new(top, "layouts", list);
-    return top;
+    json_object_set_new(top, key, list);
+    fputc(',', out);
+    put_members(out, top);
 }
 
 static void put_key(FILE *out, const char *key)
@@ -420,16 +426,10 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
         fputc('}', out);
     }
     fputc(']', out);
-    if (res->advice) {
-        json_t *advice = json_advice(res->advice);
-        fputc(',', out);
-        put_members(out, advice);      /* takes advice */
-    }
-    if (res->spec && res->spec->arrays) {
-        json_t *arrays = json_arrays(res->spec);
-        fputc(',', out);
-        put_members(out, arrays);      /* takes arrays */
-    }
+    if (res->advice)
+        put_list(out, "layouts", json_advice(res->advice));
+    if (res->spec && res->spec->arrays)
+        put_list(out, "arrays", json_arrays(res->spec));
     fputs("}\n", out);
     for (int r = 0; r < res->p.m; r++)
         free(after[r]);
