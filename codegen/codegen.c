@@ -73,11 +73,23 @@ static void check_loop(gen *g, const hd_loop *l)
                          "value means nothing on another processor", o->name,
                          o->line, o->type);
             error_at(g, l->begin, "%s", what);
+        } else if (o->local_type) {
+            error_at(g, l->begin, "'%s' (line %d) is read in this doall but its "
+                     "type '%s' is declared inside a function: the processors' "
+                     "code is at file scope and cannot name it; declare the "
+                     "type at file scope", o->name, o->line, o->type);
         }
     }
     for (int k = 0; k < l->nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
         const hd_array *a = &p->arrays[ref->array];
+        if (a->elem_local_type) {
+            error_at(g, ref->begin, "the elements of '%s' have a type declared "
+                     "inside a function ('%s'): the processors' code is at file "
+                     "scope and cannot name it; declare the type at file scope",
+                     a->name, a->elem_type);
+            continue;
+        }
         if (a->dist == HD_DIST_NONE) {
             if (strchr(a->elem_type, '('))
                 error_at(g, ref->begin, "the elements of '%s' have a type "

@@ -38,6 +38,7 @@ int array_of(reader *r, CXCursor decl)
             elem = clang_getArrayElementType(elem);
         }
         a.elem_type = type_text(elem);
+        a.elem_local_type = type_is_local(elem);
         a.elem_size = clang_Type_getSizeOf(elem);
         a.is_const = clang_isConstQualifiedType(elem) ||
                      clang_isConstQualifiedType(clang_getCanonicalType(elem));

@@ -193,6 +193,7 @@ static void note_outer(reader *r, int x)
     hd_outer *o = &l->outers[l->nouters++];
     o->name = spelling(decl);
     o->type = type_text(clang_getCursorType(decl));
+    o->local_type = type_is_local(clang_getCursorType(decl));
     enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(decl)).kind;
     o->is_value = tk != CXType_Pointer && tk != CXType_ConstantArray &&
                   tk != CXType_IncompleteArray && tk != CXType_VariableArray &&

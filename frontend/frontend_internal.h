@@ -175,6 +175,9 @@ unsigned offset_of(reader *r, CXSourceLocation loc, bool *in_main);
 char *spelling(CXCursor c);
 /* A type as the program spells it, without leading qualifiers. */
 char *type_text(CXType t);
+/* Does t's spelling name a typedef, struct, union or enum declared inside
+ * a function (so that code at file scope cannot name it)? */
+bool type_is_local(CXType t);
 /* The offset after white space and comments from offset k. */
 size_t skip_blank(const char *src, size_t len, size_t k);
 /* The closing quote of the literal opening at k (or its line's end). */

@@ -222,6 +222,7 @@ typedef struct {
     /* For the code generator (hd_c_options.host_code only): */
     char *elem_type;        /* the innermost element type, as written,
                              * without qualifiers ("double", "real_t") */
+    bool elem_local_type;   /* it names a type declared inside a function */
     long long elem_size;    /* its size in bytes */
     bool is_global;         /* declared at file scope */
     unsigned decl_end;      /* local arrays: just after the declaration */
@@ -318,6 +319,9 @@ typedef struct {
     char *name;
     char *type;             /* as written, without qualifiers */
     bool is_value;          /* not a pointer, array or function: copyable */
+    bool local_type;        /* its type names a typedef, struct, union or
+                             * enum declared inside a function, which the
+                             * node code (at file scope) cannot name */
     int line, col;          /* of its first use in the body */
 } hd_outer;
 

@@ -63,6 +63,51 @@ char *type_text(CXType t)
     return d;
 }
 
+/* The declaration d is inside a function (a block scope), not at file
+ * scope; a struct declared inside another struct is at file scope in C. */
+static bool declared_in_function(CXCursor d)
+{
+    for (CXCursor c = clang_getCursorSemanticParent(d); !clang_Cursor_isNull(c);
+         c = clang_getCursorSemanticParent(c)) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_TranslationUnit)
+            return false;
+        if (k == CXCursor_FunctionDecl)
+            return true;
+    }
+    return false;
+}
+
+bool type_is_local(CXType t)
+{
+    /* Only the outermost name is spelled: a file-scope typedef of any type
+     * is usable as it stands. */
+    for (int depth = 0; depth < 64; depth++) {
+        switch (t.kind) {
+        case CXType_Pointer:
+            t = clang_getPointeeType(t);
+            break;
+        case CXType_ConstantArray:
+        case CXType_IncompleteArray:
+        case CXType_VariableArray:
+            t = clang_getArrayElementType(t);
+            break;
+        case CXType_Elaborated:
+            t = clang_Type_getNamedType(t);
+            break;
+        case CXType_Typedef:
+        case CXType_Record:
+        case CXType_Enum: {
+            CXCursor d = clang_getTypeDeclaration(t);
+            return !clang_Cursor_isNull(d) && declared_in_function(d);
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
 /* Skips white space and comments from offset k; returns the next offset. */
 size_t skip_blank(const char *src, size_t len, size_t k)
 {
