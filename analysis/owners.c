@@ -439,6 +439,8 @@ static void communications(checker *r, hd_loop *l)
         hd_ref *ref = &l->refs[k];
         hd_comm *comm = &result(r, ref)->comm;
         hd_array *a = &p->arrays[ref->array];
+        if (ref->is_write && a->dist == HD_DIST_NONE && a->dist_refused)
+            continue;      /* its distribute pragma's error says it */
         if (ref->is_write && a->dist == HD_DIST_NONE) {
             long long elements = 1;
         for (int d = 0; d < a->ndims; d++)

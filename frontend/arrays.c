@@ -70,18 +70,28 @@ int array_of(reader *r, CXCursor decl)
 
 static const pragma *distribution_of(reader *r, const char *name, int *which)
 {
+    const pragma *found = NULL;
     for (int k = 0; k < r->npragmas; k++) {
         pragma *p = &r->pragmas[k];
         if (p->kind != PRAGMA_DISTRIBUTE)
             continue;
-        for (int j = 0; j < p->nnames; j++)
-            if (strcmp(p->names[j], name) == 0) {
-                if (which)
-                    *which = j;
-                return p;
+        for (int j = 0; j < p->nnames; j++) {
+            if (strcmp(p->names[j], name) != 0)
+                continue;
+            if (found) {
+                /* One array has one distribution: a second is not dropped
+                 * without a word. */
+                hd_report(&r->d, HD_ERROR, (unsigned)p->name_cols[j], p->line,
+                          "'%s' is already named in a distribute pragma (line %d); "
+                          "an array has one distribution", name, found->line);
+                continue;
             }
+            found = p;
+            if (which)
+                *which = j;
+        }
     }
-    return NULL;
+    return found;
 }
 
 /* Lee and Aboelaze store an N x N matrix on N = 2^n processors with n
@@ -132,11 +142,14 @@ static void distribute_each(reader *r)
                    "'%s' is const: it is never written, so it is not distributed "
                    "(every processor reads its own copy); leave it out of distribute",
                    a->name);
+            a->dist_refused = true;
             continue;
         }
         if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT) {
-            if (!skew_fits(r, a, d, which))
+            if (!skew_fits(r, a, d, which)) {
+                a->dist_refused = true;
                 continue;
+            }
             a->dist = d->dist;
             a->block_log2 = 0;
             a->shift = -1;
@@ -148,6 +161,7 @@ static void distribute_each(reader *r)
             hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
                    "'%s' cannot be distributed this way: it needs a power-of-two "
                    "number of elements, at least 2^%d", a->name, p->n);
+            a->dist_refused = true;
             continue;
         }
         if (a->log2_size < p->n + block_log2) {

@@ -216,6 +216,8 @@ typedef struct {
     int64_t extent[HD_MAX_DIMS];
     int log2_size;          /* all extents are powers of two */
     hd_dist_kind dist;
+    bool dist_refused;      /* its distribute pragma was an error (said):
+                             * no follow-on error for it */
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
     int shift;              /* owner = bits shift .. shift+n-1 (bit fields);
                              * -1 under the skews */

@@ -14,7 +14,8 @@
  *            "FILE:LINE:COL: error: ...TEXT..." on stderr followed by the
  *            source line and a caret under column COL ("// expect-in:
  *            HEADER:LINE:COL: error: TEXT" for a diagnostic located in a
- *            file it includes, HEADER relative to its directory);
+ *            file it includes, HEADER relative to its directory); with a
+ *            line "// only the expected errors" among them, no other;
  *   sys      every tests/frontend/sys/X.c (real programs with system
  *            headers): exit 0, nothing on stderr, a JSON object on stdout;
  *   compile  every accepted and sys file built with CC -std=c11 -Wall
@@ -409,6 +410,17 @@ static void check_reject(void **state)
     if (expectations == 0) {
         fprintf(stderr, "%s: no '// expect:' line\n", rel);
         bad++;
+    }
+    /* "// only the expected errors": no follow-on error either. */
+    if (strstr(text, "\n// only the expected errors\n")) {
+        int errors = 0;
+        for (int k = 1; k <= nerr; k++)
+            errors += strstr(err[k], ": error: ") != NULL;
+        if (errors != expectations) {
+            fprintf(stderr, "%s: %d errors, expected only the %d named\n", rel,
+                    errors, expectations);
+            bad++;
+        }
     }
     if (bad)
         fprintf(stderr, "--- stderr of hyperdo on %s:\n%s---\n", rel, r.err);
