@@ -304,6 +304,19 @@ static bool listed_before(const hd_program *prog, int k)
     return false;
 }
 
+/* Each header once, between before and after. */
+static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *prog,
+                        const char *before, const char *after)
+{
+    for (int k = 0; k < prog->nincludes; k++) {
+        if (listed_before(prog, k))
+            continue;
+        put_make(s, len, cap, before, false);
+        put_make(s, len, cap, prog->includes[k], true);
+        put_make(s, len, cap, after, false);
+    }
+}
+
 /* out.c: in.c headers...  and an empty rule per header (like -MP), so that
  * a deleted header does not stop make. */
 static char *dependencies(const options *opt, const hd_program *prog, size_t *len)
@@ -318,20 +331,9 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
         put_make(&s, len, &cap, " ", false);
         put_make(&s, len, &cap, opt->in.path, true);
     }
-    for (int k = 0; k < prog->nincludes; k++) {
-        if (listed_before(prog, k))
-            continue;
-        put_make(&s, len, &cap, " \\\n  ", false);
-        put_make(&s, len, &cap, prog->includes[k], true);
-    }
+    put_headers(&s, len, &cap, prog, " \\\n  ", "");
     put_make(&s, len, &cap, "\n", false);
-    for (int k = 0; k < prog->nincludes; k++) {
-        if (listed_before(prog, k))
-            continue;
-        put_make(&s, len, &cap, "\n", false);
-        put_make(&s, len, &cap, prog->includes[k], true);
-        put_make(&s, len, &cap, ":\n", false);
-    }
+    put_headers(&s, len, &cap, prog, "\n", ":\n");
     return s;
 }
 
