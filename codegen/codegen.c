@@ -639,14 +639,8 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
                const hd_codegen_options *opt, char **out, size_t *out_len,
                char **diagnostics)
 {
-    gen g;
-    memset(&g, 0, sizeof g);
-    g.prog = prog;
-    g.results = results;
-    g.plan = plan;
-    g.src = src;
-    g.len = len;
-    g.opt = opt;
+    gen g = { .prog = prog, .results = results, .plan = plan, .src = src, .len = len,
+              .opt = opt };
     hd_diags_init(&g.d, prog->path);
     hd_diags_set_source(&g.d, src, len);
     *out = NULL;

@@ -595,21 +595,16 @@ static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
 /* Does e change with the loop variable (or may it: data)? */
 static bool varies(const hd_expr *e)
 {
-    if (!e)
+    if (!e || e->kind == HD_EX_INDEX)
         return true;
-    switch (e->kind) {
-    case HD_EX_CONST:
+    if (e->kind == HD_EX_CONST)
         return false;
-    case HD_EX_INDEX:
-        return true;
-    case HD_EX_OPAQUE:
+    if (e->kind == HD_EX_OPAQUE)
         return !e->invariant;
-    default:
-        for (int k = 0; k < e->nkids; k++)
-            if (varies(e->kid[k]))
-                return true;
-        return false;
-    }
+    for (int k = 0; k < e->nkids; k++)
+        if (varies(e->kid[k]))
+            return true;
+    return false;
 }
 
 /*

@@ -46,23 +46,23 @@ void hd_loop_free(hd_loop *l)
 
 void hd_program_free(hd_program *p)
 {
-    for (int k = 0; k < p->nloops; k++)
-        hd_loop_free(&p->loops[k]);
-    for (int k = 0; k < p->nuses; k++)
-        free(p->uses[k].arrays);
-    free(p->pragmas);
-    free(p->source);
-    for (int k = 0; k < p->nincludes; k++)
-        free(p->includes[k]);
-    free(p->includes);
-    free(p->main_refs);
-    free(p->uses);
     for (int k = 0; k < p->narrays; k++) {
         free(p->arrays[k].name);
         free(p->arrays[k].elem_type);
     }
     free(p->arrays);
+    for (int k = 0; k < p->nloops; k++)
+        hd_loop_free(&p->loops[k]);
     free(p->loops);
+    for (int k = 0; k < p->nuses; k++)
+        free(p->uses[k].arrays);
+    free(p->uses);
+    for (int k = 0; k < p->nincludes; k++)
+        free(p->includes[k]);
+    free(p->includes);
+    free(p->main_refs);
+    free(p->pragmas);
+    free(p->source);
     free(p->path);
     memset(p, 0, sizeof *p);
 }

@@ -238,23 +238,26 @@ static bool defines_hyperdo_pragma(reader *r, CXCursor def)
     return has_pragma && ours;
 }
 
+/* The last definition of the macro whose name is the len bytes at name
+ * (a null cursor when there is none): the one in force at the end. */
 typedef struct {
-    reader *r;
-    char name[256];
-    bool ours;
+    const char *name;
+    size_t len;
+    CXCursor def;
 } macro_search;
 
 static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent,
                                           CXClientData data)
 {
     (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
+        return CXChildVisit_Continue;
     macro_search *m = data;
-    if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
-        CXString s = clang_getCursorSpelling(c);
-        if (strcmp(clang_getCString(s), m->name) == 0)
-            m->ours = defines_hyperdo_pragma(m->r, c);
-        clang_disposeString(s);
-    }
+    CXString s = clang_getCursorSpelling(c);
+    const char *spelled = clang_getCString(s);
+    if (strlen(spelled) == m->len && memcmp(spelled, m->name, m->len) == 0)
+        m->def = c;
+    clang_disposeString(s);
     return CXChildVisit_Continue;
 }
 
@@ -295,12 +298,12 @@ static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
                    (text[n] >= '0' && text[n] <= '9') ||
                    ((text[n] | 32) >= 'a' && (text[n] | 32) <= 'z')))
                 n++;
-            macro_search search = { r, { 0 }, false };
-            memcpy(search.name, text, n);
+            macro_search search = { text, n, clang_getNullCursor() };
             if (n > 0)
                 clang_visitChildren(clang_getTranslationUnitCursor(r->tu),
                                     find_macro, &search);
-            ours = search.ours;
+            ours = !clang_Cursor_isNull(search.def) &&
+                   defines_hyperdo_pragma(r, search.def);
         }
         if (ours)
             hd_report(&r->d, HD_ERROR, at.offset, at.line, "a hyperdo pragma must be "

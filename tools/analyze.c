@@ -86,6 +86,13 @@ static void print_help(void)
         usage_line);
 }
 
+/* FILE -- ARGS: the rest goes to clang, as in clang tools; "--" before
+ * FILE ends the options. */
+static const hd_command_line command_line = {
+    "analyze", usage_line, print_help, "FILE",
+    "missing FILE (an .lcc spec, or - for standard input)", true
+};
+
 /* analyze's options; --spec and --c say how FILE is read. */
 static int take_kind(const hd_command_line *cl, options *opt, int kind)
 {
@@ -129,38 +136,25 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
 }
 
 static const hd_option analyze_options[] = {
-    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL },
-    { "--layouts", HD_OPT_NO_VALUE, NULL, offsetof(options, layouts), NULL },
-    { "--spec", HD_OPT_NO_VALUE, take_spec, 0, NULL },
-    { "--c", HD_OPT_NO_VALUE, take_c, 0, NULL },
-    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
-    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL },
-    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory" },
-    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
+    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL, NULL },
+    { "--layouts", HD_OPT_NO_VALUE, NULL, offsetof(options, layouts), NULL, NULL },
+    { "--spec", HD_OPT_NO_VALUE, take_spec, 0, NULL, NULL },
+    { "--c", HD_OPT_NO_VALUE, take_c, 0, NULL, NULL },
+    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL, NULL },
+    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL, NULL },
+    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory", NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
-/* Returns -1 to go on, or the exit status to leave with. */
-static int parse_options(int argc, char **argv, options *opt)
+/* Into *dest, which holds the defaults; returns -1 to go on, or the
+ * exit status to leave with. */
+static int parse_options(int argc, char **argv, void *dest)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->objective = HD_OBJ_MAX;
-    /* FILE -- ARGS: the rest goes to clang, as in clang tools; "--"
-     * before FILE ends the options. */
-    hd_command_line cl = {
-        .command = "analyze", .usage_line = usage_line, .help = print_help,
-        .operand = "FILE",
-        .missing = "missing FILE (an .lcc spec, or - for standard input)",
-        .dashdash_ends_options = true, .rest_after_operand = true,
-        .tables = { { analyze_options, opt }, { NULL, NULL } },
-    };
-    hd_operands ops;
-    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
-    if (rc >= 0)
-        return rc;
-    opt->path = ops.operand;
-    opt->nclang = ops.nrest;
-    opt->clang = ops.rest;
-    return -1;
+    options *opt = dest;
+    const hd_option_table tables[2] = { { analyze_options, opt }, { NULL, NULL } };
+    return hd_parse_command_line(&command_line, tables,
+                                 (hd_operands){ &opt->path, &opt->nclang, &opt->clang },
+                                 argc, argv);
 }
 
 /* ------------------------------------------------------- reading */
@@ -259,31 +253,27 @@ static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
 
 /* ------------------------------------------------------- the command */
 
-int hd_cmd_analyze(int argc, char **argv)
+static int analyze(void *dest)
 {
-    options opt;
-    int status = parse_options(argc, argv, &opt);
-    if (status >= 0)
-        return status;
-
+    const options *opt = dest;
+    hd_analysis results = { .nrefs = 0 };   /* outlives spec, which may point into it */
     hd_spec spec;
-    hd_analysis results = { .nrefs = 0 };
     hd_layout_advice advice = { 0, NULL };
-    status = read_input(&opt, &spec, &results, &advice);
+    int status = read_input(opt, &spec, &results, &advice);
     if (status != HD_EXIT_OK)
         return status;
 
     hd_analyze_result res;
-    res.name = strcmp(opt.path, "-") == 0 ? "<stdin>" : opt.path;
+    res.name = strcmp(opt->path, "-") == 0 ? "<stdin>" : opt->path;
     res.spec = &spec;
-    res.advice = opt.layouts ? &advice : NULL;
+    res.advice = opt->layouts ? &advice : NULL;
     hd_target target = hd_target_ecube(spec.n);
-    int rc = hd_plan_build(&spec, &target, opt.objective, HD_MAPPING_OPTIMAL, &res.p);
+    int rc = hd_plan_build(&spec, &target, opt->objective, HD_MAPPING_OPTIMAL, &res.p);
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         status = HD_EXIT_FAILURE;
     } else {
-        if (opt.json)
+        if (opt->json)
             hd_analyze_json(&res, stdout);   /* main checks stdout's errors */
         else
             status = hd_print_text(hd_analyze_report(&res));
@@ -293,4 +283,10 @@ int hd_cmd_analyze(int argc, char **argv)
     hd_analysis_free(&results);
     hd_layout_advice_free(&advice);
     return status;
+}
+
+int hd_cmd_analyze(int argc, char **argv)
+{
+    options opt = { .objective = HD_OBJ_MAX };
+    return hd_run_command(argc, argv, &opt, parse_options, analyze);
 }

@@ -115,64 +115,47 @@ static void print_help(void)
 
 /* ------------------------------------------------------- command line */
 
-static bool parse_backend(const char *s, backend *be)
+/* The values of --backend and --timeout (the parser reports a missing or
+ * bad one with the table's message). */
+static bool parse_backend(const char *s, void *be)
 {
     for (int k = 0; k < 3; k++)
         if (strcmp(s, backend_names[k]) == 0) {
-            *be = (backend)k;
+            *(backend *)be = (backend)k;
             return true;
         }
     return false;
 }
 
-static bool parse_timeout(const char *s, double *seconds)
+static bool parse_timeout(const char *s, void *seconds)
 {
     char *end = NULL;
     double v = *s ? strtod(s, &end) : 0;
     if (!*s || *end || !(v > 0) || v > 1e6)
         return false;
-    *seconds = v;
+    *(double *)seconds = v;
     return true;
 }
 
-/* check's own options; a missing value is reported as a bad one. */
-static int take_backend(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !parse_backend(value, &((options *)dest)->be))
-        return hd_option_error(cl, "option '--backend' needs threads, mpi or sim");
-    return -1;
-}
-
-static int take_timeout(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !parse_timeout(value, &((options *)dest)->timeout))
-        return hd_option_error(cl, "option '--timeout' needs a number of seconds above 0");
-    return -1;
-}
-
 static const hd_option own_options[] = {
-    { "--keep", HD_OPT_NO_VALUE, NULL, offsetof(options, keep), NULL },
-    { "-v", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL },
-    { "--verbose", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL },
-    { "--backend", HD_OPT_VALUE, take_backend, 0, NULL },
-    { "--timeout", HD_OPT_VALUE, take_timeout, 0, NULL },
-    { "--include", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, include_dir), "a directory" },
-    { "--lib", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lib), "a library file" },
-    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
+    { "--keep", HD_OPT_NO_VALUE, NULL, offsetof(options, keep), NULL, NULL },
+    { "-v", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL, NULL },
+    { "--verbose", HD_OPT_NO_VALUE, NULL, offsetof(options, verbose), NULL, NULL },
+    { "--backend", HD_OPT_VALUE, NULL, offsetof(options, be), "threads, mpi or sim",
+      parse_backend },
+    { "--timeout", HD_OPT_VALUE, NULL, offsetof(options, timeout),
+      "a number of seconds above 0", parse_timeout },
+    { "--include", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, include_dir), "a directory", NULL },
+    { "--lib", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lib), "a library file", NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */
-static int parse_options(int argc, char **argv, options *opt)
+static int parse_options(int argc, char **argv, void *dest)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->timeout = 60;
-    int rc = hd_translate_command_line(argc, argv, usage_line, "check",
-                                       print_help, own_options, opt, &opt->in);
-    /* The sequential build compiles the file itself. */
-    if (rc < 0 && strcmp(opt->in.path, "-") == 0)
-        return hd_usage_error(usage_line, "check", "check needs a file, not standard "
-                              "input: it also compiles the program as it is");
-    return rc;
+    options *opt = dest;
+    return hd_translate_command_line(argc, argv, usage_line, "check", print_help,
+                                     own_options, opt, &opt->in);
 }
 
 /* ------------------------------------------------------- the work area */
@@ -840,13 +823,16 @@ static int check_in(work *w)
     return rc;
 }
 
-int hd_cmd_check(int argc, char **argv)
+static int check(void *dest)
 {
-    options opt;
-    int rc = parse_options(argc, argv, &opt);
-    if (rc >= 0)
-        return rc;
-    work w = { &opt, NULL, NULL, { 0 }, { 0 }, 0 };
+    const options *opt = dest;
+    /* The sequential build compiles the file itself (a usage error, found
+     * before anything is done). */
+    if (strcmp(opt->in.path, "-") == 0)
+        return hd_usage_error(usage_line, "check", "check needs a file, not standard "
+                              "input: it also compiles the program as it is");
+    int rc;
+    work w = { opt, NULL, NULL, { 0 }, { 0 }, 0 };
     hd_run_catch_signals();
     current_work = &w;
     hd_on_fatal(leave_current_work_dir);
@@ -859,4 +845,10 @@ int hd_cmd_check(int argc, char **argv)
     fflush(stdout);
     hd_run_reraise();
     return rc;
+}
+
+int hd_cmd_check(int argc, char **argv)
+{
+    options opt = { .timeout = 60 };
+    return hd_run_command(argc, argv, &opt, parse_options, check);
 }

@@ -52,6 +52,10 @@ int hd_translate_command_line(int argc, char **argv, const char *usage_line,
                               const hd_option *own, void *opts,
                               hd_translate_input *in);
 
+/* --objective's value (max, maxsum, sum) into an hd_objective, for an
+ * option table (options.h); false when it is none of them. */
+bool hd_option_objective(const char *value, void *objective);
+
 /* Reads the annotated C file in->path (clang arguments in->clang, flags
  * from build_dir/compile_commands.json when build_dir is not NULL) and
  * writes its SPMD program, whose #line directives to itself name

@@ -56,6 +56,11 @@ int hd_usage_error(const char *usage_line, const char *command,
     return status;
 }
 
+bool hd_option_objective(const char *value, void *objective)
+{
+    return hd_objective_parse(value, objective);
+}
+
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
                       hd_analysis *results)
 {

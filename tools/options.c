@@ -27,16 +27,16 @@ bool hd_option_long(const char *s, long lo, long hi, long *v)
     return true;
 }
 
-/* The option of cl's tables that arg names, with the table it is in;
+/* The option of the tables that arg names, with the table it is in;
  * *value points past "=" when arg is --name=VALUE. */
-static const hd_option *find_option(const hd_command_line *cl,
+static const hd_option *find_option(const hd_option_table tables[2],
                                     const char *arg,
                                     const hd_option_table **table,
                                     const char **value)
 {
     *value = NULL;
-    for (int t = 0; t < 2 && cl->tables[t].options; t++)
-        for (const hd_option *o = cl->tables[t].options; o->name; o++) {
+    for (int t = 0; t < 2 && tables[t].options; t++)
+        for (const hd_option *o = tables[t].options; o->name; o++) {
             size_t len = strlen(o->name);
             if (strncmp(arg, o->name, len) != 0)
                 continue;
@@ -45,31 +45,33 @@ static const hd_option *find_option(const hd_command_line *cl,
             } else if (arg[len] != '\0') {
                 continue;
             }
-            *table = &cl->tables[t];
+            *table = &tables[t];
             return o;
         }
     return NULL;
 }
 
-int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
-                          hd_operands *out)
+int hd_parse_command_line(const hd_command_line *cl, const hd_option_table tables[2],
+                          hd_operands into, int argc, char **argv)
 {
     bool only_operands = false;
-    memset(out, 0, sizeof *out);
+    const char *operand = NULL;
+    int nrest = 0;
+    char **rest = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (cl->rest_after_operand && out->operand && strcmp(arg, "--") == 0) {
+        if (into.rest && operand && strcmp(arg, "--") == 0) {
             /* FILE -- ARGS: the rest goes to clang, as in clang tools. */
-            out->nrest = argc - i - 1;
-            out->rest = argv + i + 1;
+            nrest = argc - i - 1;
+            rest = argv + i + 1;
             break;
         }
         if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (out->operand)
+            if (operand)
                 return hd_option_error(cl, "too many arguments: '%s' (%s "
                                        "takes one %s)", arg, cl->command,
                                        cl->operand);
-            out->operand = arg;
+            operand = arg;
             continue;
         }
         if (cl->dashdash_ends_options && strcmp(arg, "--") == 0) {
@@ -82,26 +84,42 @@ int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
         }
         const hd_option_table *table = NULL;
         const char *value;
-        const hd_option *o = find_option(cl, arg, &table, &value);
+        const hd_option *o = find_option(tables, arg, &table, &value);
         if (!o)
             return hd_option_error(cl, "unknown option '%s'", arg);
         if (o->takes != HD_OPT_NO_VALUE && !value && i + 1 < argc)
             value = argv[++i];
-        if (!o->handle && o->takes == HD_OPT_NO_VALUE) {
-            *(bool *)((char *)table->dest + o->flag) = true;
+        if (o->handle) {
+            int status = o->handle(cl, table->dest, value);
+            if (status >= 0)
+                return status;
             continue;
         }
-        if (!o->handle) {
-            if (!value || (o->takes == HD_OPT_NONEMPTY_VALUE && !*value))
-                return hd_option_error(cl, "option '%s' needs %s", o->name, o->needs);
-            *(const char **)((char *)table->dest + o->flag) = value;
+        void *field = (char *)table->dest + o->field;
+        if (o->takes == HD_OPT_NO_VALUE) {
+            *(bool *)field = true;
             continue;
         }
-        int status = o->handle(cl, table->dest, value);
-        if (status >= 0)
-            return status;
+        if (!value || (o->takes == HD_OPT_NONEMPTY_VALUE && !*value) ||
+            (o->parse && !o->parse(value, field)))
+            return hd_option_error(cl, "option '%s' needs %s", o->name, o->needs);
+        if (!o->parse)
+            *(const char **)field = value;
     }
-    if (!out->operand)
+    if (!operand)
         return hd_option_error(cl, "%s", cl->missing);
+    *into.operand = operand;
+    if (into.rest) {
+        *into.nrest = nrest;
+        *into.rest = rest;
+    }
     return -1;
+}
+
+int hd_run_command(int argc, char **argv, void *opts,
+                   int (*parse)(int argc, char **argv, void *opts),
+                   int (*run)(void *opts))
+{
+    int status = parse(argc, argv, opts);
+    return status >= 0 ? status : run(opts);
 }

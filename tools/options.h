@@ -16,7 +16,7 @@
  * Where they differ, hd_command_line says: whether "--" before the
  * operand ends the options (analyze, sim) or is an unknown option
  * (translate, check), and whether "--" after the operand hands the rest
- * to clang (analyze, translate, check).
+ * to clang (analyze, translate, check: hd_operands.rest).
  */
 #ifndef HYPERDO_OPTIONS_H
 #define HYPERDO_OPTIONS_H
@@ -38,17 +38,20 @@ typedef enum {
  * with the table's dest and the value (NULL when the option takes none,
  * or when it takes one and argv ends): the handler stores it, or prints
  * the usage error (hd_option_error) and returns its status; -1 to go on.
- * Without one, the option stores what it takes at offset `flag` in dest:
- * a flag's bool becomes true, a value goes into a const char *. */
+ * Without one, the option stores what it takes at offset `field` in dest:
+ * a flag's bool becomes true, a value goes into a const char *, or, with
+ * a parse function, into what parse converts it to (parse returns false
+ * when the value is not one). */
 typedef struct {
     const char *name;         /* "--dim", "-o" */
     hd_option_takes takes;
     int (*handle)(const hd_command_line *cl, void *dest, const char *value);
-    size_t flag;              /* with no handler: offsetof the bool (no
-                               * value) or the const char * (a value) */
+    size_t field;             /* with no handler: offsetof the bool (no
+                               * value), the const char * or parse's value */
     const char *needs;        /* with no handler, a value's message when it
-                               * is missing (or empty and must not be):
-                               * "option 'NAME' needs <needs>" */
+                               * is missing, bad (parse) or empty and must
+                               * not be: "option 'NAME' needs <needs>" */
+    bool (*parse)(const char *value, void *field);
 } hd_option;
 
 /* A table of options, ended by an entry whose name is NULL, and what its
@@ -58,6 +61,16 @@ typedef struct {
     void *dest;
 } hd_option_table;
 
+/* Where what is left of argv once the options are taken goes. */
+typedef struct {
+    const char **operand;
+    int *nrest;               /* OPERAND -- ARGS: how many ARGS (for clang), */
+    char ***rest;             /* and where they start; NULL: the command
+                               * takes none */
+} hd_operands;
+
+/* A command's command line but for its options: one for each command,
+ * fixed (the options' tables say where their values go). */
 struct hd_command_line {
     const char *command;      /* "analyze": in the usage errors */
     const char *usage_line;
@@ -65,22 +78,22 @@ struct hd_command_line {
     const char *operand;      /* "FILE": "(analyze takes one FILE)" */
     const char *missing;      /* the usage error when there is no operand */
     bool dashdash_ends_options;   /* "--" before the operand */
-    bool rest_after_operand;      /* OPERAND -- ARGS */
-    hd_option_table tables[2];    /* searched in order; unused: NULL */
 };
 
-/* What is left of argv once the options are taken. */
-typedef struct {
-    const char *operand;
-    int nrest;                /* after OPERAND --, for clang */
-    char **rest;
-} hd_operands;
+/* Parses argv[1..argc-1] as cl says, with the options of tables
+ * (searched in order; an unused one: NULL), calling their handlers.  -1
+ * to go on with the operands stored into `into`, else the exit status to
+ * leave with (help, usage error). */
+int hd_parse_command_line(const hd_command_line *cl, const hd_option_table tables[2],
+                          hd_operands into, int argc, char **argv);
 
-/* Parses argv[1..argc-1] as cl says, calling the options' handlers.
- * -1 to go on with *out filled, else the exit status to leave with
- * (help, usage error). */
-int hd_parse_command_line(const hd_command_line *cl, int argc, char **argv,
-                          hd_operands *out);
+/* A subcommand in its two halves: parse reads argv into *opts and
+ * returns -1 to go on, else the exit status to leave with (help, usage
+ * error); only then does run do the work with *opts.  Returns the exit
+ * status of whichever ended it. */
+int hd_run_command(int argc, char **argv, void *opts,
+                   int (*parse)(int argc, char **argv, void *opts),
+                   int (*run)(void *opts));
 
 /* Prints "hyperdo: error: MESSAGE" and cl's usage line on stderr (as
  * hd_usage_error); returns HD_EXIT_USAGE. */

@@ -83,7 +83,13 @@ static void print_help(void)
         usage_line);
 }
 
-#define usage_error(...) hd_usage_error(usage_line, "sim", __VA_ARGS__)
+/* "--" ends the options; sim passes nothing on to clang. */
+static const hd_command_line command_line = {
+    "sim", usage_line, print_help, "SPEC",
+    "missing SPEC (an .lcc file, or - for standard input)", true
+};
+
+#define usage_error(...) hd_option_error(&command_line, __VA_ARGS__)
 
 static bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 {
@@ -112,95 +118,70 @@ static int take_mapping(const hd_command_line *cl, void *dest, const char *value
     return -1;
 }
 
-static int take_objective(const hd_command_line *cl, void *dest, const char *value)
-{
-    if (!value || !hd_objective_parse(value, &((options *)dest)->objective))
-        return hd_option_error(cl, "option '--objective' needs max, maxsum "
-                               "or sum");
-    return -1;
-}
-
-static int take_rate(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_rate(const char *value, void *rate)
 {
     char *end = NULL;
-    double r = value ? strtod(value, &end) : 0;
-    if (!value || !*value || *end || !(r > 0 && r <= 1))
-        return hd_option_error(cl, "option '--rate' needs a load in flits per "
-                               "cycle per node, 0 < R <= 1");
-    ((options *)dest)->rate = r;
-    return -1;
+    double r = strtod(value, &end);
+    if (!*value || *end || !(r > 0 && r <= 1))
+        return false;
+    *(double *)rate = r;
+    return true;
 }
 
-static int take_seed(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_seed(const char *value, void *seed)
 {
-    if (!parse_u64(value, 0, UINT64_MAX, &((options *)dest)->seed))
-        return hd_option_error(cl, "option '--seed' needs a non-negative "
-                               "integer");
-    return -1;
+    return parse_u64(value, 0, UINT64_MAX, seed);
 }
 
-static int take_cycles(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_cycles(const char *value, void *cycles)
 {
-    if (!parse_u64(value, 100, 100000000, &((options *)dest)->cycles))
-        return hd_option_error(cl, "option '--cycles' needs an integer from "
-                               "100 to 100000000");
-    return -1;
+    return parse_u64(value, 100, 100000000, cycles);
 }
 
-static int take_flits(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_flits(const char *value, void *flits)
 {
     uint64_t f;
     if (!parse_u64(value, 1, 100000, &f))
-        return hd_option_error(cl, "option '--flits' needs an integer from 1 "
-                               "to 100000");
-    ((options *)dest)->flits = (uint32_t)f;
-    return -1;
+        return false;
+    *(uint32_t *)flits = (uint32_t)f;
+    return true;
 }
 
-static int take_routing(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_routing(const char *value, void *routing)
 {
-    if (!value || !hd_sim_routing_parse(value, &((options *)dest)->routing))
-        return hd_option_error(cl, "option '--routing' needs ecube or pcube");
-    return -1;
+    return hd_sim_routing_parse(value, routing);
 }
 
 static const hd_option sim_options[] = {
-    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL },
-    { "--sweep", HD_OPT_NO_VALUE, NULL, offsetof(options, sweep), NULL },
-    { "--lcc", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lcc), "the name of an LCC of the spec" },
-    { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL },
-    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
-    { "--rate", HD_OPT_VALUE, take_rate, 0, NULL },
-    { "--seed", HD_OPT_VALUE, take_seed, 0, NULL },
-    { "--cycles", HD_OPT_VALUE, take_cycles, 0, NULL },
-    { "--flits", HD_OPT_VALUE, take_flits, 0, NULL },
-    { "--routing", HD_OPT_VALUE, take_routing, 0, NULL },
-    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
+    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL, NULL },
+    { "--sweep", HD_OPT_NO_VALUE, NULL, offsetof(options, sweep), NULL, NULL },
+    { "--lcc", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lcc), "the name of an LCC of the spec", NULL },
+    { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL, NULL },
+    { "--objective", HD_OPT_VALUE, NULL, offsetof(options, objective),
+      "max, maxsum or sum", hd_option_objective },
+    { "--rate", HD_OPT_VALUE, NULL, offsetof(options, rate),
+      "a load in flits per cycle per node, 0 < R <= 1", parse_rate },
+    { "--seed", HD_OPT_VALUE, NULL, offsetof(options, seed), "a non-negative integer",
+      parse_seed },
+    { "--cycles", HD_OPT_VALUE, NULL, offsetof(options, cycles),
+      "an integer from 100 to 100000000", parse_cycles },
+    { "--flits", HD_OPT_VALUE, NULL, offsetof(options, flits), "an integer from 1 to 100000",
+      parse_flits },
+    { "--routing", HD_OPT_VALUE, NULL, offsetof(options, routing), "ecube or pcube",
+      parse_routing },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
-static int parse_options(int argc, char **argv, options *opt)
+/* Into *dest, which holds the defaults; -1 to go on, else the exit
+ * status (help, usage error). */
+static int parse_options(int argc, char **argv, void *dest)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->mapping = MAP_IDENTITY;
-    opt->objective = HD_OBJ_MAX;
-    opt->rate = -1;
-    opt->seed = 1;
-    opt->cycles = 20000;
-    opt->flits = 20;
-    opt->routing = HD_SIM_ECUBE;
-    /* "--" ends the options; sim passes nothing on to clang. */
-    hd_command_line cl = {
-        .command = "sim", .usage_line = usage_line, .help = print_help,
-        .operand = "SPEC",
-        .missing = "missing SPEC (an .lcc file, or - for standard input)",
-        .dashdash_ends_options = true, .rest_after_operand = false,
-        .tables = { { sim_options, opt }, { NULL, NULL } },
-    };
-    hd_operands ops;
-    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
+    options *opt = dest;
+    const hd_option_table tables[2] = { { sim_options, opt }, { NULL, NULL } };
+    int rc = hd_parse_command_line(&command_line, tables,
+                                   (hd_operands){ &opt->path, NULL, NULL }, argc, argv);
     if (rc >= 0)
         return rc;
-    opt->path = ops.operand;
     if (!opt->lcc)
         return usage_error("missing '--lcc NAME': which LCC of the spec to "
                            "simulate");
@@ -524,25 +505,21 @@ static char *render_report(const options *opt, const outcome *out)
 
 /* ------------------------------------------------------- the command */
 
-int hd_cmd_sim(int argc, char **argv)
+static int simulate_lcc(void *dest)
 {
-    options opt;
-    int status = parse_options(argc, argv, &opt);
-    if (status >= 0)
-        return status;
-
+    const options *opt = dest;
     hd_spec spec;
     outcome out;
     memset(&out, 0, sizeof out);
-    status = read_spec(&opt, &spec, &out.spec_name);
+    int status = read_spec(opt, &spec, &out.spec_name);
     if (status != HD_EXIT_OK)
         return status;
     for (int r = 0; r < spec.m; r++)
-        if (strcmp(spec.lccs[r].name, opt.lcc) == 0)
+        if (strcmp(spec.lccs[r].name, opt->lcc) == 0)
             out.lcc = &spec.lccs[r];
     if (!out.lcc) {
         fprintf(stderr, "hyperdo: error: no LCC named '%s' in %s; it has:",
-                opt.lcc, out.spec_name);
+                opt->lcc, out.spec_name);
         for (int r = 0; r < spec.m; r++)
             fprintf(stderr, " %s", spec.lccs[r].name);
         fprintf(stderr, "\n%s (see 'hyperdo sim --help')\n", usage_line);
@@ -550,7 +527,7 @@ int hd_cmd_sim(int argc, char **argv)
         return HD_EXIT_USAGE;
     }
     out.n = spec.n;
-    status = choose_order(&opt, &spec, out.lcc->comm.lcc, &out.order);
+    status = choose_order(opt, &spec, out.lcc->comm.lcc, &out.order);
     if (status == HD_EXIT_OK) {
         out.mapped = hd_lcc_reorder(out.lcc->comm.lcc, &out.order);
         hd_target target = hd_target_ecube(spec.n);   /* what the simulator models */
@@ -558,14 +535,21 @@ int hd_cmd_sim(int argc, char **argv)
             fprintf(stderr, "hyperdo: error: no contention formula for the LCC (internal error)\n");
             status = HD_EXIT_FAILURE;
         } else {
-            status = simulate(&opt, &out);
+            status = simulate(opt, &out);
         }
     }
     if (status == HD_EXIT_OK) {
-        status = hd_print_text(opt.json ? render_json(&opt, &out)
-                                        : render_report(&opt, &out));
+        status = hd_print_text(opt->json ? render_json(opt, &out)
+                                        : render_report(opt, &out));
     }
     free(out.points);
     hd_spec_free(&spec);
     return status;
+}
+
+int hd_cmd_sim(int argc, char **argv)
+{
+    options opt = { .mapping = MAP_IDENTITY, .objective = HD_OBJ_MAX, .rate = -1, .seed = 1,
+                    .cycles = 20000, .flits = 20, .routing = HD_SIM_ECUBE };
+    return hd_run_command(argc, argv, &opt, parse_options, simulate_lcc);
 }

@@ -111,31 +111,24 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
     return -1;
 }
 
-static int take_mapping(const hd_command_line *cl, void *dest, const char *value)
+static bool parse_mapping(const char *value, void *mapping)
 {
-    hd_translate_options *t = dest;
-    if (value && strcmp(value, "optimal") == 0)
-        t->gen.mapping = HD_MAPPING_OPTIMAL;
-    else if (value && strcmp(value, "identity") == 0)
-        t->gen.mapping = HD_MAPPING_IDENTITY;
+    if (strcmp(value, "optimal") == 0)
+        *(hd_mapping_choice *)mapping = HD_MAPPING_OPTIMAL;
+    else if (strcmp(value, "identity") == 0)
+        *(hd_mapping_choice *)mapping = HD_MAPPING_IDENTITY;
     else
-        return hd_option_error(cl, "option '--mapping' needs 'optimal' or 'identity'");
-    return -1;
-}
-
-static int take_objective(const hd_command_line *cl, void *dest, const char *value)
-{
-    hd_translate_options *t = dest;
-    if (!value || !hd_objective_parse(value, &t->gen.objective))
-        return hd_option_error(cl, "option '--objective' needs max, maxsum or sum");
-    return -1;
+        return false;
+    return true;
 }
 
 static const hd_option translate_options[] = {
-    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL },
-    { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL },
-    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL },
-    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
+    { "--dim", HD_OPT_VALUE, take_dim, 0, NULL, NULL },
+    { "--mapping", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, gen.mapping),
+      "'optimal' or 'identity'", parse_mapping },
+    { "--objective", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, gen.objective),
+      "max, maxsum or sum", hd_option_objective },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
 int hd_translate_command_line(int argc, char **argv, const char *usage,
@@ -146,36 +139,30 @@ int hd_translate_command_line(int argc, char **argv, const char *usage,
     memset(in, 0, sizeof *in);
     translate_defaults(&in->t);
     /* "--" before the input file is no option of these commands. */
-    hd_command_line cl = {
+    const hd_command_line cl = {
         .command = command, .usage_line = usage, .help = help,
         .operand = "input file", .missing = "missing the input file",
-        .dashdash_ends_options = false, .rest_after_operand = true,
-        .tables = { { translate_options, &in->t }, { own, opts } },
+        .dashdash_ends_options = false,
     };
-    hd_operands ops;
-    int rc = hd_parse_command_line(&cl, argc, argv, &ops);
-    if (rc >= 0)
-        return rc;
-    in->path = ops.operand;
-    in->nclang = ops.nrest;
-    in->clang = ops.rest;
-    return -1;
+    const hd_option_table tables[2] = { { translate_options, &in->t }, { own, opts } };
+    return hd_parse_command_line(&cl, tables, (hd_operands){ &in->path, &in->nclang, &in->clang },
+                                 argc, argv);
 }
 
 /* translate's own options: -o, -MD, -MF, -p, each value in the next
  * argument only. */
 static const hd_option own_options[] = {
-    { "-o", HD_OPT_VALUE, NULL, offsetof(options, out), "a file name" },
-    { "-MD", HD_OPT_NO_VALUE, NULL, offsetof(options, md), NULL },
-    { "-MF", HD_OPT_VALUE, NULL, offsetof(options, depfile), "a file name" },
-    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory" },
-    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL },
+    { "-o", HD_OPT_VALUE, NULL, offsetof(options, out), "a file name", NULL },
+    { "-MD", HD_OPT_NO_VALUE, NULL, offsetof(options, md), NULL, NULL },
+    { "-MF", HD_OPT_VALUE, NULL, offsetof(options, depfile), "a file name", NULL },
+    { "-p", HD_OPT_VALUE, NULL, offsetof(options, build_dir), "a build directory", NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
 /* -1 to go on, else the exit status (help, usage error). */
-static int parse_options(int argc, char **argv, options *opt)
+static int parse_options(int argc, char **argv, void *dest)
 {
-    memset(opt, 0, sizeof *opt);
+    options *opt = dest;
     int rc = hd_translate_command_line(argc, argv, usage_line, "translate",
                                        print_help, own_options, opt, &opt->in);
     if (rc >= 0)
@@ -304,6 +291,19 @@ static bool listed_before(const hd_program *prog, int k)
     return false;
 }
 
+/* Each header once, between before and after. */
+static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *prog,
+                        const char *before, const char *after)
+{
+    for (int k = 0; k < prog->nincludes; k++) {
+        if (listed_before(prog, k))
+            continue;
+        put_make(s, len, cap, before, false);
+        put_make(s, len, cap, prog->includes[k], true);
+        put_make(s, len, cap, after, false);
+    }
+}
+
 /* out.c: in.c headers...  and an empty rule per header (like -MP), so that
  * a deleted header does not stop make. */
 static char *dependencies(const options *opt, const hd_program *prog, size_t *len)
@@ -318,20 +318,9 @@ static char *dependencies(const options *opt, const hd_program *prog, size_t *le
         put_make(&s, len, &cap, " ", false);
         put_make(&s, len, &cap, opt->in.path, true);
     }
-    for (int k = 0; k < prog->nincludes; k++) {
-        if (listed_before(prog, k))
-            continue;
-        put_make(&s, len, &cap, " \\\n  ", false);
-        put_make(&s, len, &cap, prog->includes[k], true);
-    }
+    put_headers(&s, len, &cap, prog, " \\\n  ", "");
     put_make(&s, len, &cap, "\n", false);
-    for (int k = 0; k < prog->nincludes; k++) {
-        if (listed_before(prog, k))
-            continue;
-        put_make(&s, len, &cap, "\n", false);
-        put_make(&s, len, &cap, prog->includes[k], true);
-        put_make(&s, len, &cap, ":\n", false);
-    }
+    put_headers(&s, len, &cap, prog, "\n", ":\n");
     return s;
 }
 
@@ -406,25 +395,21 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     return HD_EXIT_FAILURE;
 }
 
-int hd_cmd_translate(int argc, char **argv)
+static int translate(void *dest)
 {
-    options opt;
-    int rc = parse_options(argc, argv, &opt);
-    if (rc >= 0)
-        return rc;
-
+    const options *opt = dest;
     hd_program prog;
     char *out = NULL;
     size_t out_len = 0;
-    if (hd_translate_file(&opt.in, opt.build_dir, strcmp(opt.out, "-") == 0 ? NULL : opt.out,
+    if (hd_translate_file(&opt->in, opt->build_dir, strcmp(opt->out, "-") == 0 ? NULL : opt->out,
                           &out, &out_len, &prog) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     bool ok = true;
     char *deps = NULL, *depfile = NULL;
     size_t deps_len = 0;
-    if (opt.md) {
-        deps = dependencies(&opt, &prog, &deps_len);
-        depfile = opt.depfile ? hd_xstrdup(opt.depfile) : default_depfile(opt.out);
+    if (opt->md) {
+        deps = dependencies(opt, &prog, &deps_len);
+        depfile = opt->depfile ? hd_xstrdup(opt->depfile) : default_depfile(opt->out);
     }
     /* Both files are written in full before either replaces anything; the
      * dependency file goes first, so that a failure leaves out.c as it was. */
@@ -432,12 +417,12 @@ int hd_cmd_translate(int argc, char **argv)
     being_written[0] = &wout;
     being_written[1] = &wdep;
     hd_on_fatal(unlink_being_written);
-    bool to_stdout = strcmp(opt.out, "-") == 0;
+    bool to_stdout = strcmp(opt->out, "-") == 0;
     if (ok && !to_stdout)
-        ok = write_pending(&wout, opt.out, out, out_len);
-    if (ok && opt.md)
+        ok = write_pending(&wout, opt->out, out, out_len);
+    if (ok && opt->md)
         ok = write_pending(&wdep, depfile, deps, deps_len);
-    if (ok && opt.md)
+    if (ok && opt->md)
         ok = commit_pending(&wdep);
     if (ok && !to_stdout)
         ok = commit_pending(&wout);
@@ -451,4 +436,10 @@ int hd_cmd_translate(int argc, char **argv)
     free(depfile);
     hd_program_free(&prog);
     return ok ? HD_EXIT_OK : HD_EXIT_FAILURE;
+}
+
+int hd_cmd_translate(int argc, char **argv)
+{
+    options opt = { 0 };
+    return hd_run_command(argc, argv, &opt, parse_options, translate);
 }

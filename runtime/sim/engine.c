@@ -100,19 +100,26 @@ uint64_t hd_sim_zero_load_latency(int hops, uint32_t flits)
     return (uint64_t)flits + (uint64_t)hops + 1;
 }
 
+/* The arrays hd_sim_new allocates, each nchan long: one list for
+ * checking the allocations and for freeing them. */
+enum { NARRAYS = 9 };
+typedef struct {
+    void *p[NARRAYS];
+} sim_arrays;
+
+static sim_arrays arrays_of(const hd_sim *s)
+{
+    return (sim_arrays){ { s->owner, s->headers, s->claim_key, s->claim_worm, s->claim_stamp,
+                           s->claimed, s->worms, s->free_worms, s->active } };
+}
+
 void hd_sim_free(hd_sim *s)
 {
     if (!s)
         return;
-    free(s->owner);
-    free(s->headers);
-    free(s->claim_key);
-    free(s->claim_worm);
-    free(s->claim_stamp);
-    free(s->claimed);
-    free(s->worms);
-    free(s->free_worms);
-    free(s->active);
+    sim_arrays a = arrays_of(s);
+    for (int k = 0; k < NARRAYS; k++)
+        free(a.p[k]);
     free(s);
 }
 
@@ -139,12 +146,12 @@ hd_sim *hd_sim_new(int n, hd_sim_routing routing)
     s->worms = malloc(c * sizeof *s->worms);
     s->free_worms = malloc(c * sizeof *s->free_worms);
     s->active = malloc(c * sizeof *s->active);
-    if (!s->owner || !s->headers || !s->claim_key || !s->claim_worm ||
-        !s->claim_stamp || !s->claimed || !s->worms || !s->free_worms ||
-        !s->active) {
-        hd_sim_free(s);
-        return NULL;
-    }
+    sim_arrays a = arrays_of(s);
+    for (int k = 0; k < NARRAYS; k++)
+        if (!a.p[k]) {
+            hd_sim_free(s);
+            return NULL;
+        }
     return s;
 }
 

@@ -214,15 +214,12 @@ void hd_exchange_free(hd_exchange *x)
         else
             hd__buf_put(x->in[v], x->expect[v]);
     }
-    free(x->out);
-    free(x->expect);
-    free(x->in);
-    free(x->taken);
-    free(x->out_at);
-    free(x->in_at);
-    free(x->out_ptr);
-    free(x->in_ptr);
-    free(x);
+    /* The per-processor arrays, hd_exchange_groups's tables (NULL for a
+     * plain exchange) and the exchange itself. */
+    void *owned[] = { x->out, x->expect, x->in, x->taken, x->out_at, x->in_at,
+                      x->out_ptr, x->in_ptr, x };
+    for (size_t k = 0; k < sizeof owned / sizeof *owned; k++)
+        free(owned[k]);
 }
 
 /* ------------------------------------------------ LCC groups */

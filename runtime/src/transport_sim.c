@@ -58,16 +58,8 @@
 /* ------------------------------------------ the threads transport */
 
 /* transport_threads.c under other names: its hd__tr_* become hd__thr_*,
- * which the hd__tr_* below wrap. */
-extern const char hd__thr_name[];
-void hd__thr_start(int nprocs, int *argc, char ***argv, void (*node_main)(void));
-int hd__thr_self(void);
-void hd__thr_send(int p, const void *data, size_t size);
-size_t hd__thr_recv(int p, void *data, size_t size);
-void hd__thr_barrier(void);
-void hd__thr_finish(void);
-HD_NORETURN void hd__thr_abort(void);
-
+ * declared by transport.h under those names, which the hd__tr_* below
+ * wrap. */
 #define hd__tr_name hd__thr_name
 #define hd__tr_shared hd__thr_shared
 #define hd__tr_start hd__thr_start
@@ -77,6 +69,7 @@ HD_NORETURN void hd__thr_abort(void);
 #define hd__tr_barrier hd__thr_barrier
 #define hd__tr_finish hd__thr_finish
 #define hd__tr_abort hd__thr_abort
+#include "transport.h"
 #include "transport_threads.c"
 #undef hd__tr_name
 #undef hd__tr_shared

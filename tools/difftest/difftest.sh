@@ -56,13 +56,9 @@
 # Exit status: 0 with no failure, 1 with any, 2 on a usage error.
 set -u
 
-usage() {
-    sed -n '/^# Usage:/,/^# Outcomes/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
-
-[ $# -ge 1 ] || usage
-case $1 in -h | --help) usage ;; esac
+usage_end=Outcomes
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh"
+need_operand "$@"
 build=$1
 shift
 [ -d "$build" ] || { echo "difftest: no such build directory: $build" >&2; exit 2; }

@@ -306,16 +306,9 @@ static int new_array(const char *prefix, int tk, int st, int role, int scope, in
 {
     if (narrs >= MAXARR)
         die("too many arrays");
-    array *a = &arrs[narrs];
-    memset(a, 0, sizeof *a);
-    snprintf(a->name, sizeof a->name, "%s%d", prefix, narrs);
-    a->tk = tk;
-    a->st = st;
-    a->role = role;
-    a->scope = scope;
-    a->fn = fn;
-    a->hostinit = 1;
-    a->declgroup = -1;
+    arrs[narrs] = (array){ .tk = tk, .st = st, .role = role, .scope = scope, .fn = fn,
+                           .hostinit = 1, .declgroup = -1 };
+    snprintf(arrs[narrs].name, sizeof arrs[narrs].name, "%s%d", prefix, narrs);
     return narrs++;
 }
 
@@ -380,17 +373,14 @@ static int new_scalar(const char *prefix, int tk, int kind, int scope, int fn)
 {
     if (nscs >= MAXSC)
         die("too many scalars");
+    scs[nscs] = (scalar){ .tk = tk, .kind = kind, .scope = scope, .fn = fn,
+                          .vbound = kind == SK_VAL ? 100 : 0, .memberof = -1 };
     scalar *s = &scs[nscs];
-    memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s%d", prefix, nscs);
-    s->tk = tk;
-    s->kind = kind;
-    s->scope = scope;
-    s->fn = fn;
+    /* Not in the initializer, whose order of evaluation C leaves open:
+     * the random draws come in this order. */
     s->rlog = between(1, 4);
     s->roff = between(1, 40);
-    s->vbound = kind == SK_VAL ? 100 : 0;
-    s->memberof = -1;
     return nscs++;
 }
 
@@ -1528,8 +1518,13 @@ static char *elem_at(const array *a, const char *e)
     return xs("%s%s", a->name, subs_flat(a, e));
 }
 
-/* Statements mixing every element of a into h (indentation lv). */
-static void emit_mix(buf *b, int lv, const array *a, const char *h)
+/* A loop over the elements of a (indentation lv) with one statement for
+ * each scalar of an element (each member of a struct, each entry of an
+ * array member): stmt writes it for the lvalue of type tk, entry x of its
+ * member (0 outside arrays). */
+typedef void (*scalar_stmt)(buf *b, const char *lvalue, int tk, int x, const void *ctx);
+
+static void emit_per_scalar(buf *b, int lv, const array *a, scalar_stmt stmt, const void *ctx)
 {
     char *el = elem_at(a, "e");
     ind(b, lv);
@@ -1539,23 +1534,33 @@ static void emit_mix(buf *b, int lv, const array *a, const char *h)
         for (int j = 0; j < S->nmem; j++) {
             int n = S->mlen[j] ? S->mlen[j] : 1;
             for (int x = 0; x < n; x++) {
-                char *mem = S->mlen[j] ? xs("%s.f%d[%d]", el, j, x) : xs("%s.f%d", el, j);
                 ind(b, lv + 1);
-                if (tk_float(S->mtk[j]))
-                    bput(b, "%s = mixd(%s, %s);\n", h, h, mem);
-                else
-                    bput(b, "%s = mixu(%s, (unsigned long long)(long long)%s);\n", h, h, mem);
+                stmt(b, S->mlen[j] ? xs("%s.f%d[%d]", el, j, x) : xs("%s.f%d", el, j),
+                     S->mtk[j], x, ctx);
             }
         }
     } else {
         ind(b, lv + 1);
-        if (tk_float(a->tk))
-            bput(b, "%s = mixd(%s, %s);\n", h, h, el);
-        else
-            bput(b, "%s = mixu(%s, (unsigned long long)(long long)%s);\n", h, h, el);
+        stmt(b, el, a->tk, 0, ctx);
     }
     ind(b, lv);
     bput(b, "}\n");
+}
+
+static void mix_stmt(buf *b, const char *lvalue, int tk, int x, const void *into)
+{
+    const char *h = into;
+    (void)x;
+    if (tk_float(tk))
+        bput(b, "%s = mixd(%s, %s);\n", h, h, lvalue);
+    else
+        bput(b, "%s = mixu(%s, (unsigned long long)(long long)%s);\n", h, h, lvalue);
+}
+
+/* Statements mixing every element of a into h (indentation lv). */
+static void emit_mix(buf *b, int lv, const array *a, const char *h)
+{
+    emit_per_scalar(b, lv, a, mix_stmt, h);
 }
 
 static int stepno;
@@ -1603,27 +1608,14 @@ static char *init_value(const array *a, int tk, const char *e, int salt)
     }
 }
 
+static void init_stmt(buf *b, const char *lvalue, int tk, int x, const void *a)
+{
+    bput(b, "%s = %s;\n", lvalue, init_value(a, tk, "e", x));
+}
+
 static void emit_init(buf *b, int lv, const array *a)
 {
-    char *el = elem_at(a, "e");
-    ind(b, lv);
-    bput(b, "for (int e = 0; e < %d; e++) {\n", a->size);
-    if (a->tk == TK_STRUCT) {
-        const stype *S = &stypes[a->st];
-        for (int j = 0; j < S->nmem; j++) {
-            int n = S->mlen[j] ? S->mlen[j] : 1;
-            for (int x = 0; x < n; x++) {
-                ind(b, lv + 1);
-                bput(b, "%s.f%d%s = %s;\n", el, j, S->mlen[j] ? xs("[%d]", x) : "",
-                     init_value(a, S->mtk[j], "e", x));
-            }
-        }
-    } else {
-        ind(b, lv + 1);
-        bput(b, "%s = %s;\n", el, init_value(a, a->tk, "e", 0));
-    }
-    ind(b, lv);
-    bput(b, "}\n");
+    emit_per_scalar(b, lv, a, init_stmt, a);
 }
 
 /* An array of the scope the host may name (not node-only). */

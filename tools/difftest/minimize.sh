@@ -23,13 +23,9 @@
 # that makes the program invalid is never kept).  Progress on stderr.
 set -u
 
-usage() {
-    sed -n '/^# Usage:/,/^# Greedy/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
-
-[ $# -ge 1 ] || usage
-case $1 in -h | --help) usage ;; esac
+usage_end=Greedy
+. "$(dirname "${BASH_SOURCE[0]}")/usage.sh"
+need_operand "$@"
 dir=$(cd "$1" && pwd) || exit 2
 shift
 out=$dir/min.c predicate=$dir/repro.sh max_runs=3000
