@@ -357,12 +357,13 @@ static void report(int nprocs)
     fprintf(f, "# hyperdo-sim: %d-cube, %s routing, beta %g us/message, tau %g us/byte, "
                "%lu byte(s)/flit, cycle %g us\n",
             S.n, hd_sim_routing_name(S.routing), S.beta, S.tau, S.flit, cycle);
-    fprintf(f, "# phase doall messages bytes max_bytes max_hops max_load cycles time_us\n");
+    fprintf(f, "# phase doall messages bytes max_bytes max_hops max_load cycles time_us "
+               "max_sends\n");
     /* Phase 0 holds messages sent outside any doall (if a host main
      * calls v_send itself); phases 1 .. nphases are the doalls run. */
     for (uint32_t k = 0; k <= S.nphases; k++) {
         size_t count = 0;
-        uint64_t phase_bytes = 0, phase_max = 0;
+        uint64_t phase_bytes = 0, phase_max = 0, max_sends = 0;
         phase_result r;
         for (int p = 0; p < nprocs; p++) {
             sim_log *l = &S.logs[p];
@@ -409,6 +410,10 @@ static void report(int nprocs)
                     phase_max = rec->bytes;
                 count++;
             }
+            /* The most messages one processor sends: what a layout's
+             * conflicts cost a sender (Lee and Aboelaze; docs/layouts.md). */
+            if (j > max_sends)
+                max_sends = j;
         }
         time_phase(sim, ms, ready, count, &r);
         r.bytes = phase_bytes;
@@ -418,9 +423,9 @@ static void report(int nprocs)
         sum_bytes += r.bytes;
         fprintf(f, "%u %d %llu", k, k ? S.phase_doall[k - 1] : -1,
                 (unsigned long long)r.messages);
-        fprintf(f, " %llu %llu %d %llu %llu %.2f\n", (unsigned long long)r.bytes,
+        fprintf(f, " %llu %llu %d %llu %llu %.2f %llu\n", (unsigned long long)r.bytes,
                 (unsigned long long)r.max_bytes, r.max_hops, (unsigned long long)r.max_load,
-                (unsigned long long)r.cycles, r.time_us);
+                (unsigned long long)r.cycles, r.time_us, (unsigned long long)max_sends);
     }
     fprintf(f, "# total: %u phases, %llu messages, %llu bytes, %.2f us of communication\n",
             S.nphases, (unsigned long long)sum_msgs, (unsigned long long)sum_bytes, sum);

@@ -1,0 +1,26 @@
+/*
+ * column_cyclic.c — a column gather of a 16 x 16 matrix on the 4-cube under
+ * cyclic, for runtime.sim.column.cyclic (sim_sample.sh with MAX_SENDS): Lee and
+ * Aboelaze's skew puts one element of the column on each processor, so
+ * no sender sends more than one message (Property 1); cyclic puts the
+ * whole column on processor 5, which sends 15.
+ */
+#include <stdio.h>
+
+#pragma hyperdo cube(4)
+double A[16][16], v[16];
+#pragma hyperdo distribute(A : cyclic)
+
+int main(void)
+{
+    for (int k = 0; k < 256; k++)
+        A[k / 16][k % 16] = k % 29;
+#pragma hyperdo doall
+    for (int i = 0; i < 16; i++)
+        v[i] = A[i][5];
+    double s = 0;
+    for (int i = 0; i < 16; i++)
+        s += v[i] * (i + 1);
+    printf("%.1f\n", s);
+    return 0;
+}
