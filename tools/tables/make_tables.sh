@@ -52,7 +52,7 @@ paper_exsp="1.04 1.13 1.29 1.41"
 nth() { echo "$2" | cut -d' ' -f$(($1 + 1)); }
 
 # The report's columns: phase doall messages bytes max_bytes max_hops
-# max_load cycles time_us.  Prints "BR NEIGH BR_LOAD".
+# max_load cycles time_us max_sends.  Prints "BR NEIGH BR_LOAD".
 phase_times() {
     awk '/^#/ { next }
          $2 == 0 { br = $9; load = $7; next }
