@@ -24,21 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sets array a to layout (dist, block_log2) as the front end's
- * distribute_each does (frontend/arrays.c). */
-static void set_layout(hd_array *a, int n, hd_dist_kind dist, int block_log2)
-{
-    a->dist = dist;
-    a->block_log2 = dist == HD_DIST_BLOCK_CYCLIC ? block_log2 : 0;
-    switch (dist) {
-    case HD_DIST_BLOCK: a->shift = a->log2_size - n; break;
-    case HD_DIST_BLOCK_CYCLIC: a->shift = block_log2; break;
-    case HD_DIST_SKEW:
-    case HD_DIST_SKEW_ROT: a->shift = -1; break;
-    default: a->shift = 0; break;
-    }
-}
-
 /* The first line of the first diagnostic, without "path:line:col: ". */
 static char *first_error(const hd_diags *d)
 {
@@ -60,7 +45,7 @@ static char *first_error(const hd_diags *d)
 static void try_layout(hd_program *p, int arr, const hd_target *t, hd_objective obj,
                        hd_layout_candidate *c)
 {
-    set_layout(&p->arrays[arr], p->n, c->dist, c->block_log2);
+    hd_array_set_dist(&p->arrays[arr], p->n, c->dist, c->block_log2);
     hd_diags d;
     hd_diags_init(&d, p->path);
     hd_diags_set_source(&d, p->source, p->source_len);

@@ -150,9 +150,7 @@ static void distribute_each(reader *r)
                 a->dist_refused = true;
                 continue;
             }
-            a->dist = d->dist;
-            a->block_log2 = 0;
-            a->shift = -1;
+            hd_array_set_dist(a, p->n, d->dist, 0);
             continue;
         }
         int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
@@ -176,9 +174,7 @@ static void distribute_each(reader *r)
                    p->n, 1LL << (a->log2_size - p->n));
             block_log2 = a->log2_size - p->n;
         }
-        a->dist = d->dist;
-        a->block_log2 = block_log2;
-        a->shift = d->dist == HD_DIST_BLOCK ? a->log2_size - p->n : a->block_log2;
+        hd_array_set_dist(a, p->n, d->dist, block_log2);
     }
 }
 

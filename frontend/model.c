@@ -67,6 +67,19 @@ void hd_program_free(hd_program *p)
     memset(p, 0, sizeof *p);
 }
 
+void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2)
+{
+    a->dist = dist;
+    a->block_log2 = dist == HD_DIST_BLOCK_CYCLIC ? block_log2 : 0;
+    switch (dist) {
+    case HD_DIST_BLOCK: a->shift = a->log2_size - n; break;
+    case HD_DIST_BLOCK_CYCLIC: a->shift = block_log2; break;
+    case HD_DIST_SKEW:
+    case HD_DIST_SKEW_ROT: a->shift = -1; break;
+    default: a->shift = 0; break;
+    }
+}
+
 const char *hd_dist_name(hd_dist_kind k)
 {
     switch (k) {

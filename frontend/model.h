@@ -258,6 +258,12 @@ typedef struct hd_spec_array {
     hd_layout layout;
 } hd_spec_array;
 
+/* Gives array a the distribution `dist` on the 2^n processors (block_log2:
+ * log2 B of block_cyclic(B)): the fields hd_array_layout reads.  The
+ * front end calls it once its checks pass; the layout advisor for each
+ * layout it tries. */
+void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2);
+
 /* "exact", "cyclic", "block", "block_cyclic", "skew", "skew_rot" (the
  * pragma's words; "replicated" for HD_DIST_NONE). */
 const char *hd_dist_name(hd_dist_kind k);

@@ -41,17 +41,26 @@ static json_t *json_order(const hd_order *o)
     return a;
 }
 
+/* count rows of a GF(2) matrix or map over `width` input bits, each a
+ * bit string (character j is bit j), as A is written. */
+static json_t *json_rows(const uint64_t *row, int count, int width)
+{
+    json_t *a = json_array();
+    char bits[HD_MAX_DIM + 1];
+    for (int r = 0; r < count; r++) {
+        bit_string(row[r], width, bits);
+        json_array_append_new(a, json_string(bits));
+    }
+    return a;
+}
+
 /* The fields an LCC's entry shares with every entry of an equal LCC, up
  * to contention_before (contention_after waits for the set's order). */
 static json_t *json_lcc_before(const hd_plan_comm *l, int n)
 {
     const hd_lcc *c = l->in->comm.lcc;
     char bits[HD_MAX_DIM + 1];
-    json_t *o = json_object(), *rows = json_array();
-    for (int i = 0; i < n; i++) {
-        bit_string(c->A.row[i], n, bits);
-        json_array_append_new(rows, json_string(bits));
-    }
+    json_t *o = json_object(), *rows = json_rows(c->A.row, n, n);
     json_object_set_new(o, "class", json_string(hd_lcc_class_name(l->price->class)));
     json_object_set_new(o, "kind", json_string(kind_name(c->dir)));
     json_object_set_new(o, "bpc", json_boolean(l->price->bpc));
@@ -182,18 +191,6 @@ static const char *cached(string_cache *c, const char *s)
     return c->text[k];
 }
 
-/* The rows of an out x in GF(2) map, each as a bit string. */
-static json_t *json_rows(const hd_affine *m, int rows, int in)
-{
-    json_t *a = json_array();
-    char bits[65];
-    for (int r = 0; r < rows; r++) {
-        bit_string(m->row[r], in, bits);
-        json_array_append_new(a, json_string(bits));
-    }
-    return a;
-}
-
 /* [{"name", "layout": {"kind", "owner", "local"}}] (the "arrays" list): each
  * distributed array's owner and local offset rows over its element
  * index's bits (docs/layouts.md), written as A is. */
@@ -205,8 +202,8 @@ static json_t *json_arrays(const hd_spec *spec)
         const hd_layout *l = &x->layout;
         json_t *layout = json_object();
         json_object_set_new(layout, "kind", json_string(hd_dist_name(x->dist)));
-        json_object_set_new(layout, "owner", json_rows(&l->owner, l->n, l->bits));
-        json_object_set_new(layout, "local", json_rows(&l->offset, l->bits - l->n, l->bits));
+        json_object_set_new(layout, "owner", json_rows(l->owner.row, l->n, l->bits));
+        json_object_set_new(layout, "local", json_rows(l->offset.row, l->bits - l->n, l->bits));
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(x->name));
         json_object_set_new(o, "layout", layout);

@@ -17,8 +17,7 @@
  *
  * Prints a Markdown table on standard output.
  */
-#define _DEFAULT_SOURCE     /* mkstemps */
-#include <stdarg.h>
+#define _DEFAULT_SOURCE     /* mkstemps, open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,40 +38,23 @@ static const char *const template_names[NTEMPLATES] = {
 static const char *const layouts[] = { "cyclic", "block", "block_cyclic", "skew" };
 enum { NLAYOUTS = 4 };
 
-__attribute__((format(printf, 4, 5)))
-static void put(char **s, size_t *len, size_t *cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    while (*len + (size_t)n + 1 > *cap) {
-        *cap = *cap ? *cap * 2 : 4096;
-        *s = realloc(*s, *cap);
-        if (!*s) {
-            perror("layout_conflicts");
-            exit(1);
-        }
-    }
-    va_start(ap, fmt);
-    vsnprintf(*s + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-}
-
 /* The program: one doall per template (and per any-position block). */
 static char *program(int n, const char *layout, int *nany)
 {
     int N = 1 << n, r = 1 << (n / 2);
     char *s = NULL;
-    size_t len = 0, cap = 0;
-    put(&s, &len, &cap, "#pragma hyperdo cube(%d)\ndouble A[%d][%d], v[%d];\n", n, N, N, N);
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f) {
+        perror("layout_conflicts");
+        exit(1);
+    }
+    fprintf(f, "#pragma hyperdo cube(%d)\ndouble A[%d][%d], v[%d];\n", n, N, N, N);
     if (strcmp(layout, "block_cyclic") == 0)
-        put(&s, &len, &cap, "#pragma hyperdo distribute(A : block_cyclic(%d))\n", r);
+        fprintf(f, "#pragma hyperdo distribute(A : block_cyclic(%d))\n", r);
     else
-        put(&s, &len, &cap, "#pragma hyperdo distribute(A : %s)\n", layout);
-    put(&s, &len, &cap, "int main(void)\n{\n");
-    const char *body[6];
+        fprintf(f, "#pragma hyperdo distribute(A : %s)\n", layout);
+    fprintf(f, "int main(void)\n{\n");
     char buf[6][160];
     snprintf(buf[0], sizeof buf[0], "A[1][p]");
     snprintf(buf[1], sizeof buf[1], "A[p][2]");
@@ -81,19 +63,22 @@ static char *program(int n, const char *layout, int *nany)
     snprintf(buf[4], sizeof buf[4], "A[p][p]");
     snprintf(buf[5], sizeof buf[5], "A[p][%d - p]", N - 1);
     for (int t = 0; t < 6; t++) {
-        body[t] = buf[t];
-        put(&s, &len, &cap, "#pragma hyperdo doall\n    for (int p = 0; p < %d; p++)\n"
-            "        v[p] = %s;\n", N, body[t]);
+        fprintf(f, "#pragma hyperdo doall\n    for (int p = 0; p < %d; p++)\n"
+            "        v[p] = %s;\n", N, buf[t]);
     }
     int span = N <= 64 ? N - r + 1 : 2 * r;
     *nany = 0;
     for (int i0 = 0; i0 < span; i0++)
         for (int j0 = 0; j0 < span; j0++) {
-            put(&s, &len, &cap, "#pragma hyperdo doall\n    for (int p = 0; p < %d; p++)\n"
+            fprintf(f, "#pragma hyperdo doall\n    for (int p = 0; p < %d; p++)\n"
                 "        v[p] = A[%d + p / %d][%d + p %% %d];\n", N, i0, r, j0, r);
             (*nany)++;
         }
-    put(&s, &len, &cap, "    return 0;\n}\n");
+    fprintf(f, "    return 0;\n}\n");
+    if (fclose(f) != 0) {
+        perror("layout_conflicts");
+        exit(1);
+    }
     return s;
 }
 
