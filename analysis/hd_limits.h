@@ -44,7 +44,9 @@
  * element lives, and flow dependences (2^22 iterations, 4 M table
  * entries).  Beyond: an error naming the check that cannot be made
  * ("cannot check that ... (the translator enumerates up to 2^22)"), or
- * the check moves to run time (guarded reads: hd_checked). */
+ * the check moves to run time (guarded reads: hd_checked); a conflict
+ * degree that would need counting (docs/layouts.md) is reported as not
+ * known ("conflict": null), and the report says this limit is why. */
 #define HD_ENUMERATE_MAX_BITS 22
 
 #endif

@@ -96,7 +96,8 @@ static void print_conflict(FILE *out, const hd_plan_comm *l)
         return;
     if (l->in->conflict < 0)
         fprintf(out, "  Conflict degree: not known when translating (the elements "
-                "depend on values of the run).\n");
+                "depend on values of the run, or\n  the loop has more than 2^%d "
+                "iterations to count, analysis/hd_limits.h).\n", HD_ENUMERATE_MAX_BITS);
     else
         fprintf(out, "  Conflict degree %lld: at most %lld of the loop's iterations "
                 "read their element on one processor\n  (the memory conflicts of "
