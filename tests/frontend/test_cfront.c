@@ -1225,6 +1225,40 @@ static void test_conflict_degrees(void **state)
     release(&r);
 }
 
+/* A loop far shorter than the cube (4 iterations on the 8-cube): the
+ * conflict degree of a general reference is counted by sorting the owners
+ * rather than in a table over the 256 processors.  g[(i * 3) & 1023]
+ * under block (owner e >> 2) reads elements 0, 3, 6, 9: owners 0, 0, 1,
+ * 2, so 2. */
+static void test_conflict_degree_sorted(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "#pragma hyperdo cube(8)\n"
+        "double g[1024], out[256];\n"
+        "#pragma hyperdo distribute(g : block)\n"
+        "int main(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int i = 0; i < 4; i++)\n"
+        "        out[i] = g[(i * 3) & 1023];\n"
+        "    return 0;\n"
+        "}\n";
+    reading r;
+    read_program(&r, text, 0);
+    expect_clean(&r, "conflict degree, sorted", text);
+    const hd_loop *l = &r.prog.loops[0];
+    const hd_ref *ref = NULL;
+    for (int k = 0; k < l->nrefs; k++)
+        if (!l->refs[k].is_write)
+            ref = &l->refs[k];
+    TU_CHECK(ref != NULL && hd_ref_result(&r.results, ref)->map == NULL,
+             "the read is a general reference");
+    long long got = hd_ref_result(&r.results, ref)->conflict;
+    TU_CHECK(got == 2, "'%s': conflict degree %lld, expected 2", ref->text, got);
+    release(&r);
+}
+
 /* The layout advisor (analysis/advisor.c) on a program that gathers a
  * row and a column of a 16 x 16 matrix declared cyclic: under cyclic the
  * column is on one processor (conflict degree 16), under block the row
@@ -1294,6 +1328,7 @@ int main(void)
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_multidimensional),
         cmocka_unit_test(test_conflict_degrees),
+        cmocka_unit_test(test_conflict_degree_sorted),
         cmocka_unit_test(test_layout_advisor),
         cmocka_unit_test(test_general_and_local_reads),
         cmocka_unit_test(test_spec_positions),
