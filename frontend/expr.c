@@ -92,15 +92,6 @@ static void extend_map(hd_affine *f, int bits, bool is_signed)
     f->c = extend(f->c, bits, is_signed);
 }
 
-/* An operation's map in the type of its expression e, whose width and
- * signedness C converts the result to; true, for `return` at the end of
- * each operator's map. */
-static bool in_type_of(const hd_expr *e, hd_affine *out)
-{
-    extend_map(out, e->bits, e->is_signed);
-    return true;
-}
-
 static const char *op_name(hd_op op)
 {
     static const char *const names[] = {
@@ -124,17 +115,86 @@ static int log2_exact(uint64_t v)
 
 /* ------------------------------------------------------ helpers' maps */
 
+/*
+ * What the affine reading of a tree works out: the map, and (for an LCC
+ * family, hd_expr_affine_family) the bits of its constant that depend on
+ * invariant unknowns, outer variables whose values come only at run time.
+ * The map's constant is 0 at those bits.  An unknown bit is never taken
+ * to equal another, nor to be zero: a sum with it may carry, a bit AND it
+ * is affine only where the other operand's bit is a known constant.
+ */
+typedef struct {
+    hd_affine f;
+    uint64_t u;
+} val;
+
+/* Where a reason goes, and whether invariant unknowns are allowed. */
+typedef struct {
+    char *why;
+    size_t size;
+    bool family;
+} reading;
+
+__attribute__((format(printf, 2, 3)))
+static bool refuse(const reading *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->why, r->size, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* The value's bits known to be 0 for every i and every unknown. */
+static uint64_t zero_bits(const val *v)
+{
+    return hd_affine_zero_bits(&v->f) & ~v->u;
+}
+
+/* A known constant: no input bit and no unknown. */
+static bool is_constant(const val *v)
+{
+    return hd_affine_is_constant(&v->f) && !v->u;
+}
+
+/* The same at every i (a constant, or known only at run time). */
+static bool is_invariant(const val *v)
+{
+    return hd_affine_is_constant(&v->f);
+}
+
+/* Every bit of e's type unknown: the value of an invariant expression the
+ * reading cannot follow bit by bit (I + J, I * J, f(I)). */
+static bool unknown_value(const hd_expr *e, int k, val *out)
+{
+    out->f = hd_affine_constant(k, 0);
+    out->u = e->is_signed || e->bits >= 64 ? ~UINT64_C(0) : hd_mask(e->bits);
+    return true;
+}
+
+/* An operation's map in the type of its expression e, whose width and
+ * signedness C converts the result to; true, for `return` at the end of
+ * each operator's map. */
+static bool in_type_of(const hd_expr *e, val *out)
+{
+    extend_map(&out->f, e->bits, e->is_signed);
+    out->u = extend(out->u, e->bits, e->is_signed);
+    out->f.c &= ~out->u;
+    return true;
+}
+
 /* Bit t of the result takes bit src[t] of the argument (-1: zero), for t
  * below 64; this is how every helper of hyperdo/bits.h acts on bits. */
-static void permute_bits(hd_affine *f, const int src[64])
+static void permute_bits(val *v, const int src[64])
 {
-    hd_affine g = hd_affine_constant(f->in, 0);
+    val g = { hd_affine_constant(v->f.in, 0), 0 };
     for (int t = 0; t < 64; t++)
         if (src[t] >= 0) {
-            g.row[t] = f->row[src[t]];
-            g.c |= ((f->c >> src[t]) & 1) << t;
+            g.f.row[t] = v->f.row[src[t]];
+            g.f.c |= ((v->f.c >> src[t]) & 1) << t;
+            g.u |= ((v->u >> src[t]) & 1) << t;
         }
-    *f = g;
+    *v = g;
 }
 
 /* The bit moves of a helper with constant extra arguments p[]; false when
@@ -193,121 +253,135 @@ static bool helper_moves(hd_helper h, const uint64_t *p, int src[64],
 
 /* ------------------------------------------------------------ affine */
 
-static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
-                   size_t size);
+static bool affine(const hd_expr *e, int k, val *out, const reading *r);
 
-static bool const_value(const hd_expr *e, int k, uint64_t *v, char *why,
-                        size_t size)
+static bool const_value(const hd_expr *e, int k, uint64_t *v, const reading *r)
 {
-    hd_affine f;
-    if (!affine(e, k, &f, why, size))
+    val x;
+    if (!affine(e, k, &x, r))
         return false;
-    if (!hd_affine_is_constant(&f))
-        return fail(why, size, "the operand must be a constant");
-    *v = f.c;
+    if (!is_constant(&x))
+        return refuse(r, "the operand must be a constant");
+    *v = x.f.c;
     return true;
 }
 
-static bool affine_call(const hd_expr *e, int k, hd_affine *out, char *why,
-                        size_t size)
+static bool affine_call(const hd_expr *e, int k, val *out, const reading *r)
 {
     uint64_t p[2] = { 0, 0 };
     int src[64];
-    if (!affine(e->kid[0], k, out, why, size))
+    if (!affine(e->kid[0], k, out, r))
         return false;
     for (int a = 1; a < e->nkids; a++)
-        if (!const_value(e->kid[a], k, &p[a - 1], why, size))
-            return fail(why, size, "%s: argument %d is not a constant",
-                        helpers[e->helper].name, a + 1);
+        if (!const_value(e->kid[a], k, &p[a - 1], r)) {
+            val arg;
+            /* rotl(I, s, n) with I and s outer variables: known at run time. */
+            if (is_invariant(out) && affine(e->kid[a], k, &arg, r) && is_invariant(&arg))
+                return unknown_value(e, k, out);
+            return refuse(r, "%s: argument %d is not a constant",
+                          helpers[e->helper].name, a + 1);
+        }
     /* The helpers take and return unsigned long. */
-    extend_map(out, 64, false);
+    extend_map(&out->f, 64, false);
     if (e->helper == HD_HELPER_GRAY) {
-        hd_affine shifted = *out;
+        val shifted = *out;
         int moves[64];
         for (int t = 0; t < 64; t++)
             moves[t] = t + 1 < 64 ? t + 1 : -1;
         permute_bits(&shifted, moves);
         for (int t = 0; t < 64; t++)
-            out->row[t] ^= shifted.row[t];
-        out->c ^= shifted.c;
+            out->f.row[t] ^= shifted.f.row[t];
+        out->f.c ^= shifted.f.c;
+        out->u |= shifted.u;
+        out->f.c &= ~out->u;
         return true;
     }
-    if (!helper_moves(e->helper, p, src, why, size))
+    if (!helper_moves(e->helper, p, src, r->why, r->size))
         return false;
     permute_bits(out, src);
     return true;
 }
 
 /* Bit by bit: the result's bit t when one operand's bit t is the constant
- * c; false when neither operand's bit is constant. */
-static bool bitwise(hd_op op, const hd_affine *a, const hd_affine *b,
-                    hd_affine *out, char *why, size_t size)
+ * c; false when neither operand's bit is constant.  An unknown bit is not
+ * constant, but AND or OR of it with an unknown one is unknown. */
+static bool bitwise(hd_op op, const val *a, const val *b, val *out, const reading *r)
 {
-    uint64_t live = hd_mask(a->in);
-    *out = hd_affine_constant(a->in, 0);
+    uint64_t live = hd_mask(a->f.in);
+    *out = (val){ hd_affine_constant(a->f.in, 0), 0 };
     for (int t = 0; t < 64; t++) {
-        bool ac = !(a->row[t] & live), bc = !(b->row[t] & live);
-        int av = (a->c >> t) & 1, bv = (b->c >> t) & 1;
-        const hd_affine *other;
+        bool au = (a->u >> t) & 1, bu = (b->u >> t) & 1;
+        bool ac = !(a->f.row[t] & live) && !au, bc = !(b->f.row[t] & live) && !bu;
+        int av = (a->f.c >> t) & 1, bv = (b->f.c >> t) & 1;
+        const val *other;
         int cv;
         if (ac && bc) {
             int v = op == HD_OP_AND ? (av & bv) : (av | bv);
-            out->c |= (uint64_t)v << t;
+            out->f.c |= (uint64_t)v << t;
             continue;
         }
-        if (!ac && !bc)
-            return fail(why, size, "'%s' of two values that both depend on "
-                        "the same bit of the loop variable is not affine "
-                        "over GF(2)", op_name(op));
+        if (!ac && !bc) {
+            if (!(a->f.row[t] & live) && !(b->f.row[t] & live)) {
+                out->u |= UINT64_C(1) << t;
+                continue;
+            }
+            return refuse(r, "'%s' of two values that both depend on the same "
+                          "bit of the loop variable is not affine over GF(2)",
+                          op_name(op));
+        }
         other = ac ? b : a;
         cv = ac ? av : bv;
         /* x & 0 = 0, x & 1 = x;  x | 0 = x, x | 1 = 1. */
         if ((op == HD_OP_AND && cv) || (op == HD_OP_OR && !cv)) {
-            out->row[t] = other->row[t];
-            out->c |= other->c & (UINT64_C(1) << t);
+            out->f.row[t] = other->f.row[t];
+            out->f.c |= other->f.c & (UINT64_C(1) << t);
+            out->u |= other->u & (UINT64_C(1) << t);
         } else if (op == HD_OP_OR) {
-            out->c |= UINT64_C(1) << t;
+            out->f.c |= UINT64_C(1) << t;
         }
     }
     return true;
 }
 
-static void shift_rows(hd_affine *f, int s, bool left, bool arithmetic)
+static void shift_rows(val *v, int s, bool left, bool arithmetic)
 {
     int src[64];
     for (int t = 0; t < 64; t++) {
         int from = left ? t - s : t + s;
         src[t] = from >= 0 && from < 64 ? from : (arithmetic && !left ? 63 : -1);
     }
-    permute_bits(f, src);
+    permute_bits(v, src);
 }
 
-/* Bit t of a equals bit t of b (or its complement) for every i. */
-static bool same_bit(const hd_affine *a, const hd_affine *b, int t,
-                     bool complement)
+/* Bit t of a equals bit t of b (or its complement) for every i; never
+ * for an unknown bit. */
+static bool same_bit(const val *a, const val *b, int t, bool complement)
 {
-    uint64_t live = hd_mask(a->in);
-    return (a->row[t] & live) == (b->row[t] & live) &&
-           (((a->c ^ b->c) >> t) & 1) == (uint64_t)complement;
+    uint64_t live = hd_mask(a->f.in);
+    return !(((a->u | b->u) >> t) & 1) &&
+           (a->f.row[t] & live) == (b->f.row[t] & live) &&
+           (((a->f.c ^ b->f.c) >> t) & 1) == (uint64_t)complement;
 }
 
-static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
-                          char *why, size_t size)
+static bool affine_binary(const hd_expr *e, int k, val *out, const reading *r)
 {
-    hd_affine a, b;
-    if (!affine(e->kid[0], k, &a, why, size) ||
-        !affine(e->kid[1], k, &b, why, size))
+    val a, b;
+    if (!affine(e->kid[0], k, &a, r) || !affine(e->kid[1], k, &b, r))
         return false;
-    bool ac = hd_affine_is_constant(&a), bc = hd_affine_is_constant(&b);
-    uint64_t az = hd_affine_zero_bits(&a), bz = hd_affine_zero_bits(&b);
+    bool ac = is_constant(&a), bc = is_constant(&b);
+    /* Both the same at every i, one known only at run time: where the
+     * rules below cannot follow the bits, the whole value is unknown. */
+    bool invariant = is_invariant(&a) && is_invariant(&b);
+    uint64_t az = zero_bits(&a), bz = zero_bits(&b);
     int s;
 
     if (ac && bc) {
         /* Folded by evaluation, which also reports undefined operations. */
         uint64_t v;
-        if (!hd_expr_eval(e, 0, &v, why, size))
+        if (!hd_expr_eval(e, 0, &v, r->why, r->size))
             return false;
-        *out = hd_affine_constant(k, v);
+        out->f = hd_affine_constant(k, v);
+        out->u = 0;
         return true;
     }
     switch (e->op) {
@@ -315,34 +389,37 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
         break;
     case HD_OP_AND:
     case HD_OP_OR:
-        if (!bitwise(e->op, &a, &b, out, why, size))
+        if (!bitwise(e->op, &a, &b, out, r))
             return false;
         return in_type_of(e, out);
     case HD_OP_ADD:
         /* No carry when at every bit one operand is zero, or they are
          * each other's complement (then the sum bit is 1). */
         for (int t = 0; t < 64; t++)
-            if (!((az >> t) & 1) && !((bz >> t) & 1) &&
-                !same_bit(&a, &b, t, true))
-                return fail(why, size, "'+' may carry between bits, which is "
-                            "not affine over GF(2)");
+            if (!((az >> t) & 1) && !((bz >> t) & 1) && !same_bit(&a, &b, t, true))
+                return invariant ? unknown_value(e, k, out)
+                                 : refuse(r, "'+' may carry between bits, which "
+                                          "is not affine over GF(2)");
         break;
     case HD_OP_SUB:
         /* No borrow when every bit the subtrahend can set is set in the
          * minuend: it is the same bit, or the minuend's is always 1. */
         for (int t = 0; t < 64; t++) {
             bool b_zero = (bz >> t) & 1;
-            bool a_one = !(a.row[t] & hd_mask(a.in)) && ((a.c >> t) & 1);
+            bool a_one = !(a.f.row[t] & hd_mask(a.f.in)) && !((a.u >> t) & 1) &&
+                         ((a.f.c >> t) & 1);
             if (!b_zero && !a_one && !same_bit(&a, &b, t, false))
-                return fail(why, size, "'-' may borrow between bits, which "
-                            "is not affine over GF(2)");
+                return invariant ? unknown_value(e, k, out)
+                                 : refuse(r, "'-' may borrow between bits, "
+                                          "which is not affine over GF(2)");
         }
         break;
     case HD_OP_MUL:
-        s = ac ? log2_exact(a.c) : bc ? log2_exact(b.c) : -1;
+        s = ac ? log2_exact(a.f.c) : bc ? log2_exact(b.f.c) : -1;
         if (s < 0)
-            return fail(why, size, "'*' is affine over GF(2) only by a "
-                        "constant power of two");
+            return invariant ? unknown_value(e, k, out)
+                             : refuse(r, "'*' is affine over GF(2) only by a "
+                                      "constant power of two");
         *out = ac ? b : a;
         shift_rows(out, s, true, false);
         return in_type_of(e, out);
@@ -351,114 +428,155 @@ static bool affine_binary(const hd_expr *e, int k, hd_affine *out,
     case HD_OP_DIV:
     case HD_OP_MOD:
         if (!bc)
-            return fail(why, size, "'%s' by a non-constant amount is not "
-                        "affine over GF(2)", op_name(e->op));
+            return invariant ? unknown_value(e, k, out)
+                             : refuse(r, "'%s' by a non-constant amount is not "
+                                      "affine over GF(2)", op_name(e->op));
         if (e->op == HD_OP_SHL || e->op == HD_OP_SHR) {
-            if (b.c >= (uint64_t)e->bits)
-                return fail(why, size, "shift by %lld is undefined for a "
-                            "%d-bit type", (long long)b.c, e->bits);
-            s = (int)b.c;
+            if (b.f.c >= (uint64_t)e->bits)
+                return refuse(r, "shift by %lld is undefined for a %d-bit type",
+                              (long long)b.f.c, e->bits);
+            s = (int)b.f.c;
         } else {
-            s = log2_exact(b.c);
-            if (s < 0)
-                return fail(why, size, "'%s' is affine over GF(2) only by a "
-                            "constant power of two", op_name(e->op));
-            if (e->is_signed && !((az >> 63) & 1))
-                return fail(why, size, "'%s' of a value that may be "
-                            "negative", op_name(e->op));
+            s = log2_exact(b.f.c);
+            if (s < 0 || (e->is_signed && !((az >> 63) & 1))) {
+                if (invariant)
+                    return unknown_value(e, k, out);
+                if (s < 0)
+                    return refuse(r, "'%s' is affine over GF(2) only by a "
+                                  "constant power of two", op_name(e->op));
+                return refuse(r, "'%s' of a value that may be negative",
+                              op_name(e->op));
+            }
         }
         *out = a;
         if (e->op == HD_OP_MOD) {
             for (int t = s; t < 64; t++)
-                out->row[t] = 0;
-            out->c &= hd_mask(s);
+                out->f.row[t] = 0;
+            out->f.c &= hd_mask(s);
+            out->u &= hd_mask(s);
         } else {
             shift_rows(out, s, e->op == HD_OP_SHL, e->is_signed);
         }
         return in_type_of(e, out);
     default:
-        return fail(why, size, "'%s' is not affine over GF(2)",
-                    op_name(e->op));
+        if (invariant)
+            return unknown_value(e, k, out);
+        return refuse(r, "'%s' is not affine over GF(2)", op_name(e->op));
     }
     /* XOR, and + or - without carries or borrows. */
     for (int t = 0; t < 64; t++)
-        a.row[t] ^= b.row[t];
-    a.c ^= b.c;
+        a.f.row[t] ^= b.f.row[t];
+    a.f.c ^= b.f.c;
+    a.u |= b.u;
+    a.f.c &= ~a.u;
     *out = a;
     return in_type_of(e, out);
 }
 
 /* C's conversion to _Bool is x != 0, not a truncation: affine when x is
  * a constant or has a single bit that can be set. */
-static bool to_bool(hd_affine *f, char *why, size_t size)
+static bool to_bool(const hd_expr *e, int k, val *v, const reading *r)
 {
-    uint64_t live = ~hd_affine_zero_bits(f);
-    if (hd_affine_is_constant(f)) {
-        *f = hd_affine_constant(f->in, f->c != 0);
+    uint64_t live = ~zero_bits(v);
+    if (is_constant(v)) {
+        v->f = hd_affine_constant(v->f.in, v->f.c != 0);
         return true;
     }
-    if (live & (live - 1))
-        return fail(why, size, "conversion to _Bool (x != 0) of a value with "
-                    "several varying bits is not affine over GF(2)");
+    if (is_invariant(v)) {
+        unknown_value(e, k, v);
+        v->u = 1;
+        return true;
+    }
+    if ((live & (live - 1)) || v->u)
+        return refuse(r, "conversion to _Bool (x != 0) of a value with "
+                      "several varying bits is not affine over GF(2)");
     int t = __builtin_ctzll(live);
-    hd_affine g = hd_affine_constant(f->in, (f->c >> t) & 1);
-    g.row[0] = f->row[t];
-    *f = g;
+    hd_affine g = hd_affine_constant(v->f.in, (v->f.c >> t) & 1);
+    g.row[0] = v->f.row[t];
+    v->f = g;
     return true;
 }
 
-static bool affine(const hd_expr *e, int k, hd_affine *out, char *why,
-                   size_t size)
+static bool affine(const hd_expr *e, int k, val *out, const reading *r)
 {
     uint64_t v;
     switch (e->kind) {
     case HD_EX_CONST:
-        *out = hd_affine_constant(k, e->value);
+        *out = (val){ hd_affine_constant(k, e->value), 0 };
         return true;
     case HD_EX_INDEX:
-        *out = hd_affine_identity(k);
+        *out = (val){ hd_affine_identity(k), 0 };
         return true;
     case HD_EX_CAST:
-        if (!affine(e->kid[0], k, out, why, size))
+        if (!affine(e->kid[0], k, out, r))
             return false;
         if (e->bits == 1)
-            return to_bool(out, why, size);
+            return to_bool(e, k, out, r);
         return in_type_of(e, out);
     case HD_EX_UNARY:
-        if (!affine(e->kid[0], k, out, why, size))
+        if (!affine(e->kid[0], k, out, r))
             return false;
         if (e->op == HD_OP_NOT) {
-            out->c = ~out->c;
+            out->f.c = ~out->f.c & ~out->u;
         } else if (e->op != HD_OP_PLUS) {
-            if (!hd_affine_is_constant(out))
-                return fail(why, size, "unary '%s' is not affine over GF(2)",
-                            op_name(e->op));
-            if (!hd_expr_eval(e, 0, &v, why, size))
+            if (!is_constant(out)) {
+                if (is_invariant(out))
+                    return unknown_value(e, k, out);
+                return refuse(r, "unary '%s' is not affine over GF(2)", op_name(e->op));
+            }
+            if (!hd_expr_eval(e, 0, &v, r->why, r->size))
                 return false;
-            *out = hd_affine_constant(k, v);
+            out->f = hd_affine_constant(k, v);
         }
         return in_type_of(e, out);
     case HD_EX_BINARY:
-        return affine_binary(e, k, out, why, size);
+        return affine_binary(e, k, out, r);
     case HD_EX_COND:
-        if (!const_value(e->kid[0], k, &v, why, size))
-            return fail(why, size, "'?:' with a condition that depends on "
-                        "the loop variable is not affine over GF(2)");
-        if (!affine(e->kid[v ? 1 : 2], k, out, why, size))
+        if (!const_value(e->kid[0], k, &v, r)) {
+            val c, x, y;
+            if (affine(e->kid[0], k, &c, r) && is_invariant(&c) &&
+                affine(e->kid[1], k, &x, r) && is_invariant(&x) &&
+                affine(e->kid[2], k, &y, r) && is_invariant(&y))
+                return unknown_value(e, k, out);
+            return refuse(r, "'?:' with a condition that depends on the loop "
+                          "variable is not affine over GF(2)");
+        }
+        if (!affine(e->kid[v ? 1 : 2], k, out, r))
             return false;
         return in_type_of(e, out);
     case HD_EX_CALL:
-        return affine_call(e, k, out, why, size);
+        return affine_call(e, k, out, r);
     case HD_EX_OPAQUE:
-        return fail(why, size, "%s", e->reason ? e->reason : "unknown value");
+        /* An outer variable is the same at every iteration: in a family
+         * its bits are unknowns; anything else is not affine. */
+        if (r->family && e->invariant)
+            return unknown_value(e, k, out);
+        return refuse(r, "%s", e->reason ? e->reason : "unknown value");
     }
-    return fail(why, size, "unknown expression");
+    return refuse(r, "unknown expression");
 }
 
 bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
                     size_t why_size)
 {
-    return affine(e, k, out, why, why_size);
+    reading r = { why, why_size, false };
+    val v;
+    if (!affine(e, k, &v, &r))
+        return false;
+    *out = v.f;
+    return true;
+}
+
+bool hd_expr_affine_family(const hd_expr *e, int k, hd_affine *out,
+                           uint64_t *unknown, char *why, size_t why_size)
+{
+    reading r = { why, why_size, true };
+    val v;
+    if (!affine(e, k, &v, &r))
+        return false;
+    *out = v.f;
+    *unknown = v.u;
+    return true;
 }
 
 /* ------------------------------------------------------------ values */

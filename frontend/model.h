@@ -167,6 +167,14 @@ int hd_helper_lookup(const char *name, int *nargs);
  * with a reason for people in `why`, when it is not GF(2)-affine. */
 bool hd_expr_affine(const hd_expr *e, int k, hd_affine *out, char *why,
                     size_t why_size);
+/* The same where outer variables may enter: e is A i + b for every value
+ * of its invariant unknowns, A in out's rows, b's known bits in out->c
+ * and the bits of b that depend on the unknowns in *unknown (out->c is 0
+ * there).  b is then e's value at i = 0, computed at run time: an LCC
+ * family (A[I][j], x[i ^ mask]).  With *unknown 0 it is hd_expr_affine's
+ * map. */
+bool hd_expr_affine_family(const hd_expr *e, int k, hd_affine *out,
+                           uint64_t *unknown, char *why, size_t why_size);
 /* Is e one-to-one on the 2^k values of the loop variable whatever the
  * values of its invariant unknowns (i ^ s, (i + s) & 1023, ~(i - s) with s
  * an outer variable)? */

@@ -406,7 +406,13 @@ static bool ref_eval(const hd_expr *e, uint64_t i, rv *out)
     case HD_EX_CALL:
         return ref_call(e, i, out);
     case HD_EX_OPAQUE:
-        return false;
+        /* An outer variable of test_random_family: the value the test
+         * gave it for this run. */
+        if (!e->invariant)
+            return false;
+        *out = conv(t.sg ? rv_signed(T_LONG, (long long)e->value)
+                         : rv_unsigned(T_ULONG, e->value), t);
+        return true;
     }
     return false;
 }
@@ -1552,8 +1558,25 @@ static void test_rotate_negative(void **state)
 
 static hd_expr *gen_any(int depth, int k);
 
+/* test_random_family: one leaf in `outer_leaves` is an outer variable
+ * (an invariant unknown of a random type); 0: none. */
+static int outer_leaves;
+
+static hd_expr *OUTER(ctype t)
+{
+    hd_expr *e = node(HD_EX_OPAQUE, t);
+    e->reason = malloc(sizeof "an outer variable");
+    if (!e->reason)
+        abort();
+    strcpy(e->reason, "an outer variable");
+    e->invariant = true;
+    return e;
+}
+
 static hd_expr *random_leaf(int k)
 {
+    if (outer_leaves && tu_chance(1, outer_leaves))
+        return OUTER(tu_chance(1, 2) ? T_INT : int_types[tu_below(8)]);
     switch (tu_below(4)) {
     case 0: return CT(random_arith_type(), random_constant());
     case 1: return IT(random_index_type(k));
@@ -1580,9 +1603,12 @@ static hd_expr *mask_const(uint64_t m, ctype *t)
  * issue, nested. */
 static hd_expr *gen_affine(int depth, int k)
 {
-    if (depth <= 0 || tu_chance(1, 6))
+    if (depth <= 0 || tu_chance(1, 6)) {
+        if (outer_leaves && tu_chance(1, outer_leaves))
+            return OUTER(tu_chance(1, 2) ? T_INT : int_types[tu_below(8)]);
         return tu_chance(4, 5) ? (tu_chance(1, 2) ? I() : IT(random_index_type(k)))
                                : CT(random_arith_type(), random_constant());
+    }
     switch (tu_below(17)) {
     case 0:
         return BIN(HD_OP_XOR, gen_affine(depth - 1, k), gen_affine(depth - 1, k));
@@ -1892,6 +1918,162 @@ static void test_random_full_grammar(void **state)
              "are printed above)", s.failures, s.cases);
 }
 
+/* The forms of an LCC family the issue names (A[I][j], A[p][J], x[p ^
+ * mask], a template number I % R), with their unknown bits, and what is
+ * refused: a carry into an unknown, an unknown AND a varying bit, a shift
+ * by an unknown amount. */
+static void test_family_forms(void **state)
+{
+    (void)state;
+    hd_affine f;
+    uint64_t u;
+    char why[256];
+    /* A[I][j] of float A[16][16], I an int: I * 16 + j, k = 4. */
+    hd_expr *e = BIN(HD_OP_ADD, BIN(HD_OP_MUL, OUTER(T_INT), C(16)), I());
+    TU_CHECK(hd_expr_affine_family(e, 4, &f, &u, why, sizeof why), "I * 16 + j: %s", why);
+    TU_CHECK_EQ(u, ~UINT64_C(0) << 4, "I * 16 + j: unknown bits");
+    for (int t = 0; t < 4; t++)
+        TU_CHECK_EQ(f.row[t], UINT64_C(1) << t, "I * 16 + j: row");
+    TU_CHECK_EQ(f.c, 0, "I * 16 + j: constant");
+    TU_CHECK(!hd_expr_affine(e, 4, &f, why, sizeof why), "hd_expr_affine must refuse it");
+    hd_expr_free(e);
+    /* A[p][J]: p * 16 + J with J unsigned below 16 as (J & 15). */
+    e = BIN(HD_OP_ADD, BIN(HD_OP_MUL, I(), C(16)), BIN(HD_OP_AND, OUTER(T_UINT), C(15)));
+    TU_CHECK(hd_expr_affine_family(e, 4, &f, &u, why, sizeof why), "p * 16 + (J & 15): %s", why);
+    TU_CHECK_EQ(u, 15, "p * 16 + (J & 15): unknown bits");
+    TU_CHECK_EQ(f.row[4], 1, "p * 16 + (J & 15): row 4");
+    hd_expr_free(e);
+    /* x[p ^ mask]. */
+    e = BIN(HD_OP_XOR, I(), OUTER(T_UINT));
+    TU_CHECK(hd_expr_affine_family(e, 6, &f, &u, why, sizeof why), "p ^ mask: %s", why);
+    TU_CHECK_EQ(u, 0xffffffffu, "p ^ mask: unknown bits");
+    hd_expr_free(e);
+    /* (I % 4) * 4 + (p >> 2), the block template's row (I may be negative:
+     * I % 4 is then negative, which the unknown bits above 1 cover). */
+    e = BIN(HD_OP_ADD, BIN(HD_OP_MUL, BIN(HD_OP_MOD, OUTER(T_INT), C(4)), C(4)),
+            BIN(HD_OP_SHR, I(), C(2)));
+    TU_CHECK(hd_expr_affine_family(e, 4, &f, &u, why, sizeof why), "(I %% 4) * 4 + (p >> 2): %s", why);
+    TU_CHECK_EQ(u, ~UINT64_C(0) << 2, "(I %% 4) * 4 + (p >> 2): unknown bits");
+    TU_CHECK_EQ(f.row[0], 4, "row 0 is bit 2 of p");
+    hd_expr_free(e);
+    /* Refused: i + I may carry; i & I; i << I. */
+    e = BIN(HD_OP_ADD, I(), OUTER(T_INT));
+    TU_CHECK(!hd_expr_affine_family(e, 4, &f, &u, why, sizeof why) && strstr(why, "carry"),
+             "i + I must be refused for its carries: %s", why);
+    hd_expr_free(e);
+    e = BIN(HD_OP_AND, I(), OUTER(T_INT));
+    TU_CHECK(!hd_expr_affine_family(e, 4, &f, &u, why, sizeof why), "i & I must be refused");
+    hd_expr_free(e);
+    e = BIN(HD_OP_SHL, I(), OUTER(T_INT));
+    TU_CHECK(!hd_expr_affine_family(e, 4, &f, &u, why, sizeof why), "i << I must be refused");
+    hd_expr_free(e);
+    /* Data is no outer variable. */
+    e = BIN(HD_OP_XOR, I(), OPAQUE("the index depends on the contents of 'idx'"));
+    TU_CHECK(!hd_expr_affine_family(e, 4, &f, &u, why, sizeof why) && strstr(why, "idx"),
+             "data must stay refused: %s", why);
+    hd_expr_free(e);
+}
+
+/* Gives every outer variable of e a value: small, negative, or any. */
+static void give_values(hd_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == HD_EX_OPAQUE && e->invariant) {
+        long long v;
+        switch (tu_below(4)) {
+        case 0: v = (long long)tu_below(17); break;
+        case 1: v = -(long long)tu_below(17) - 1; break;
+        case 2: v = (long long)(tu_below(1024) << tu_below(20)); break;
+        default: v = (long long)tu_rand(); break;
+        }
+        ctype t = ty(e->bits, e->is_signed);
+        e->value = held(conv(rv_signed(T_LONG, v), t));
+    }
+    for (int j = 0; j < e->nkids; j++)
+        give_values(e->kid[j]);
+}
+
+/* Whether e has an outer variable. */
+static bool has_outer(const hd_expr *e)
+{
+    if (e->kind == HD_EX_OPAQUE && e->invariant)
+        return true;
+    for (int j = 0; j < e->nkids; j++)
+        if (has_outer(e->kid[j]))
+            return true;
+    return false;
+}
+
+/*
+ * hd_expr_affine_family on random trees with outer variables among their
+ * leaves: when it accepts one as A i + b, then for 12 random values of
+ * the outer variables, the tree computed by the reference evaluator at
+ * every i is (A i) XOR (its value at i = 0), and that value agrees with
+ * the map's constant outside the unknown bits.  Without outer variables
+ * it must agree with hd_expr_affine.  Both generators are used, so that
+ * the sweep reaches families that are and are not affine.
+ */
+static void test_random_family(void **state)
+{
+    (void)state;
+    tu_rng_init("cexpr.random_family");
+    long n = tu_cases(6000), accepted = 0, with_unknowns = 0, families = 0, failures = 0;
+    outer_leaves = 3;
+    for (long c = 0; c < n; c++) {
+        int k = (int)tu_below(9);
+        tu_case(c, NULL, 0, NULL);
+        hd_expr *e = tu_chance(1, 2) ? gen_affine(1 + (int)tu_below(5), k)
+                                     : gen_any(1 + (int)tu_below(5), k);
+        hd_affine f, strict;
+        uint64_t u = 0;
+        char why[256] = "", why2[256];
+        bool ok = hd_expr_affine_family(e, k, &f, &u, why, sizeof why);
+        if (!has_outer(e)) {
+            bool ok2 = hd_expr_affine(e, k, &strict, why2, sizeof why2);
+            if (ok != ok2 || (ok && (u ||
+                                    memcmp(f.row, strict.row, sizeof f.row) || f.c != strict.c))) {
+                if (failures++ < 10)
+                    fprintf(stderr, "  %s, k = %d: the family reading differs from "
+                            "hd_expr_affine without outer variables\n", shown(e), k);
+            }
+        }
+        if (ok) {
+            accepted++;
+            with_unknowns += u != 0;
+            families += u != 0 && !hd_affine_is_constant(&f);
+            TU_CHECK(!(f.c & u), "%s: the constant has bits where it is unknown", shown(e));
+            for (int run = 0; run < 12; run++) {
+                give_values(e);
+                rv v0, vi;
+                if (!ref_eval(e, 0, &v0))
+                    continue;   /* undefined for these values: C says nothing */
+                uint64_t b = held(v0);
+                bool bad = (b & ~u) != f.c;
+                for (uint64_t i = 1; i < (UINT64_C(1) << k) && !bad; i++) {
+                    if (!ref_eval(e, i, &vi))
+                        break;
+                    bad = (held(vi) ^ b) != (hd_affine_apply(&f, i) ^ f.c);
+                }
+                if (bad && failures++ < 10)
+                    fprintf(stderr, "  %s, k = %d: accepted as a family (unknown bits "
+                            "%#llx) but is not one for some values\n", shown(e), k,
+                            (unsigned long long)u);
+            }
+        } else if (!why[0] && failures++ < 10) {
+            fprintf(stderr, "  %s: refused without a reason\n", shown(e));
+        }
+        hd_expr_free(e);
+    }
+    outer_leaves = 0;
+    fprintf(stderr, "  %ld of %ld trees accepted, %ld of them with unknown bits, %ld of "
+            "those varying with i\n", accepted, n, with_unknowns, families);
+    TU_CHECK(failures == 0, "%ld failures (the first are printed above)", failures);
+    TU_CHECK(families > n / 40 && accepted < n - n / 10,
+             "the sweep must reach families and refusals: %ld accepted, %ld with unknowns",
+             accepted, with_unknowns);
+}
+
 /* hd_helper_lookup: the names and arities of hyperdo/bits.h. */
 static void test_helper_lookup(void **state)
 {
@@ -1926,6 +2108,8 @@ int main(void)
         cmocka_unit_test(test_rotate_negative),
         cmocka_unit_test(test_random_affine_grammar),
         cmocka_unit_test(test_random_full_grammar),
+        cmocka_unit_test(test_family_forms),
+        cmocka_unit_test(test_random_family),
     };
     /* HYPERDO_TEST_FILTER=test_casts runs one test (a cmocka pattern). */
     const char *filter = getenv("HYPERDO_TEST_FILTER");
