@@ -153,19 +153,56 @@ hd_comm hd_comm_from_owners(int n, const hd_affine *src, const hd_affine *dst,
     for (int t = 0; t < n && local; t++)
         local = ((src->row[t] ^ dst->row[t]) & hd_mask(src->in)) == 0;
     if (local)
-        return (hd_comm){ HD_COMM_LOCAL, NULL, NULL };
+        return (hd_comm){ .kind = HD_COMM_LOCAL };
     lcc->dir = HD_GATHER;
     if (express(n, src, dst, lcc))
-        return (hd_comm){ HD_COMM_LCC, lcc, NULL };
+        return (hd_comm){ .kind = HD_COMM_LCC, .lcc = lcc };
     lcc->dir = HD_SCATTER;
     if (express(n, dst, src, lcc))
-        return (hd_comm){ HD_COMM_LCC, lcc, NULL };
+        return (hd_comm){ .kind = HD_COMM_LCC, .lcc = lcc };
 
     row_basis bs, bd;
     basis_build(&bs, src, n);
     basis_build(&bd, dst, n);
-    return (hd_comm){ HD_COMM_GENERAL, NULL,
-                      bs.rank < n && bd.rank < n
+    return (hd_comm){ .kind = HD_COMM_GENERAL,
+                      .reason = bs.rank < n && bd.rank < n
                           ? "only part of the processors send and only part receive"
                           : "a processor exchanges elements with several partners" };
+}
+
+/* b = dst.c + A src.c (a gather) or src.c + A dst.c (a scatter) is affine
+ * in src's constant, so the values b takes as the unknown bits vary are
+ * b0 + the span of what flipping each one changes. */
+hd_comm hd_comm_family(int n, const hd_affine *src, uint64_t unknown,
+                       const hd_affine *dst, hd_lcc *lcc)
+{
+    hd_comm base = hd_comm_from_owners(n, src, dst, lcc);
+    unknown &= hd_mask(n);
+    if (!unknown || base.kind == HD_COMM_GENERAL)
+        return base;
+    hd_lcc first = { 0 };
+    bool have = base.kind == HD_COMM_LCC;
+    if (have)
+        first = *lcc;
+    uint64_t varying = 0;
+    for (int t = 0; t < n; t++) {
+        if (!((unknown >> t) & 1))
+            continue;
+        hd_affine s = *src;
+        hd_lcc other = { .A = hd_matrix_zero(n) };
+        s.c ^= UINT64_C(1) << t;
+        hd_comm c = hd_comm_from_owners(n, &s, dst, &other);
+        if (c.kind == HD_COMM_GENERAL)
+            return c;
+        if (!have) {
+            /* Local where the unknowns are as given: there b is 0. */
+            first = other;
+            first.b = 0;
+            have = true;
+        }
+        varying |= other.b ^ first.b;
+    }
+    *lcc = first;
+    lcc->b |= varying;
+    return (hd_comm){ .kind = HD_COMM_LCC, .lcc = lcc, .b_runtime = varying };
 }

@@ -125,6 +125,12 @@ typedef struct {
                                * variable (Hou et al. 2001, Section 3), or
                                * NULL when it is not one */
     const char *not_affine;   /* why not, when map is NULL */
+    const hd_affine *family;  /* when map is NULL for outer variables only:
+                               * the index is A i + b for every value of
+                               * them, A in these rows, b's known bits in
+                               * its constant (an LCC family, b computed
+                               * when the loop runs; docs/layouts.md) */
+    uint64_t family_unknown;  /* the bits of b that depend on them */
     hd_comm comm;             /* what a read of a distributed array makes
                                * processors exchange; local otherwise */
     long long conflict;       /* distributed arrays: the most iterations

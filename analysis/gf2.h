@@ -230,6 +230,12 @@ typedef struct {
     hd_comm_kind kind;
     const hd_lcc *lcc;      /* HD_COMM_LCC: the communication; else NULL */
     const char *reason;     /* HD_COMM_GENERAL: why; else NULL */
+    uint64_t b_runtime;     /* HD_COMM_LCC: the bits of b that depend on
+                             * values known only at run time (an LCC family:
+                             * A fixed, b computed when the loop runs); b
+                             * has them set, the worst case for contention
+                             * (Theorem 1's T_i is 0 only where no message
+                             * changes bit i) */
 } hd_comm;
 
 /* The communication of a read whose element lives on src(i) when
@@ -241,5 +247,11 @@ typedef struct {
  * A general result's reason is a static string. */
 hd_comm hd_comm_from_owners(int n, const hd_affine *src, const hd_affine *dst,
                             hd_lcc *lcc);
+/* The same when the bits `unknown` of src's constant are known only at
+ * run time (an LCC family): local only when no value of them makes it
+ * otherwise; an LCC whose b has every bit that some value of them can set
+ * (b_runtime); general when the linear parts make it so. */
+hd_comm hd_comm_family(int n, const hd_affine *src, uint64_t unknown,
+                       const hd_affine *dst, hd_lcc *lcc);
 
 #endif

@@ -341,15 +341,63 @@ static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref
     return 1;
 }
 
-/* Whether ref's index is GF(2)-affine in the loop variable, and its map. */
+/*
+ * A read's index as an LCC family (docs/layouts.md, "Parametric indices"),
+ * subscript by subscript: each is A_d i + b_d for every value of the outer
+ * variables it reads.  C requires every subscript inside its extent, and
+ * the node code checks b_d's once per execution of the loop; when i moves
+ * no bit of a subscript beyond its extent, every iteration's subscript is
+ * then inside too, and the flattened index is the subscripts' bits side
+ * by side (an unknown subscript's bits beyond its extent are 0 there).
+ * false when some subscript is no family, or i moves a bit out.
+ */
+static bool family_of(const hd_array *a, const hd_loop *l, const hd_ref *ref,
+                      hd_affine *map, uint64_t *unknown)
+{
+    char why[256];
+    int at = a->log2_size;
+    *map = hd_affine_constant(l->k, 0);
+    *unknown = 0;
+    for (int d = 0; d < ref->nsubs; d++) {
+        const hd_expr *sub = ref->subs[d].expr;
+        int w = __builtin_ctzll((unsigned long long)a->extent[d]);
+        hd_affine m;
+        uint64_t u;
+        if (!sub || !hd_expr_affine_family(sub, l->k, &m, &u, why, sizeof why))
+            return false;
+        for (int t = w; t < 64; t++)
+            if (m.row[t] & hd_mask(l->k))
+                return false;
+        if (m.c & ~u & ~hd_mask(w))
+            return false;   /* outside for every value: the check says so */
+        at -= w;
+        for (int t = 0; t < w; t++)
+            map->row[at + t] = m.row[t] & hd_mask(l->k);
+        map->c |= (m.c & hd_mask(w)) << at;
+        *unknown |= (u & hd_mask(w)) << at;
+    }
+    return true;
+}
+
+/* Whether ref's index is GF(2)-affine in the loop variable, and its map;
+ * if not, whether it is for every value of the outer variables it reads
+ * (an LCC family, read from a distributed array). */
 static void index_map(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     char why[256];
     hd_affine map;
-    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why))
+    uint64_t unknown;
+    const hd_array *a = &r->prog->arrays[ref->array];
+    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
         result(r, ref)->map = hd_analysis_keep_map(r->results, &map);
-    else
-        result(r, ref)->not_affine = hd_analysis_keep_reason(r->results, why);
+        return;
+    }
+    result(r, ref)->not_affine = hd_analysis_keep_reason(r->results, why);
+    if (!ref->is_write && a->dist != HD_DIST_NONE && a->log2_size >= r->prog->n &&
+        ref->nsubs == a->ndims && family_of(a, l, ref, &map, &unknown) && unknown) {
+        result(r, ref)->family = hd_analysis_keep_map(r->results, &map);
+        result(r, ref)->family_unknown = unknown;
+    }
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -371,8 +419,11 @@ static int compare_u64(const void *a, const void *b)
 static long long conflict_degree(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     int n = r->prog->n;
-    if (map_of(r, ref) && ref->guard < 0) {
-        hd_affine o = owner_map(r, ref);
+    const hd_affine *fam = result(r, ref)->family;
+    if ((map_of(r, ref) || fam) && ref->guard < 0) {
+        /* A family's b moves the coset, not its size. */
+        const hd_layout *lay = &r->layout[ref->array];
+        hd_affine o = hd_affine_compose(&lay->owner, fam ? fam : map_of(r, ref), lay->n);
         hd_matrix m = hd_matrix_zero(HD_MAX_DIM);
         for (int t = 0; t < n; t++)
             m.row[t] = o.row[t] & hd_mask(l->k);
@@ -468,11 +519,18 @@ static void communications(checker *r, hd_loop *l)
             comm->kind = HD_COMM_LOCAL;
             continue;
         }
-        if (map_of(r, ref) && map_of(r, home)) {
-            hd_affine src = owner_map(r, ref);
+        const hd_affine *fam = result(r, ref)->family;
+        if ((map_of(r, ref) || fam) && map_of(r, home)) {
+            const hd_layout *lay = &r->layout[ref->array];
+            hd_affine src = fam ? hd_affine_compose(&lay->owner, fam, lay->n) : owner_map(r, ref);
             hd_affine dst = owner_map(r, home);
             hd_lcc lcc = { .A = hd_matrix_zero(p->n) };
-            *comm = hd_comm_from_owners(p->n, &src, &dst, &lcc);
+            /* The owner bits the family's unknown element bits reach. */
+            uint64_t unknown = 0;
+            for (int t = 0; fam && t < p->n; t++)
+                if (lay->owner.row[t] & result(r, ref)->family_unknown & hd_mask(a->log2_size))
+                    unknown |= UINT64_C(1) << t;
+            *comm = hd_comm_family(p->n, &src, unknown, &dst, &lcc);
             if (comm->kind == HD_COMM_LCC)
                 comm->lcc = hd_analysis_keep_lcc(r->results, &lcc);
             else if (comm->kind == HD_COMM_GENERAL)
@@ -487,10 +545,10 @@ static void communications(checker *r, hd_loop *l)
             char buf[512];
             snprintf(buf, sizeof buf, "the owner of the iteration's element "
                      "'%s' is not an affine function of %s", home->text, l->var);
-            *comm = (hd_comm){ HD_COMM_GENERAL, NULL,
-                               hd_analysis_keep_reason(r->results, buf) };
+            *comm = (hd_comm){ .kind = HD_COMM_GENERAL,
+                               .reason = hd_analysis_keep_reason(r->results, buf) };
         } else {
-            *comm = (hd_comm){ HD_COMM_GENERAL, NULL, result(r, ref)->not_affine };
+            *comm = (hd_comm){ .kind = HD_COMM_GENERAL, .reason = result(r, ref)->not_affine };
         }
     }
 }

@@ -646,7 +646,10 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
         snprintf(qc, sizeof qc, "((uint64_t)hd_q ^ %#llx)", (unsigned long long)sg->home_c);
     else
         snprintf(qc, sizeof qc, "(uint64_t)hd_q");
-    me_plus(pc, sizeof pc, sg->src_c);
+    if (sg->family)
+        snprintf(pc, sizeof pc, "(uint64_t)hd_me ^ hd_src_c%d", s);
+    else
+        me_plus(pc, sizeof pc, sg->src_c);
     putf(t, "            /* An iteration of hd_q that reads one of my elements. */\n"
             "            const %s %s = (%s)hd_combine(hd_pair_part%d, %d, %s | (%s) << %d);\n"
             "            (void)%s;\n",
@@ -688,12 +691,48 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
             "            }\n        }\n    }\n", s);
 }
 
+/*
+ * An LCC family's b (docs/layouts.md, "Parametric indices"): the element
+ * read at i = 0, the same for the whole loop, computed once, each
+ * subscript checked against its extent (the analysis showed that the loop
+ * variable moves no bit beyond it, so every iteration's element is then
+ * inside); its owner is the pair system's src_c, for every processor.
+ */
+static void put_family_b(text *t, const gen *g, const node_plan *np, int s)
+{
+    const slot_group *sg = &np->slots[s];
+    const hd_loop *l = np->loop;
+    const hd_ref *ref = &l->refs[sg->ref];
+    const hd_array *a = &g->prog->arrays[sg->array];
+    char name[32];
+    put(t, "    /* ");
+    put_commented(t, ref->text);
+    putf(t, ": an LCC family, b (its element at %s = 0) known now. */\n"
+            "    hd_index hd_b%d;\n    {\n        const %s %s = 0;\n        (void)%s;\n",
+         l->var, s, l->var_type, l->var, l->var);
+    for (int d = 0; d < ref->nsubs; d++) {
+        put(t, "        hd_checked((hd_index)(");
+        put_source(t, g, ref->subs[d].begin, ref->subs[d].end);
+        putf(t, "), %lld, ", (long long)a->extent[d]);
+        put_where(t, g, ref);
+        put(t, ");\n");
+    }
+    putf(t, "        hd_b%d = %s;\n    }\n    const uint64_t hd_src_c%d = (uint64_t)", s,
+         np->refs[sg->ref].index, s);
+    snprintf(name, sizeof name, "hd_b%d", s);
+    put_owner(t, g, name, sg->array);
+    put(t, ";\n");
+}
+
 static void put_slot_groups(text *t, const gen *g, const node_plan *np)
 {
     const hd_loop *l = np->loop;
     int n = g->prog->n, P = 1 << n;
     put(t, "\n    /* Elements my iterations read by an LCC: each element q needs from p\n"
            "     * travels once, at its slot; both sides know every size. */\n");
+    for (int s = 0; s < np->nslots; s++)
+        if (np->slots[s].family)
+            put_family_b(t, g, np, s);
     for (int s = 0; s < np->nslots; s++) {
         char name[32];
         snprintf(name, sizeof name, "hd_pair%d", s);
@@ -702,10 +741,14 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     putf(t, "    const hd_lcc_group hd_groups[%d] = {\n", np->nslots);
     for (int s = 0; s < np->nslots; s++) {
         const slot_group *sg = &np->slots[s];
-        putf(t, "        { sizeof *hd_l_%s, _Alignof(%s), %d, %#llx, %#llx, %d, hd_pair%d },   /* ",
+        char src_c[32];
+        if (sg->family)
+            snprintf(src_c, sizeof src_c, "hd_src_c%d", s);
+        else
+            snprintf(src_c, sizeof src_c, "%#llx", (unsigned long long)sg->src_c);
+        putf(t, "        { sizeof *hd_l_%s, _Alignof(%s), %d, %#llx, %s, %d, hd_pair%d },   /* ",
              name_of(g, sg->array), elem(g, sg->array), sg->log2_slots,
-             (unsigned long long)sg->home_c, (unsigned long long)sg->src_c,
-             sg->pair.nchecks, s);
+             (unsigned long long)sg->home_c, src_c, sg->pair.nchecks, s);
         put_commented(t, l->refs[sg->ref].text);
         put(t, " */\n");
     }
@@ -967,9 +1010,11 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
             run_of(&off, &np->own.null, inner, &ctx.s[q].c_off);
             run_of(&slot, &np->own.null, inner, &c);
             ctx.s[q].c_slot = c;
-            ctx.s[q].plus_off = ctx.s[q].c_off >= 0 &&
+            /* A family's constant is known only at run time: XOR, which
+             * holds whatever it is. */
+            ctx.s[q].plus_off = ctx.s[q].c_off >= 0 && !sg->family &&
                                 block_bits_free(&off, &np->own, &np->own.null, inner, ctx.s[q].c_off);
-            ctx.s[q].plus_slot = ctx.s[q].c_slot >= 0 &&
+            ctx.s[q].plus_slot = ctx.s[q].c_slot >= 0 && !sg->family &&
                                  block_bits_free(&slot, &np->own, &np->own.null, inner, ctx.s[q].c_slot);
         }
     }

@@ -40,16 +40,24 @@ static const hd_affine *map_of(const gen *g, const hd_ref *ref)
     return hd_ref_result(g->results, ref)->map;
 }
 
+/* Its map, or the map of its LCC family (the constant then has only the
+ * known bits of b: its linear part is exact, its constant is not). */
+static const hd_affine *linear_map_of(const gen *g, const hd_ref *ref)
+{
+    const hd_ref_analysis *r = hd_ref_result(g->results, ref);
+    return r->map ? r->map : r->family;
+}
+
 hd_affine owner_map_of(const gen *g, const hd_ref *ref)
 {
     const hd_layout *l = &g->layout[ref->array];
-    return hd_affine_compose(&l->owner, map_of(g, ref), l->n);
+    return hd_affine_compose(&l->owner, linear_map_of(g, ref), l->n);
 }
 
 hd_affine offset_map_of(const gen *g, const hd_ref *ref)
 {
     const hd_layout *l = &g->layout[ref->array];
-    return hd_affine_compose(&l->offset, map_of(g, ref), l->bits - l->n);
+    return hd_affine_compose(&l->offset, linear_map_of(g, ref), l->bits - l->n);
 }
 
 static void owner_rows(const hd_affine *o, int n, uint64_t *rows)
@@ -142,10 +150,15 @@ static bool in_guard(const hd_ref *r, const hd_guard *gd)
     return r->begin >= gd->begin && r->end <= gd->end;
 }
 
-static int add_slot_group(node_plan *np, int array, int ref, const hd_affine *map)
+/* A family's group is also keyed by its index's text: its b comes from it. */
+static int add_slot_group(const gen *g, node_plan *np, int array, int ref, const hd_affine *map,
+                          bool family)
 {
     for (int s = 0; s < np->nslots; s++)
-        if (np->slots[s].array == array && same_map(&np->slots[s].map, map))
+        if (np->slots[s].array == array && same_map(&np->slots[s].map, map) &&
+            np->slots[s].family == family &&
+            (!family || same_index_text(g, &np->loop->refs[np->slots[s].ref],
+                                        &np->loop->refs[ref])))
             return s;
     hd_xreserve(&np->slots, &np->slots_cap, np->nslots + 1, sizeof *np->slots);
     slot_group *s = &np->slots[np->nslots];
@@ -153,6 +166,7 @@ static int add_slot_group(node_plan *np, int array, int ref, const hd_affine *ma
     s->array = array;
     s->ref = ref;
     s->map = *map;
+    s->family = family;
     return np->nslots++;
 }
 
@@ -177,8 +191,8 @@ static bool may_share(const gen *g, const node_plan *np, const slot_group *x,
                       const slot_group *y)
 {
     int k = np->loop->k, m = g->prog->arrays[x->array].log2_size, n = g->prog->n;
-    if (2 * k > 64)
-        return true;
+    if (2 * k > 64 || x->family || y->family)
+        return true;   /* a family's b is not known yet */
     uint64_t *rows = hd_xmalloc((size_t)(n + m) * sizeof *rows);
     uint8_t *rhs = hd_xmalloc((size_t)(n + m) * sizeof *rhs);
     hd_affine home = owner_map_of(g, &np->loop->refs[np->loop->home]);
@@ -436,9 +450,10 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             }
             continue;
         }
-        if (map_of(g, ref) && np->affine_home) {
+        if (linear_map_of(g, ref) && np->affine_home) {
             rp->way = WAY_SLOTS;
-            rp->group = add_slot_group(np, ref->array, k, map_of(g, ref));
+            rp->group = add_slot_group(g, np, ref->array, k, linear_map_of(g, ref),
+                                       !map_of(g, ref));
         } else {
             rp->way = WAY_REQUEST;
         }

@@ -257,7 +257,7 @@ static int add_lcc(reader *r, const char *name, const hd_lcc *c)
     s->lccs[s->m].line = r->line;
     hd_lcc *kept = hd_arena_alloc(&s->store, sizeof *kept);
     *kept = *c;
-    s->lccs[s->m].comm = (hd_comm){ HD_COMM_LCC, kept, NULL };
+    s->lccs[s->m].comm = (hd_comm){ .kind = HD_COMM_LCC, .lcc = kept };
     s->m++;
     return HD_SPEC_OK;
 }

@@ -419,6 +419,12 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
                 put_integer(out, ",", "conflict", l->in->conflict);
             else
                 fputs(",\"conflict\":null", out);
+            if (l->in->comm.kind == HD_COMM_LCC) {
+                /* The bits of b known only at run time (an LCC family). */
+                char bits[HD_MAX_DIM + 1];
+                bit_string(l->in->comm.b_runtime, res->p.n, bits);
+                fprintf(out, ",\"b_runtime\":\"%s\"", bits);
+            }
         }
         fputc('}', out);
     }

@@ -150,6 +150,17 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
     if (l->price->bpc)
         fprintf(out, ", BPC (A permutes the address bits)");
     fprintf(out, "; rank(A) = %d.\n", l->price->rank);
+    if (l->in->comm.b_runtime) {
+        /* An LCC family (docs/layouts.md, "Parametric indices"). */
+        fprintf(out, "  An LCC family: the index reads outer variables, so b is known "
+                "only when the loop runs\n  (the node code computes it once per "
+                "execution). Bits");
+        for (int t = 0; t < n; t++)
+            if ((l->in->comm.b_runtime >> t) & 1)
+                fprintf(out, " b_%d", t);
+        fprintf(out, " depend on them; b shows\n  them as 1, so the contention "
+                "below is the worst case over every b.\n");
+    }
     print_conflict(out, l);
     fputc('\n', out);
     print_matrix(out, "A", &c->A, "b", &c->b);
