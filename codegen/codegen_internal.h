@@ -73,7 +73,7 @@ typedef struct {
     int ref;               /* one of its references */
     hd_affine map;         /* the element index as a function of i */
     bool family;           /* an LCC family: map's constant has only the
-                            * known bits of b, and src_c is hd_src_c<s>,
+                            * known bits of b, and src_c is hd_family_c<s>,
                             * the owner of b, computed when the loop runs */
     uint64_t home_c, src_c;
     hd_system pair;        /* [home owner; source owner] i = (q ^ home_c, p ^ src_c) */

@@ -647,7 +647,7 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     else
         snprintf(qc, sizeof qc, "(uint64_t)hd_q");
     if (sg->family)
-        snprintf(pc, sizeof pc, "(uint64_t)hd_me ^ hd_src_c%d", s);
+        snprintf(pc, sizeof pc, "(uint64_t)hd_me ^ hd_family_c%d", s);
     else
         me_plus(pc, sizeof pc, sg->src_c);
     putf(t, "            /* An iteration of hd_q that reads one of my elements. */\n"
@@ -708,7 +708,7 @@ static void put_family_b(text *t, const gen *g, const node_plan *np, int s)
     put(t, "    /* ");
     put_commented(t, ref->text);
     putf(t, ": an LCC family, b (its element at %s = 0) known now. */\n"
-            "    hd_index hd_b%d;\n    {\n        const %s %s = 0;\n        (void)%s;\n",
+            "    hd_index hd_family%d;\n    {\n        const %s %s = 0;\n        (void)%s;\n",
          l->var, s, l->var_type, l->var, l->var);
     for (int d = 0; d < ref->nsubs; d++) {
         put(t, "        hd_checked((hd_index)(");
@@ -717,9 +717,9 @@ static void put_family_b(text *t, const gen *g, const node_plan *np, int s)
         put_where(t, g, ref);
         put(t, ");\n");
     }
-    putf(t, "        hd_b%d = %s;\n    }\n    const uint64_t hd_src_c%d = (uint64_t)", s,
+    putf(t, "        hd_family%d = %s;\n    }\n    const uint64_t hd_family_c%d = (uint64_t)", s,
          np->refs[sg->ref].index, s);
-    snprintf(name, sizeof name, "hd_b%d", s);
+    snprintf(name, sizeof name, "hd_family%d", s);
     put_owner(t, g, name, sg->array);
     put(t, ";\n");
 }
@@ -743,7 +743,7 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
         const slot_group *sg = &np->slots[s];
         char src_c[32];
         if (sg->family)
-            snprintf(src_c, sizeof src_c, "hd_src_c%d", s);
+            snprintf(src_c, sizeof src_c, "hd_family_c%d", s);
         else
             snprintf(src_c, sizeof src_c, "%#llx", (unsigned long long)sg->src_c);
         putf(t, "        { sizeof *hd_l_%s, _Alignof(%s), %d, %#llx, %s, %d, hd_pair%d },   /* ",

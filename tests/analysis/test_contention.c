@@ -139,6 +139,81 @@ static void test_formula_vs_brute_force(void **state)
     }
 }
 
+/*
+ * An LCC family (hd_comm_family): source owners F i + c with the bits
+ * `unknown` of c known only at run time.  For every value of those bits
+ * the communication must be of the family's kind (or local), with the
+ * family's A and a b inside the family's, and the family's contention
+ * (Theorem 1 on its b, every bit that may vary set) must be, dimension by
+ * dimension, the largest of the channel loads hd_channel_loads counts over
+ * all the values: the worst case the analysis reports.
+ */
+static void test_family_worst_case(void **state)
+{
+    (void)state;
+    tu_rng_init(__func__);
+    long cases = tu_cases(3000), families = 0;
+    for (long t = 0; t < cases; t++) {
+        int n = 1 + (int)tu_below(7), k = n + (int)tu_below(2);
+        hd_target net = hd_target_ecube(n);
+        hd_affine src = hd_affine_constant(k, 0), dst = hd_affine_constant(k, 0);
+        for (int r = 0; r < n; r++) {
+            dst.row[r] = UINT64_C(1) << r;
+            src.row[r] = tu_chance(1, 4) ? dst.row[r] : tu_bits(k);
+        }
+        uint64_t unknown = tu_bits(n) & tu_bits(n);
+        src.c = tu_bits(n) & ~unknown;
+        dst.c = tu_chance(1, 2) ? 0 : tu_bits(n);
+        hd_lcc fam = { .A = hd_matrix_zero(n) };
+        hd_comm fc = hd_comm_family(n, &src, unknown, &dst, &fam);
+        uint64_t want[HD_MAX_DIM] = { 0 }, worst[HD_MAX_DIM] = { 0 }, vary = 0, b0 = 0;
+        if (fc.kind == HD_COMM_LCC) {
+            families += fc.b_runtime != 0;
+            tu_contention(&fam, want);
+        }
+        /* Every value of the unknown bits: v runs over the subsets of unknown. */
+        uint64_t v = 0;
+        do {
+            hd_affine s = src;
+            s.c |= v;
+            hd_lcc one = { .A = hd_matrix_zero(n) };
+            hd_comm c = hd_comm_from_owners(n, &s, &dst, &one);
+            if (fc.kind == HD_COMM_GENERAL || fc.kind == HD_COMM_LOCAL) {
+                TU_CHECK(c.kind == fc.kind, "n = %d, unknown %#llx, value %#llx: kind %d, the "
+                         "family's %d", n, (unsigned long long)unknown, (unsigned long long)v,
+                         (int)c.kind, (int)fc.kind);
+            } else if (c.kind == HD_COMM_LCC) {
+                uint64_t B[HD_MAX_DIM];
+                TU_CHECK(one.dir == fam.dir && hd_matrix_equal(&one.A, &fam.A),
+                         "n = %d: a value gives another A or direction", n);
+                TU_CHECK(!(one.b & ~fam.b), "n = %d: b %#llx outside the family's %#llx", n,
+                         (unsigned long long)one.b, (unsigned long long)fam.b);
+                if (!v)
+                    b0 = one.b;   /* local at v = 0: b0 = 0 */
+                vary |= one.b ^ b0;
+                TU_CHECK_EQ(hd_channel_loads(&net, &one, B), HD_OK, "hd_channel_loads rc");
+                for (int i = 0; i < n; i++)
+                    if (B[i] > worst[i])
+                        worst[i] = B[i];
+            } else {
+                TU_CHECK(c.kind == HD_COMM_LOCAL, "n = %d: a value gives a general communication "
+                         "in an LCC family", n);
+                hd_matrix id = hd_matrix_identity(n);
+                TU_CHECK(hd_matrix_equal(&fam.A, &id), "n = %d: a value is local but the "
+                         "family's A is not the identity", n);
+                vary |= b0;   /* local: b = 0 */
+            }
+            v = (v - unknown) & unknown;
+        } while (v);
+        if (fc.kind == HD_COMM_LCC) {
+            check_same_T(want, worst, n, "the family's Theorem 1", "the worst over its values");
+            TU_CHECK(vary == fc.b_runtime, "the bits of b that vary: %#llx, b_runtime %#llx "
+                     "(n = %d)", (unsigned long long)vary, (unsigned long long)fc.b_runtime, n);
+        }
+    }
+    TU_CHECK(families > cases / 4, "only %ld of %ld cases were families", families, cases);
+}
+
 /* The library's path walker against the test's own counter. */
 static void test_channel_loads_vs_own_counter(void **state)
 {
@@ -344,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_formula_vs_brute_force),
         cmocka_unit_test(test_channel_loads_vs_own_counter),
+        cmocka_unit_test(test_family_worst_case),
         cmocka_unit_test(test_large_cubes),
         cmocka_unit_test(test_embedded_large),
         cmocka_unit_test(test_channel_loads_errors),

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         v2[gray(i)] = A[i][J];
     printf("column: %.1f %.1f\n", sum(v1, 3), sum(v2, 4));
 
-    /* Contiguous block 1,2 and I % R, J % R: A(I sqrt N + alpha, J sqrt N + beta),
+    /* Contiguous block 1,2 and I mod R, J mod R: A(I sqrt N + alpha, J sqrt N + beta),
      * alpha:beta = p. */
 #pragma hyperdo doall
     for (int p = 0; p < N; p++)
@@ -65,17 +65,17 @@ int main(int argc, char **argv)
 #pragma hyperdo doall
     for (int p = 0; p < N; p++)
         v2[(gray(p >> H) << H) | gray(p & (R - 1))] =
-            A[(I % R) * R + (p >> H)][(J % R) * R + (p & (R - 1))];
+            A[(I & (R - 1)) * R + (p >> H)][(J & (R - 1)) * R + (p & (R - 1))];
     printf("s-block: %.1f %.1f\n", sum(v1, 5), sum(v2, 6));
 
-    /* Distributed block 3,1 and I % R, J % R: A(I + alpha sqrt N, J + beta sqrt N). */
+    /* Distributed block 3,1 and I mod R, J mod R: A(I + alpha sqrt N, J + beta sqrt N). */
 #pragma hyperdo doall
     for (int p = 0; p < N; p++)
         v1[p] = A[(p >> H) * R + 3][(p & (R - 1)) * R + 1];
 #pragma hyperdo doall
     for (int p = 0; p < N; p++)
         v2[(gray(p >> H) << H) | gray(p & (R - 1))] =
-            A[(p >> H) * R + I % R][(p & (R - 1)) * R + J % R];
+            A[(p >> H) * R + (I & (R - 1))][(p & (R - 1)) * R + (J & (R - 1))];
     printf("d-block: %.1f %.1f\n", sum(v1, 7), sum(v2, 8));
 
     /* Transpose: T(i, j) = A(j, i), both skewed. */

@@ -12,6 +12,8 @@
  *   5    a[5] + a[5]                   one element for all   block
  *   6    a[q[i]]                       through a distributed index  (requests)
  *   7    i >= d ? a[i - d] : 0         guarded, d an outer scalar  (a stream)
+ *   8    x[i ^ mask]                   an LCC family, mask = 300 an outer scalar
+ *   9    m2[I][i & 31]                 an LCC family, I = 7 (m2 is 32 x 32)
  */
 #include <stdio.h>
 
@@ -27,9 +29,10 @@ typedef struct {
 } point;
 
 double r[N], b[N], m[N], t[N], x[N], c[N], a[N], d2[N], e[N], f[N], g[N], h[N];
+double fm[N], fr[N], m2[32][32];
 int q[N];
 point pt[N];
-#pragma hyperdo distribute(r, b, m, t, x, c, a, d2, e, f, g, h, q, pt : block)
+#pragma hyperdo distribute(r, b, m, t, x, c, a, d2, e, f, g, h, q, pt, fm, fr, m2 : block)
 
 int main(void)
 {
@@ -44,8 +47,9 @@ int main(void)
         pt[i].v[1] = -i;
         pt[i].id = i * 3;
         pt[i].pad = 0;
+        m2[i / 32][i % 32] = i * 0.25;
     }
-    int d = 3;
+    int d = 3, mask = 300, I = 7;
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
         b[i] = r[reverse(i, 10)];
@@ -70,9 +74,15 @@ int main(void)
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
         h[i] = i >= d ? a[i - d] : 0;
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++)
+        fm[i] = x[i ^ mask];
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++)
+        fr[i] = m2[I][i & 31];
     double s = 0;
     for (int i = 0; i < N; i++)
-        s += (b[i] + t[i] + c[i] + d2[i] + e[i] + f[i] + g[i] + h[i]) * (i % 5 + 1);
+        s += (b[i] + t[i] + c[i] + d2[i] + e[i] + f[i] + g[i] + h[i] + fm[i] + fr[i]) * (i % 5 + 1);
     printf("%.17g\n", s);
     return 0;
 }

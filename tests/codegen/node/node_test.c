@@ -134,9 +134,12 @@ static int element(int d, int i)
     case 4: return N - 1 - i;
     case 5: return 5;
     case 6: return (i * 37 + 11) % N;
-    default: return i >= 3 ? i - 3 : -1;
+    case 7: return i >= 3 ? i - 3 : -1;
+    case 8: return i ^ 300;             /* x[i ^ mask], mask = 300 */
+    default: return 7 * 32 + (i & 31);  /* m2[I][i & 31], I = 7 */
     }
 }
+#define NDOALLS 10
 
 typedef struct {
     uint64_t messages, bytes;
@@ -197,8 +200,8 @@ static void counts(int n)
         failures++;
         return;
     }
-    figures got[8];
-    bool seen[8] = { false };
+    figures got[NDOALLS];
+    bool seen[NDOALLS] = { false };
     char line[512];
     while (fgets(line, sizeof line, f)) {
         unsigned phase;
@@ -206,7 +209,7 @@ static void counts(int n)
         unsigned long long msgs, bytes;
         if (line[0] == '#' || sscanf(line, "%u %d %llu %llu", &phase, &doall, &msgs, &bytes) != 4)
             continue;
-        if (doall < 0 || doall >= 8 || seen[doall])
+        if (doall < 0 || doall >= NDOALLS || seen[doall])
             continue;
         seen[doall] = true;
         got[doall] = (figures){ msgs, bytes };
@@ -214,7 +217,7 @@ static void counts(int n)
     fclose(f);
     /* sizeof(point) in counts.c: three doubles, a long and an int. */
     struct { double x, v[2]; long id; int pad; } point_like;
-    for (int d = 0; d < 8; d++) {
+    for (int d = 0; d < NDOALLS; d++) {
         size_t size = d == 4 ? sizeof point_like : sizeof(double);
         figures want = expected(d, n, size);
         if (!seen[d]) {
