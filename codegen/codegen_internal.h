@@ -77,6 +77,7 @@ typedef struct {
                             * the owner of b, computed when the loop runs */
     uint64_t home_c, src_c;
     hd_system pair;        /* [home owner; source owner] i = (q ^ home_c, p ^ src_c) */
+    hd_system src;         /* source owner i = p ^ src_c alone */
     hd_space w;            /* the elements q needs from p: e0 + w, e0 reduced */
     uint64_t leads;        /* w's leading bits: the slot of e is pext(e, leads) */
     int log2_slots;
@@ -112,6 +113,10 @@ typedef struct {
     int nreqs, reqs_cap;
     request_group *reqs;
     int levels;            /* rounds of requests */
+    bool permutation;      /* one slot group, nothing else remote, and its
+                            * processors' LCC an LCP: each processor sends
+                            * to one (hd_to) and receives from one
+                            * (hd_from), found in O(1) from its number */
     int nstreams, streams_cap;
     stream_group *streams;
 } node_plan;

@@ -637,10 +637,15 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
         snprintf(name, sizeof name, "hd_step_get%d", s);
         put_q_steps(t, name, &off, &outer);
     }
-    putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
-            "        for (int hd_q = 0; hd_q < %d; hd_q++) {\n"
-            "            if (!hd_out[hd_q])\n                continue;\n",
-         s, 1 << n);
+    if (np->permutation)
+        putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
+                "        const int hd_q = hd_to;   /* the one reader of my elements */\n"
+                "        if (hd_out[hd_q]) {\n", s);
+    else
+        putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
+                "        for (int hd_q = 0; hd_q < %d; hd_q++) {\n"
+                "            if (!hd_out[hd_q])\n                continue;\n",
+             s, 1 << n);
     char qc[64], pc[64];
     if (sg->home_c)
         snprintf(qc, sizeof qc, "((uint64_t)hd_q ^ %#llx)", (unsigned long long)sg->home_c);
@@ -724,6 +729,40 @@ static void put_family_b(text *t, const gen *g, const node_plan *np, int s)
     put(t, ";\n");
 }
 
+/*
+ * A permutation of the processors (an LCP, Hou et al. 2001, Definition 2;
+ * plan.c): the iterations that read my elements all run on one processor,
+ * hd_to, the home owner of any of them (a solution of source owner(i) =
+ * me); the elements my iterations read all live on one, hd_from, the owner
+ * of my first iteration's.  Each is O(1) in the number of processors: no
+ * scan of them, no test of who owns what (Lee and Aboelaze's Lemma, for
+ * their templates under skew: each processor finds its partners and its
+ * element's local address from its own number alone).
+ */
+static void put_partners(text *t, const gen *g, const node_plan *np)
+{
+    const slot_group *sg = &np->slots[0];
+    const hd_loop *l = np->loop;
+    const hd_ref *home = &l->refs[l->home];
+    int n = g->prog->n;
+    char me[64];
+    if (sg->family)
+        snprintf(me, sizeof me, "(uint64_t)hd_me ^ hd_family_c0");
+    else
+        me_plus(me, sizeof me, sg->src_c);
+    put_table(t, "hd_index", "hd_src_part0", sg->src.part, n);
+    putf(t, "    int hd_to, hd_from;   /* my partners */\n    {\n"
+            "        const %s %s = (%s)hd_combine(hd_src_part0, %d, %s);\n"
+            "        (void)%s;\n        hd_to = ",
+         l->var_type, l->var, l->var_type, n, me, l->var);
+    put_owner(t, g, np->refs[l->home].index, home->array);
+    putf(t, ";\n    }\n    {\n        const %s %s = (%s)hd_i0;\n        (void)%s;\n"
+            "        hd_from = ",
+         l->var_type, l->var, l->var_type, l->var);
+    put_owner(t, g, np->refs[sg->ref].index, sg->array);
+    put(t, ";\n    }\n");
+}
+
 static void put_slot_groups(text *t, const gen *g, const node_plan *np)
 {
     const hd_loop *l = np->loop;
@@ -733,6 +772,8 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     for (int s = 0; s < np->nslots; s++)
         if (np->slots[s].family)
             put_family_b(t, g, np, s);
+    if (np->permutation)
+        put_partners(t, g, np);
     for (int s = 0; s < np->nslots; s++) {
         char name[32];
         snprintf(name, sizeof name, "hd_pair%d", s);
@@ -756,6 +797,26 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     putf(t, "%d, hd_groups);\n", np->nslots);
     for (int s = 0; s < np->nslots; s++)
         put_pack(t, g, np, s);
+    if (np->permutation) {
+        putf(t, "    /* One message to the processor whose iterations read my elements, one\n"
+                "     * from the one that holds the elements mine read (Hou et al. 2001,\n"
+                "     * Fig. 1d). */\n"
+                "    if (hd_to != hd_me) {\n"
+                "        size_t hd_n;\n"
+                "        const void *hd_out = hd_batch(hd_msgs, hd_to, &hd_n);\n"
+                "        if (hd_n)\n"
+                "            %ssend(hd_to, hd_out, hd_n);\n"
+                "    }\n"
+                "    if (hd_from != hd_me) {\n"
+                "        size_t hd_n;\n"
+                "        void *hd_in = hd_inbox(hd_msgs, hd_from, &hd_n);\n"
+                "        if (hd_n)\n"
+                "            %sreceive(hd_from, hd_in, hd_n);\n"
+                "    }\n", g->v, g->v);
+        put(t, "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
+               "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n");
+        return;
+    }
     putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
             "     * from each that holds elements mine read (Hou et al. 2001, Fig. 1d). */\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"

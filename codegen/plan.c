@@ -231,7 +231,8 @@ static bool complete_slot_group(const gen *g, node_plan *np, slot_group *s)
     owner_rows(&src, n, rows + n);
     s->home_c = home.c & hd_mask(n);
     s->src_c = src.c & hd_mask(n);
-    if (hd_system_solve(rows, 2 * n, k, &s->pair) != HD_OK)
+    if (hd_system_solve(rows, 2 * n, k, &s->pair) != HD_OK ||
+        hd_system_solve(rows + n, n, k, &s->src) != HD_OK)
         return false;
     s->w = hd_space_image(&s->pair.null, &s->map, m);
     s->leads = hd_space_leads(&s->w);
@@ -556,6 +557,10 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
         int level = level_of(g, np, q, 0);
         if (level > np->levels)
             np->levels = level;
+    }
+    if (np->nslots == 1 && !np->nreqs && !np->nstreams) {
+        const hd_comm *c = &hd_ref_result(g->results, &l->refs[np->slots[0].ref])->comm;
+        np->permutation = c->kind == HD_COMM_LCC && hd_lcc_classify(c->lcc) == HD_LCP;
     }
     return true;
 }
