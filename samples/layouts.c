@@ -9,10 +9,20 @@
  * block, so that neighbours stay neighbours).  v[t][p] lives on processor
  * p (cyclic), so each doall below is one of the eight routings.
  *
+ * The template numbers are the variables of the sequential loop around
+ * the doalls, which runs over every row, column and block: unknown when
+ * translating, so each doall reads an LCC family (docs/layouts.md,
+ * "Parametric indices"), its b computed once per execution.  I and J are
+ * masked where they are added to bits the loop variable sets: the body
+ * sees only their names, and a signed int could be negative for all the
+ * translator knows, when + would carry.
+ *
  * `hyperdo analyze layouts.c` reports all eight as LCPs (the skew reads
  * every template conflict-free, Properties 1-4: conflict degree 1), the
  * four of Method 1 BPC (their matrices permute the address bits), and one
- * mapping for the set of them (Hou et al. 2001, Section 5).  The program
+ * mapping for the set of them (Hou et al. 2001, Section 5).  Each is a
+ * permutation of the processors, so the node code finds its partners and
+ * its element from its own number (the Lemma of Section 3).  The program
  * checks every element it gathered against the template's definition and
  * exits 0 when all are right.
  */
@@ -24,22 +34,21 @@
 #define N 16      /* 2^n */
 #define R 4       /* sqrt(N) */
 #define H 2       /* n / 2 */
-#define I 3       /* the templates' numbers: row 3, column 2, */
-#define J 2       /* blocks 3,2 */
 
 double A[N][N];
 double v[8][N];
 #pragma hyperdo distribute(A : skew)
 #pragma hyperdo distribute(v : cyclic)
 
-/* Element p (= alpha:beta for blocks) of template t, by Definitions 1-4
- * (the contiguous block as the Lemma's proof uses it). */
-static double element(int t, int p)
+/* Element p (= alpha:beta for blocks) of template t number T (row and
+ * column T, blocks I,J = T >> H, T & (R - 1)), by Definitions 1-4 (the
+ * contiguous block as the Lemma's proof uses it). */
+static double element(int t, int T, int p)
 {
-    int alpha = p >> H, beta = p & (R - 1);
+    int alpha = p >> H, beta = p & (R - 1), I = T >> H, J = T & (R - 1);
     switch (t % 4) {
-    case 0: return A[I][p];
-    case 1: return A[p][J];
+    case 0: return A[T][p];
+    case 1: return A[p][T];
     case 2: return A[I * R + alpha][J * R + beta];
     default: return A[alpha * R + I][beta * R + J];
     }
@@ -60,49 +69,53 @@ int main(void)
     for (int k = 0; k < N * N; k++)
         A[k / N][k % N] = (k * 37) % 101 - 50;
 
-    /* Method 1: element p to processor p. */
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[0][p] = A[I][p];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[1][p] = A[p][J];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[2][p] = A[I * R + (p >> H)][J * R + (p & (R - 1))];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[3][p] = A[(p >> H) * R + I][(p & (R - 1)) * R + J];
-
-    /* Method 2: element p to processor Gray(p), blocks Gray(alpha):Gray(beta). */
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[4][gray(p)] = A[I][p];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[5][gray(p)] = A[p][J];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[6][(gray(p >> H) << H) | gray(p & (R - 1))] =
-            A[I * R + (p >> H)][J * R + (p & (R - 1))];
-#pragma hyperdo doall
-    for (int p = 0; p < N; p++)
-        v[7][(gray(p >> H) << H) | gray(p & (R - 1))] =
-            A[(p >> H) * R + I][(p & (R - 1)) * R + J];
-
     static const char *const names[8] = {
         "row", "column", "contiguous block", "distributed block",
         "row (Gray)", "column (Gray)", "contiguous block (Gray)", "distributed block (Gray)",
     };
+    double sum[8] = { 0 };
     int wrong = 0;
-    for (int t = 0; t < 8; t++) {
-        double sum = 0;
-        for (int p = 0; p < N; p++) {
-            wrong += v[t][destination(t, p)] != element(t, p);
-            sum += v[t][p] * (p + 1);
-        }
-        printf("%-25s %8.1f\n", names[t], sum);
+    for (int T = 0; T < N; T++) {
+        int I = T >> H, J = T & (R - 1);
+
+        /* Method 1: element p to processor p. */
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[0][p] = A[T][p];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[1][p] = A[p][T];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[2][p] = A[I * R + (p >> H)][J * R + (p & (R - 1))];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[3][p] = A[(p >> H) * R + (I & (R - 1))][(p & (R - 1)) * R + (J & (R - 1))];
+
+        /* Method 2: element p to processor Gray(p), blocks Gray(alpha):Gray(beta). */
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[4][gray(p)] = A[T][p];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[5][gray(p)] = A[p][T];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[6][(gray(p >> H) << H) | gray(p & (R - 1))] =
+                A[I * R + (p >> H)][J * R + (p & (R - 1))];
+#pragma hyperdo doall
+        for (int p = 0; p < N; p++)
+            v[7][(gray(p >> H) << H) | gray(p & (R - 1))] =
+                A[(p >> H) * R + (I & (R - 1))][(p & (R - 1)) * R + (J & (R - 1))];
+
+        for (int t = 0; t < 8; t++)
+            for (int p = 0; p < N; p++) {
+                wrong += v[t][destination(t, p)] != element(t, T, p);
+                sum[t] += v[t][p] * (p + 1) * (T + 1);
+            }
     }
-    printf("%s\n", wrong ? "WRONG" : "all eight templates gathered right");
+    for (int t = 0; t < 8; t++)
+        printf("%-25s %10.1f\n", names[t], sum[t]);
+    printf("%s\n", wrong ? "WRONG" : "every template of every number gathered right");
     return wrong != 0;
 }

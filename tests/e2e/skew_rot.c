@@ -56,7 +56,7 @@ int main(int argc, char **argv)
         v[p] = A[4 * (p >> 2) + 3][2 * (p & 3) + 1];
 #pragma hyperdo doall
     for (int p = 0; p < N; p++)
-        w[p] = A[4 * (p >> 2) + J % 4][2 * (p & 3) + I % 2];
+        w[p] = A[4 * (p >> 2) + (J & 3)][2 * (p & 3) + (I & 1)];
     printf("d-block: %.1f %.1f\n", sum(v, 5), sum(w, 6));
 
 #pragma hyperdo doall
