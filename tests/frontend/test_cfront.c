@@ -671,8 +671,8 @@ static void test_general_and_local_reads(void **state)
         const char *reason_word;   /* the reason names what the index uses */
     } general[] = {
         { "idx[i] & 255", "idx" },
-        { "i ^ m", "m" },
-        { "(i ^ m) & 255", "m" },
+        { "i + m", "m" },
+        { "(i + m) & 255", "m" },
     };
     char text[2048];
     for (size_t c = 0; c < sizeof general / sizeof general[0]; c++) {
@@ -687,6 +687,22 @@ static void test_general_and_local_reads(void **state)
         TU_CHECK(strstr(r.spec.lccs[0].comm.reason, general[c].reason_word) != NULL,
                  "r[%s]: the reason '%s' does not name '%s'", general[c].index,
                  r.spec.lccs[0].comm.reason, general[c].reason_word);
+        release(&r);
+    }
+    /* An outer variable XORed in is an LCC family (docs/layouts.md,
+     * "Parametric indices"): an LCC, the bits of b it reaches known at run
+     * time only; + of it may carry, which is general (above). */
+    static const char *const families[] = { "i ^ m", "(i ^ m) & 255", "i ^ (m & 3)" };
+    for (size_t c = 0; c < sizeof families / sizeof families[0]; c++) {
+        reading r;
+        snprintf(text, sizeof text, program, families[c]);
+        read_program(&r, text, 0);
+        expect_clean(&r, families[c], text);
+        TU_CHECK_EQ(r.spec.m, 1, families[c]);
+        TU_CHECK(r.spec.lccs[0].comm.kind == HD_COMM_LCC, "r[%s] must be an LCC family",
+                 families[c]);
+        TU_CHECK(r.spec.lccs[0].comm.b_runtime != 0, "r[%s]: no bit of b is known at run "
+                 "time only", families[c]);
         release(&r);
     }
     /* w has 16 elements and no distribute pragma: replicated, so reading
