@@ -31,12 +31,18 @@ static const hd_affine *map_of(const checker *r, const hd_ref *ref)
     return result(r, ref)->map;
 }
 
+/* Its map, or its LCC family's (whose constant has only b's known bits). */
+static const hd_affine *linear_map_of(const checker *r, const hd_ref *ref)
+{
+    return map_of(r, ref) ? map_of(r, ref) : result(r, ref)->family;
+}
+
 /* The owner of a reference's element as a map of i: its array's layout
- * after its index map. */
+ * after its index map (or its family's). */
 static hd_affine owner_map(const checker *r, const hd_ref *ref)
 {
     const hd_layout *l = &r->layout[ref->array];
-    return hd_affine_compose(&l->owner, map_of(r, ref), l->n);
+    return hd_affine_compose(&l->owner, linear_map_of(r, ref), l->n);
 }
 
 static uint64_t owner_at(const checker *r, int arr, uint64_t element)
@@ -419,11 +425,9 @@ static int compare_u64(const void *a, const void *b)
 static long long conflict_degree(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     int n = r->prog->n;
-    const hd_affine *fam = result(r, ref)->family;
-    if ((map_of(r, ref) || fam) && ref->guard < 0) {
+    if (linear_map_of(r, ref) && ref->guard < 0) {
         /* A family's b moves the coset, not its size. */
-        const hd_layout *lay = &r->layout[ref->array];
-        hd_affine o = hd_affine_compose(&lay->owner, fam ? fam : map_of(r, ref), lay->n);
+        hd_affine o = owner_map(r, ref);
         hd_matrix m = hd_matrix_zero(HD_MAX_DIM);
         for (int t = 0; t < n; t++)
             m.row[t] = o.row[t] & hd_mask(l->k);
@@ -519,15 +523,14 @@ static void communications(checker *r, hd_loop *l)
             comm->kind = HD_COMM_LOCAL;
             continue;
         }
-        const hd_affine *fam = result(r, ref)->family;
-        if ((map_of(r, ref) || fam) && map_of(r, home)) {
+        if (linear_map_of(r, ref) && map_of(r, home)) {
             const hd_layout *lay = &r->layout[ref->array];
-            hd_affine src = fam ? hd_affine_compose(&lay->owner, fam, lay->n) : owner_map(r, ref);
+            hd_affine src = owner_map(r, ref);
             hd_affine dst = owner_map(r, home);
             hd_lcc lcc = { .A = hd_matrix_zero(p->n) };
-            /* The owner bits the family's unknown element bits reach. */
+            /* The owner bits a family's unknown element bits reach. */
             uint64_t unknown = 0;
-            for (int t = 0; fam && t < p->n; t++)
+            for (int t = 0; t < p->n; t++)
                 if (lay->owner.row[t] & result(r, ref)->family_unknown & hd_mask(a->log2_size))
                     unknown |= UINT64_C(1) << t;
             *comm = hd_comm_family(p->n, &src, unknown, &dst, &lcc);
