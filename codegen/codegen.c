@@ -468,29 +468,35 @@ static bool put_general_layouts(text *t, const gen *g)
         return false;
     /* Each kind present, said once; a program of skews only keeps the
      * comment it always had. */
-    bool kinds[HD_DIST_XOR + 1] = { false };
-    for (int a = 0; a < p->narrays; a++)
-        if (g->array_id[a] >= 0 && g->layout[a].shift < 0)
-            kinds[p->arrays[a].dist == HD_DIST_SKEW_ROT ? HD_DIST_SKEW : p->arrays[a].dist] = true;
+    bool skew = false, block2d = false, cyclic2d = false, batcher = false;
+    for (int a = 0; a < p->narrays; a++) {
+        if (g->array_id[a] < 0 || g->layout[a].shift >= 0)
+            continue;
+        hd_dist_kind d = p->arrays[a].dist;
+        skew |= d == HD_DIST_SKEW || d == HD_DIST_SKEW_ROT;
+        block2d |= d == HD_DIST_BLOCK_2D;
+        cyclic2d |= d == HD_DIST_CYCLIC_2D;
+        batcher |= d == HD_DIST_XOR;
+    }
     int pr = 1 << hd_grid_rows_log2(p->n), pc = (1 << p->n) / pr;
     put(t, "/* Layouts whose owner is no bit field of the element index: bit t of\n"
            " * the owner (of the offset) of element e is the parity of e AND row t\n * (");
     const char *sep = "";
-    if (kinds[HD_DIST_SKEW]) {
+    if (skew) {
         put(t, "Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j");
         sep = ";\n * ";
     }
-    if (kinds[HD_DIST_BLOCK_2D]) {
+    if (block2d) {
         putf(t, "%sHPF's (BLOCK, BLOCK) on a %d x %d processor grid: A(i, j) on the\n"
                 " * processor of its row block and column block", sep, pr, pc);
         sep = ";\n * ";
     }
-    if (kinds[HD_DIST_CYCLIC_2D]) {
+    if (cyclic2d) {
         putf(t, "%sHPF's (CYCLIC, CYCLIC) on a %d x %d processor grid: A(i, j) on\n"
                 " * processor (i mod %d) * %d + (j mod %d)", sep, pr, pc, pr, pc, pc);
         sep = ";\n * ";
     }
-    if (kinds[HD_DIST_XOR])
+    if (batcher)
         putf(t, "%sBatcher's storage: A(i, j) at offset i of processor i XOR j", sep);
     put(t, "). */\n");
     for (int a = 0; a < p->narrays; a++) {
