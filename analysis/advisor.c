@@ -1,9 +1,12 @@
 /*
  * advisor.c — the layout advisor (`hyperdo analyze --layouts`): for each
  * distributed array, the program analysed again under every layout the
- * array can have (cyclic, block, each block_cyclic(B) between them, and
+ * array can have (cyclic, block, each block_cyclic(B) between them,
  * Lee and Aboelaze's skew where the array is an N x N matrix on N = 2^n
- * processors), the other arrays keeping theirs; under each, the conflict
+ * processors, HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC) where it is a 2-D
+ * array with at least the processor grid's rows and columns, and
+ * Batcher's i XOR j where skew applies), the other arrays keeping theirs;
+ * under each, the conflict
  * degrees of the array's references (docs/layouts.md) and the contention
  * the plan leaves after its mapping (Hou et al. 2001, Section 5); and the
  * layout that minimises them.
@@ -161,7 +164,7 @@ static char *reason_for(const hd_array_advice *a)
 static void candidates(const hd_array *a, int n, hd_array_advice *out)
 {
     int spare = a->log2_size - n;     /* offset bits */
-    int cap = spare + 3;
+    int cap = spare + 6;
     out->cand = hd_xcalloc((size_t)cap, sizeof *out->cand);
     out->cand[out->ncand++] = (hd_layout_candidate){ .dist = HD_DIST_CYCLIC };
     for (int b = 1; b < spare; b++)
@@ -172,6 +175,19 @@ static void candidates(const hd_array *a, int n, hd_array_advice *out)
     if (a->log2_size == 2 * n)
         out->cand[out->ncand++] = (hd_layout_candidate){
             .dist = n % 2 == 0 ? HD_DIST_SKEW : HD_DIST_SKEW_ROT };
+    /* The layouts added for issue 13's comparison come last, so that on a
+     * tie the advice is what it was before them.  The 2-D ones where the
+     * front end would accept them: a 2-D array (its extents powers of
+     * two, as a distributed array's are) at least as large as the grid in
+     * each dimension. */
+    int rows_log2 = hd_grid_rows_log2(n);
+    if (a->ndims == 2 && a->extent[0] >= (INT64_C(1) << rows_log2) &&
+        a->extent[1] >= (INT64_C(1) << (n - rows_log2))) {
+        out->cand[out->ncand++] = (hd_layout_candidate){ .dist = HD_DIST_BLOCK_2D };
+        out->cand[out->ncand++] = (hd_layout_candidate){ .dist = HD_DIST_CYCLIC_2D };
+    }
+    if (a->log2_size == 2 * n)
+        out->cand[out->ncand++] = (hd_layout_candidate){ .dist = HD_DIST_XOR };
     /* The declared one: exact is cyclic (and block) for 2^n elements;
      * block_cyclic with B = 1 or B = 2^spare is cyclic or block. */
     hd_dist_kind d = a->dist;

@@ -298,7 +298,8 @@ typedef struct {
     char *array;
     int ncand;
     hd_layout_candidate *cand; /* cyclic, block_cyclic(2^b) ..., block,
-                                * skew (or skew_rot) where it applies */
+                                * skew (or skew_rot), block, block and
+                                * cyclic, cyclic, xor where they apply */
     int declared, best;        /* indices into cand */
     char *reason;              /* why best (owned) */
 } hd_array_advice;

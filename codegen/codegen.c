@@ -466,9 +466,39 @@ static bool put_general_layouts(text *t, const gen *g)
         any |= g->array_id[a] >= 0 && g->layout[a].shift < 0;
     if (!any)
         return false;
+    /* Each kind present, said once; a program of skews only keeps the
+     * comment it always had. */
+    bool skew = false, block2d = false, cyclic2d = false, batcher = false;
+    for (int a = 0; a < p->narrays; a++) {
+        if (g->array_id[a] < 0 || g->layout[a].shift >= 0)
+            continue;
+        hd_dist_kind d = p->arrays[a].dist;
+        skew |= d == HD_DIST_SKEW || d == HD_DIST_SKEW_ROT;
+        block2d |= d == HD_DIST_BLOCK_2D;
+        cyclic2d |= d == HD_DIST_CYCLIC_2D;
+        batcher |= d == HD_DIST_XOR;
+    }
+    int pr = 1 << hd_grid_rows_log2(p->n), pc = (1 << p->n) / pr;
     put(t, "/* Layouts whose owner is no bit field of the element index: bit t of\n"
-           " * the owner (of the offset) of element e is the parity of e AND row t\n"
-           " * (Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j). */\n");
+           " * the owner (of the offset) of element e is the parity of e AND row t\n * (");
+    const char *sep = "";
+    if (skew) {
+        put(t, "Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j");
+        sep = ";\n * ";
+    }
+    if (block2d) {
+        putf(t, "%sHPF's (BLOCK, BLOCK) on a %d x %d processor grid: A(i, j) on the\n"
+                " * processor of its row block and column block", sep, pr, pc);
+        sep = ";\n * ";
+    }
+    if (cyclic2d) {
+        putf(t, "%sHPF's (CYCLIC, CYCLIC) on a %d x %d processor grid: A(i, j) on\n"
+                " * processor (i mod %d) * %d + (j mod %d)", sep, pr, pc, pr, pc, pc);
+        sep = ";\n * ";
+    }
+    if (batcher)
+        putf(t, "%sBatcher's storage: A(i, j) at offset i of processor i XOR j", sep);
+    put(t, "). */\n");
     for (int a = 0; a < p->narrays; a++) {
         const hd_layout *l = &g->layout[a];
         if (g->array_id[a] < 0 || l->shift >= 0)

@@ -35,7 +35,7 @@ static const char *name_of(const gen *g, int arr)
 /* The owner and the local offset of element `index` of array arr, as C,
  * from its layout: the runtime's inline hd_owner and hd_local_offset for a
  * bit field (cyclic, block, block_cyclic), its hd_owner_in and
- * hd_offset_in for any other GF(2) map (Lee and Aboelaze's skew), which
+ * hd_offset_in for any other GF(2) map (the skews, the 2-D layouts, xor), which
  * read the rows the program's layout table gives hd_run_layouts. */
 static void put_owner(text *t, const gen *g, const char *index, int arr)
 {

@@ -96,11 +96,14 @@ static const pragma *distribution_of(reader *r, const char *name, int *which)
 
 /* Lee and Aboelaze store an N x N matrix on N = 2^n processors with n
  * even (Section 2, "N = 2^n, and n = 2k"): the skews need exactly 2^(2n)
- * elements, and skew an even n; skew_rot is the extension for any n. */
+ * elements, and skew an even n; skew_rot is the extension for any n.
+ * Batcher's i XOR j (Batcher 1977, Lee and Aboelaze's reference [1]) is
+ * defined on the same N x N matrices, for any n. */
 static bool skew_fits(reader *r, hd_array *a, const pragma *d, int which)
 {
     int n = r->prog->n;
-    const char *name = d->dist == HD_DIST_SKEW ? "skew" : "skew_rot";
+    const char *name = d->dist == HD_DIST_SKEW ? "skew"
+                       : d->dist == HD_DIST_XOR ? "xor" : "skew_rot";
     if (a->log2_size != 2 * n) {
         char has[48] = "a number of elements that is not a power of two";
         if (a->log2_size >= 0)
@@ -108,8 +111,10 @@ static bool skew_fits(reader *r, hd_array *a, const pragma *d, int which)
         hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
                   "'%s' cannot be distributed by %s on the %d-cube: it needs "
                   "exactly 2^%d elements (an N x N matrix for N = 2^%d "
-                  "processors, Lee and Aboelaze, Section 2), and it has %s",
-                  a->name, name, n, 2 * n, n, has);
+                  "processors, %s), and it has %s",
+                  a->name, name, n, 2 * n, n,
+                  d->dist == HD_DIST_XOR ? "Batcher's storage as Lee and Aboelaze cite it"
+                                         : "Lee and Aboelaze, Section 2", has);
         return false;
     }
     if (d->dist == HD_DIST_SKEW && n % 2 != 0) {
@@ -118,6 +123,48 @@ static bool skew_fits(reader *r, hd_array *a, const pragma *d, int which)
                   "Section 2: n = 2k), and the cube is the %d-cube; skew_rot "
                   "distributes A(i, j) to rotl(i, %d, %d) XOR j for any n "
                   "(Hyperdo's extension, docs/layouts.md)", n, n / 2, n);
+        return false;
+    }
+    return true;
+}
+
+/* HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC) (High Performance Fortran
+ * Forum 1993) lay out the rows and the columns of T A[R][C] on a
+ * Pr x Pc processor grid, Pr = 2^ceil(n/2) and Pc = 2^floor(n/2)
+ * (hd_grid_rows_log2): A must be 2-D with power-of-two extents, at least
+ * the grid's, or some processor row or column would hold nothing (the
+ * slices of equal size cannot express that). */
+static bool grid_fits(reader *r, hd_array *a, const pragma *d, int which)
+{
+    int n = r->prog->n;
+    const char *name = hd_dist_name(d->dist);
+    const char *hpf = d->dist == HD_DIST_BLOCK_2D ? "(BLOCK, BLOCK)" : "(CYCLIC, CYCLIC)";
+    long long pr = 1LL << hd_grid_rows_log2(n), pc = (1LL << n) / pr;
+    unsigned at = (unsigned)d->name_cols[which];
+    if (a->ndims != 2) {
+        hd_report(&r->d, HD_ERROR, at, d->line,
+                  "'%s' cannot be distributed by %s: HPF's %s lays out the rows and "
+                  "the columns of a 2-D array T %s[R][C], and '%s' has %d dimension%s",
+                  a->name, name, hpf, a->name, a->name, a->ndims, a->ndims == 1 ? "" : "s");
+        return false;
+    }
+    long long R = (long long)a->extent[0], C = (long long)a->extent[1];
+    if (a->log2_size < 0) {
+        hd_report(&r->d, HD_ERROR, at, d->line,
+                  "'%s' cannot be distributed by %s: its extents must be powers of "
+                  "two, and it is %s[%lld][%lld]", a->name, name, a->name, R, C);
+        return false;
+    }
+    if (R < pr || C < pc) {
+        bool rows = R < pr;
+        hd_report(&r->d, HD_ERROR, at, d->line,
+                  "'%s' cannot be distributed by %s on the %d-cube: its %lld %s %s "
+                  "fewer than the %lld %s of the %lld x %lld processor grid (the "
+                  "grid's rows take the larger half of the cube's dimensions, "
+                  "docs/layouts.md)", a->name, name, n, rows ? R : C,
+                  rows ? (R == 1 ? "row" : "rows") : (C == 1 ? "column" : "columns"),
+                  (rows ? R : C) == 1 ? "is" : "are", rows ? pr : pc,
+                  rows ? "rows" : "columns", pr, pc);
         return false;
     }
     return true;
@@ -145,7 +192,16 @@ static void distribute_each(reader *r)
             a->dist_refused = true;
             continue;
         }
-        if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT) {
+        if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {
+            if (!grid_fits(r, a, d, which)) {
+                a->dist_refused = true;
+                continue;
+            }
+            hd_array_set_dist(a, p->n, d->dist, 0);
+            continue;
+        }
+        if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT ||
+            d->dist == HD_DIST_XOR) {
             if (!skew_fits(r, a, d, which)) {
                 a->dist_refused = true;
                 continue;

@@ -75,9 +75,17 @@ void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2)
     case HD_DIST_BLOCK: a->shift = a->log2_size - n; break;
     case HD_DIST_BLOCK_CYCLIC: a->shift = block_log2; break;
     case HD_DIST_SKEW:
-    case HD_DIST_SKEW_ROT: a->shift = -1; break;
+    case HD_DIST_SKEW_ROT:
+    case HD_DIST_BLOCK_2D:
+    case HD_DIST_CYCLIC_2D:
+    case HD_DIST_XOR: a->shift = -1; break;
     default: a->shift = 0; break;
     }
+}
+
+int hd_grid_rows_log2(int n)
+{
+    return (n + 1) / 2;
 }
 
 const char *hd_dist_name(hd_dist_kind k)
@@ -90,6 +98,9 @@ const char *hd_dist_name(hd_dist_kind k)
     case HD_DIST_BLOCK_CYCLIC: return "block_cyclic";
     case HD_DIST_SKEW: return "skew";
     case HD_DIST_SKEW_ROT: return "skew_rot";
+    case HD_DIST_BLOCK_2D: return "block, block";
+    case HD_DIST_CYCLIC_2D: return "cyclic, cyclic";
+    case HD_DIST_XOR: return "xor";
     }
     return "?";
 }
@@ -99,18 +110,44 @@ hd_layout hd_array_layout(const hd_array *a, int n)
     hd_layout l = { .bits = a->log2_size, .n = n, .shift = a->shift,
                     .owner = hd_affine_constant(a->log2_size, 0),
                     .offset = hd_affine_constant(a->log2_size, 0) };
-    if (a->dist == HD_DIST_SKEW || a->dist == HD_DIST_SKEW_ROT) {
+    if (a->dist == HD_DIST_SKEW || a->dist == HD_DIST_SKEW_ROT ||
+        a->dist == HD_DIST_XOR) {
         /* e = i:j (i the high n bits).  Owner bit t = bit t of j XOR bit t
          * of rotl(i, h, n), which is bit (t - h) mod n of i (Lee and
-         * Aboelaze, Section 3: h = n/2 makes rotl the swap of halves xi);
-         * the offset is i (the Lemma's "location i"). */
-        int h = n / 2;
+         * Aboelaze, Section 3: h = n/2 makes rotl the swap of halves xi;
+         * h = 0 is Batcher's i XOR j); the offset is i (the Lemma's
+         * "location i"). */
+        int h = a->dist == HD_DIST_XOR ? 0 : n / 2;
         l.shift = -1;
         for (int t = 0; t < n; t++)
             l.owner.row[t] = (UINT64_C(1) << t) |
                              (UINT64_C(1) << (n + (t - h + n) % n));
         for (int b = 0; b < n; b++)
             l.offset.row[b] = UINT64_C(1) << (n + b);
+        return l;
+    }
+    if (a->dist == HD_DIST_BLOCK_2D || a->dist == HD_DIST_CYCLIC_2D) {
+        /* e = i:j with j the low c bits (C = 2^c) and i the next r bits;
+         * the grid is 2^nr x 2^nc.  The owner is pi:pj (pj its low nc
+         * bits), the offset li:lj (lj its low c - nc bits): row-major
+         * within the processor's part.  (BLOCK, BLOCK) takes pi and pj
+         * from the top bits of i and j, (CYCLIC, CYCLIC) from the low
+         * ones; the offset has the bits left over, in order. */
+        int c = __builtin_ctzll((unsigned long long)a->extent[1]);
+        int r = a->log2_size - c;
+        int nr = hd_grid_rows_log2(n), nc = n - nr;
+        bool block = a->dist == HD_DIST_BLOCK_2D;
+        int pj = block ? c - nc : 0, pi = block ? c + r - nr : c;      /* their low bits */
+        int lj = block ? 0 : nc, li = block ? c : c + nr;
+        l.shift = -1;
+        for (int t = 0; t < nc; t++)
+            l.owner.row[t] = UINT64_C(1) << (pj + t);
+        for (int t = 0; t < nr; t++)
+            l.owner.row[nc + t] = UINT64_C(1) << (pi + t);
+        for (int b = 0; b < c - nc; b++)
+            l.offset.row[b] = UINT64_C(1) << (lj + b);
+        for (int b = 0; b < r - nr; b++)
+            l.offset.row[c - nc + b] = UINT64_C(1) << (li + b);
         return l;
     }
     for (int t = 0; t < n; t++)

@@ -200,8 +200,8 @@ void hd_expr_eval_block(const hd_expr *e, uint64_t base, int n,
 
 /* How a distributed array's elements are spread over the 2^n processors:
  * for the bit fields, element e lives on the processor given by bits
- * shift .. shift+n-1 of e; the skews are GF(2)-linear owners that are no
- * bit field (hd_layout). */
+ * shift .. shift+n-1 of e; the skews, the 2-D distributions and xor are
+ * GF(2)-linear owners that are no bit field (hd_layout). */
 typedef enum {
     HD_DIST_NONE,          /* replicated: every processor has all of it */
     HD_DIST_EXACT,         /* 2^n elements: element e on processor e */
@@ -215,7 +215,27 @@ typedef enum {
     HD_DIST_SKEW_ROT,      /* the same with xi(i) = rotl(i, floor(n/2), n),
                             * for any n: Hyperdo's extension, not the
                             * paper's (equal to SKEW for even n) */
+    HD_DIST_BLOCK_2D,      /* T A[R][C], R and C powers of two, on a
+                            * 2^ceil(n/2) x 2^floor(n/2) processor grid
+                            * (hd_grid_rows_log2): A(i, j) on processor
+                            * pi Pc + pj, pi = i / (R/Pr), pj = j / (C/Pc),
+                            * at li (C/Pc) + lj, the remainders: HPF's
+                            * (BLOCK, BLOCK) (High Performance Fortran
+                            * Forum 1993) */
+    HD_DIST_CYCLIC_2D,     /* the same grid, pi = i mod Pr, pj = j mod Pc,
+                            * li = i / Pr, lj = j / Pc: HPF's
+                            * (CYCLIC, CYCLIC) */
+    HD_DIST_XOR,           /* 2^(2n) elements e = iN + j, any n: A(i, j) at
+                            * offset i of processor i XOR j, Batcher's
+                            * storage (Batcher 1977, as Lee and Aboelaze
+                            * cite it: rows and columns conflict-free,
+                            * blocks not) */
 } hd_dist_kind;
+
+/* The processor grid of the 2-D distributions on the n-cube: 2^r rows
+ * and 2^(n - r) columns, r = ceil(n/2), the rows taking the larger half
+ * (for odd n a grid is no square; either choice is a convention). */
+int hd_grid_rows_log2(int n);
 
 typedef struct {
     char *name;
@@ -228,7 +248,7 @@ typedef struct {
                              * no follow-on error for it */
     int block_log2;         /* BLOCK_CYCLIC: log2(B) */
     int shift;              /* owner = bits shift .. shift+n-1 (bit fields);
-                             * -1 under the skews */
+                             * -1 under the others (skews, 2-D, xor) */
     /* For the code generator (hd_c_options.host_code only): */
     char *elem_type;        /* the innermost element type, as written,
                              * without qualifiers ("double", "real_t") */
@@ -272,12 +292,14 @@ typedef struct hd_spec_array {
  * layout it tries. */
 void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2);
 
-/* "exact", "cyclic", "block", "block_cyclic", "skew", "skew_rot" (the
- * pragma's words; "replicated" for HD_DIST_NONE). */
+/* "exact", "cyclic", "block", "block_cyclic", "skew", "skew_rot",
+ * "block, block", "cyclic, cyclic", "xor" (the pragma's words;
+ * "replicated" for HD_DIST_NONE). */
 const char *hd_dist_name(hd_dist_kind k);
 
 /* The layout of distributed array a over 2^n processors (a->dist is not
- * HD_DIST_NONE and a->log2_size >= n). */
+ * HD_DIST_NONE and a->log2_size >= n; under the 2-D distributions a is
+ * 2-D with extents at least the grid's, hd_grid_rows_log2). */
 hd_layout hd_array_layout(const hd_array *a, int n);
 uint64_t hd_layout_owner(const hd_layout *l, uint64_t e);
 uint64_t hd_layout_offset(const hd_layout *l, uint64_t e);

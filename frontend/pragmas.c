@@ -85,10 +85,14 @@ static bool pragma_number(reader *r, token_cursor *tc, long long *value,
 /*
  *   distribute = "distribute" "(" name {"," name} ":" dist ")"
  *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
- *              | "skew" | "skew_rot"
+ *              | "skew" | "skew_rot" | "xor"
+ *              | "block" "," "block" | "cyclic" "," "cyclic"
  *
  * the names those of arrays, B of block_cyclic(B) a power of two; read
- * after "distribute".
+ * after "distribute".  The last two are HPF's (BLOCK, BLOCK) and
+ * (CYCLIC, CYCLIC) of a 2-D array (High Performance Fortran Forum 1993):
+ * the comma after the colon separates the dimensions' distributions, as
+ * in HPF's DISTRIBUTE A(BLOCK, BLOCK).
  */
 static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
 {
@@ -110,7 +114,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
     } while (accept_token(r, tc, ","));
     if (!accept_token(r, tc, ":")) {
         pragma_error(r, tc, "expected ':' and a distribution (cyclic, block, "
-                     "block_cyclic(B), skew or skew_rot) after the array names%s", "");
+                     "block_cyclic(B), skew, skew_rot, xor, 'block, block' or "
+                     "'cyclic, cyclic') after the array names%s", "");
         return false;
     }
     if (token_on_line(r, tc))
@@ -119,10 +124,30 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         p->dist = HD_DIST_SKEW;
     } else if (accept_token(r, tc, "skew_rot")) {
         p->dist = HD_DIST_SKEW_ROT;
+    } else if (accept_token(r, tc, "xor")) {
+        p->dist = HD_DIST_XOR;
     } else if (accept_token(r, tc, "cyclic")) {
         p->dist = HD_DIST_CYCLIC;
+        if (accept_token(r, tc, ",")) {
+            if (!accept_token(r, tc, "cyclic")) {
+                pragma_error(r, tc, "expected 'cyclic' after 'cyclic,': the 2-D "
+                             "distributions are 'block, block' and 'cyclic, cyclic' "
+                             "(HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))%s", "");
+                return false;
+            }
+            p->dist = HD_DIST_CYCLIC_2D;
+        }
     } else if (accept_token(r, tc, "block")) {
         p->dist = HD_DIST_BLOCK;
+        if (accept_token(r, tc, ",")) {
+            if (!accept_token(r, tc, "block")) {
+                pragma_error(r, tc, "expected 'block' after 'block,': the 2-D "
+                             "distributions are 'block, block' and 'cyclic, cyclic' "
+                             "(HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))%s", "");
+                return false;
+            }
+            p->dist = HD_DIST_BLOCK_2D;
+        }
     } else if (accept_token(r, tc, "block_cyclic")) {
         p->dist = HD_DIST_BLOCK_CYCLIC;
         unsigned at = 0;
@@ -140,7 +165,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         }
     } else {
         pragma_error(r, tc, "unknown distribution: expected cyclic, block, "
-                     "block_cyclic(B), skew or skew_rot%s", "");
+                     "block_cyclic(B), skew, skew_rot, xor, 'block, block' or "
+                     "'cyclic, cyclic'%s", "");
         return false;
     }
     if (!accept_token(r, tc, ")")) {

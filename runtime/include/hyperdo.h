@@ -125,7 +125,8 @@ typedef struct {
 } hd_array_desc;
 
 /* A layout whose owner is not a bit field (Lee and Aboelaze's templates:
- * owners such as xi(i) XOR j): the owner and the local offset of element
+ * owners such as xi(i) XOR j; HPF's 2-D (BLOCK, BLOCK) and (CYCLIC,
+ * CYCLIC); Batcher's i XOR j): the owner and the local offset of element
  * e are GF(2)-affine maps of e's log2_size bits,
  *     bit t of owner(e)  = parity(owner_rows[t] & e)  ^ bit t of owner_c,
  *                          t < n,
@@ -227,7 +228,7 @@ static inline hd_index hd_global_index(hd_index hd_o, int hd_v, int hd_shift, in
 
 /* The same for array `array` (its index in the program's table) under
  * any layout, the general ones of hd_run_layouts included (Lee and
- * Aboelaze's skew): the node code of an array whose owner is no bit
+ * Aboelaze's skew, the 2-D layouts, xor): the node code of an array whose owner is no bit
  * field calls these.  Valid on every processor once hd_run has started. */
 int hd_owner_in(int array, hd_index e);
 hd_index hd_offset_in(int array, hd_index e);

@@ -9,8 +9,9 @@
  *   - the bit field at shift (cyclic, block and block_cyclic): element e
  *     is on (e >> shift) & (2^n - 1), at e with those n bits removed —
  *     hyperdo.h's hd_owner, hd_local_offset and hd_global_index;
- *   - a GF(2)-affine layout (hd_layout_desc, Lee and Aboelaze's
- *     templates, e.g. owner xi(i) XOR j): the owner and the local offset
+ *   - a GF(2)-affine layout (hd_layout_desc: Lee and Aboelaze's
+ *     templates, e.g. owner xi(i) XOR j, HPF's 2-D layouts, Batcher's
+ *     i XOR j): the owner and the local offset
  *     are GF(2)-affine maps of e's bits, together one-to-one.  Going back
  *     from (processor, offset) to e takes the inverse of that map, worked
  *     out once per array when the program starts.

@@ -4,7 +4,10 @@
  * degree (the most elements of one template on one processor) of rows,
  * columns, contiguous and distributed blocks, the two diagonals, and the
  * worst sqrt N x sqrt N block at any position, under cyclic, block,
- * block_cyclic(sqrt N) and Lee and Aboelaze's skew.
+ * block_cyclic(sqrt N), Lee and Aboelaze's skew, HPF's (BLOCK, BLOCK) and
+ * (CYCLIC, CYCLIC) on the sqrt N x sqrt N processor grid (High
+ * Performance Fortran Forum 1993) and Batcher's i XOR j (Batcher 1977, as
+ * Lee and Aboelaze cite it): every one a layout a program can declare.
  *
  * Each template is a doall loop of a generated C program that gathers it
  * into a vector, read and analysed as `hyperdo analyze` does (hd_c_read,
@@ -35,8 +38,10 @@ static const char *const template_names[NTEMPLATES] = {
     "row 1", "column 2", "contiguous block 1,1", "distributed block 1,1",
     "diagonal", "anti-diagonal", "any-position block (worst)",
 };
-static const char *const layouts[] = { "cyclic", "block", "block_cyclic", "skew" };
-enum { NLAYOUTS = 4 };
+/* As distribute() spells them (block_cyclic takes B = sqrt N below). */
+static const char *const layouts[] = { "cyclic", "block", "block_cyclic", "skew",
+                                       "block, block", "cyclic, cyclic", "xor" };
+enum { NLAYOUTS = 7 };
 
 /* The program: one doall per template (and per any-position block). */
 static char *program(int n, const char *layout, int *nany)
@@ -151,8 +156,9 @@ int main(int argc, char **argv)
         long long c[NLAYOUTS][NTEMPLATES];
         for (int L = 0; L < NLAYOUTS; L++)
             measure(n, layouts[L], c[L]);
-        printf("\nN = %d (the %d-cube)%s\n\n| template | cyclic | block | block_cyclic(%d) | skew |\n"
-               "|---|---:|---:|---:|---:|\n", N, n,
+        printf("\nN = %d (the %d-cube)%s\n\n| template | cyclic | block | block_cyclic(%d) | skew "
+               "| 2-D block | 2-D cyclic | xor |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|\n", N, n,
                N <= 64 ? "" : "; any-position blocks at i0, j0 < 2 sqrt N", 1 << (n / 2));
         for (int t = 0; t < NTEMPLATES; t++) {
             printf("| %s |", template_names[t]);
