@@ -82,6 +82,25 @@ static bool pragma_number(reader *r, token_cursor *tc, long long *value,
     return ok;
 }
 
+/* After `word` (cyclic or block): the 1-D distribution, or with ", word"
+ * the 2-D one; false, said, after a comma with another word. */
+static bool one_or_two(reader *r, token_cursor *tc, const char *word, hd_dist_kind one,
+                       hd_dist_kind two, hd_dist_kind *dist)
+{
+    *dist = one;
+    if (!accept_token(r, tc, ","))
+        return true;
+    if (!accept_token(r, tc, word)) {
+        char what[64];
+        snprintf(what, sizeof what, "expected '%s' after '%s,'", word, word);
+        pragma_error(r, tc, "%s: the 2-D distributions are 'block, block' and 'cyclic, "
+                     "cyclic' (HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))", what);
+        return false;
+    }
+    *dist = two;
+    return true;
+}
+
 /*
  *   distribute = "distribute" "(" name {"," name} ":" dist ")"
  *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
@@ -127,27 +146,11 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
     } else if (accept_token(r, tc, "xor")) {
         p->dist = HD_DIST_XOR;
     } else if (accept_token(r, tc, "cyclic")) {
-        p->dist = HD_DIST_CYCLIC;
-        if (accept_token(r, tc, ",")) {
-            if (!accept_token(r, tc, "cyclic")) {
-                pragma_error(r, tc, "expected 'cyclic' after 'cyclic,': the 2-D "
-                             "distributions are 'block, block' and 'cyclic, cyclic' "
-                             "(HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))%s", "");
-                return false;
-            }
-            p->dist = HD_DIST_CYCLIC_2D;
-        }
+        if (!one_or_two(r, tc, "cyclic", HD_DIST_CYCLIC, HD_DIST_CYCLIC_2D, &p->dist))
+            return false;
     } else if (accept_token(r, tc, "block")) {
-        p->dist = HD_DIST_BLOCK;
-        if (accept_token(r, tc, ",")) {
-            if (!accept_token(r, tc, "block")) {
-                pragma_error(r, tc, "expected 'block' after 'block,': the 2-D "
-                             "distributions are 'block, block' and 'cyclic, cyclic' "
-                             "(HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))%s", "");
-                return false;
-            }
-            p->dist = HD_DIST_BLOCK_2D;
-        }
+        if (!one_or_two(r, tc, "block", HD_DIST_BLOCK, HD_DIST_BLOCK_2D, &p->dist))
+            return false;
     } else if (accept_token(r, tc, "block_cyclic")) {
         p->dist = HD_DIST_BLOCK_CYCLIC;
         unsigned at = 0;

@@ -1155,6 +1155,48 @@ static uint64_t owner_by_kind(hd_dist_kind dist, int log2, int block_log2, int n
  * iterations whose element is on one processor) against a count over all
  * iterations, the elements from the reader's evaluator and the owners
  * from the formulas above; and a few written out. */
+/* The test's own owner of element e of array a. */
+typedef uint64_t (*owner_fn)(const hd_program *p, const hd_array *a, uint64_t e);
+
+/* ref's conflict degree counted over its iterations (those its guard does
+ * not rule out) with the test's owners. */
+static uint64_t counted_conflict(const hd_program *p, const hd_loop *l, const hd_ref *ref,
+                                 owner_fn owner_of)
+{
+    const hd_array *a = &p->arrays[ref->array];
+    uint64_t most = 0, *count = calloc((size_t)1 << p->n, sizeof *count);
+    assert_non_null(count);
+    for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
+        if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
+            continue;
+        uint64_t e;
+        char why[64];
+        TU_CHECK(hd_expr_eval(ref->index, i, &e, why, sizeof why),
+                 "'%s' at i = %llu: %s", ref->text, (unsigned long long)i, why);
+        uint64_t o = owner_of(p, a, e);
+        TU_CHECK(o < (UINT64_C(1) << p->n), "'%s': owner %llu", ref->text, (unsigned long long)o);
+        if (++count[o] > most)
+            most = count[o];
+    }
+    free(count);
+    return most;
+}
+
+/* The reference of loop l written `text`. */
+static const hd_ref *ref_named(const hd_loop *l, const char *text)
+{
+    for (int k = 0; k < l->nrefs; k++)
+        if (strcmp(l->refs[k].text, text) == 0)
+            return &l->refs[k];
+    TU_CHECK(false, "no reference '%s'", text);
+    return NULL;
+}
+
+static uint64_t owner_1d(const hd_program *p, const hd_array *a, uint64_t e)
+{
+    return owner_by_kind(a->dist, a->log2_size, a->block_log2, p->n, e);
+}
+
 static void test_conflict_degrees(void **state)
 {
     (void)state;
@@ -1194,18 +1236,7 @@ static void test_conflict_degrees(void **state)
             const hd_array *a = &p->arrays[ref->array];
             if (a->dist == HD_DIST_NONE)
                 continue;
-            uint64_t count[16] = { 0 }, most = 0;
-            for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-                if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
-                    continue;
-                uint64_t e;
-                char why[64];
-                TU_CHECK(hd_expr_eval(ref->index, i, &e, why, sizeof why),
-                         "'%s' at i = %llu: %s", ref->text, (unsigned long long)i, why);
-                uint64_t o = owner_by_kind(a->dist, a->log2_size, a->block_log2, p->n, e);
-                if (++count[o] > most)
-                    most = count[o];
-            }
+            uint64_t most = counted_conflict(p, l, ref, owner_1d);
             long long got = hd_ref_result(&r.results, ref)->conflict;
             TU_CHECK(got == (long long)most, "'%s' (line %d): conflict degree %lld, "
                      "counted %llu", ref->text, ref->line, got, (unsigned long long)most);
@@ -1228,12 +1259,7 @@ static void test_conflict_degrees(void **state)
         { 1, "S[p][p]", 4 },    /* the diagonal is no template */
     };
     for (size_t t = 0; t < sizeof known / sizeof known[0]; t++) {
-        const hd_loop *l = &p->loops[known[t].loop];
-        const hd_ref *ref = NULL;
-        for (int k = 0; k < l->nrefs && !ref; k++)
-            if (strcmp(l->refs[k].text, known[t].text) == 0)
-                ref = &l->refs[k];
-        TU_CHECK(ref != NULL, "no reference '%s'", known[t].text);
+        const hd_ref *ref = ref_named(&p->loops[known[t].loop], known[t].text);
         long long got = hd_ref_result(&r.results, ref)->conflict;
         TU_CHECK(got == known[t].conflict, "'%s': conflict degree %lld, expected %lld",
                  ref->text, got, known[t].conflict);
@@ -1257,6 +1283,11 @@ static uint64_t owner_2d(hd_dist_kind dist, uint64_t R, uint64_t C, int n, uint6
     if (dist == HD_DIST_CYCLIC_2D)
         return i % pr * pc + j % pc;
     return i ^ j;
+}
+
+static uint64_t owner_of_2d(const hd_program *p, const hd_array *a, uint64_t e)
+{
+    return owner_2d(a->dist, (uint64_t)a->extent[0], (uint64_t)a->extent[1], p->n, e);
 }
 
 /* The same check as test_conflict_degrees for the 2-D layouts and xor on
@@ -1303,18 +1334,7 @@ static void test_conflict_degrees_2d(void **state)
             if (a->dist != HD_DIST_BLOCK_2D && a->dist != HD_DIST_CYCLIC_2D &&
                 a->dist != HD_DIST_XOR)
                 continue;
-            uint64_t count[8] = { 0 }, most = 0;
-            for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-                uint64_t e;
-                char why[64];
-                TU_CHECK(hd_expr_eval(ref->index, i, &e, why, sizeof why),
-                         "'%s' at i = %llu: %s", ref->text, (unsigned long long)i, why);
-                uint64_t o = owner_2d(a->dist, (uint64_t)a->extent[0],
-                                      (uint64_t)a->extent[1], p->n, e);
-                TU_CHECK(o < 8, "'%s': owner %llu", ref->text, (unsigned long long)o);
-                if (++count[o] > most)
-                    most = count[o];
-            }
+            uint64_t most = counted_conflict(p, l, ref, owner_of_2d);
             long long got = hd_ref_result(&r.results, ref)->conflict;
             TU_CHECK(got == (long long)most, "'%s' (line %d): conflict degree %lld, "
                      "counted %llu", ref->text, ref->line, got, (unsigned long long)most);
@@ -1332,12 +1352,7 @@ static void test_conflict_degrees_2d(void **state)
         { "X[i][3]", 1 }, { "X[3][i]", 1 }, { "X[i][i]", 8 }, { "X[i][7 - i]", 8 },
     };
     for (size_t t = 0; t < sizeof known / sizeof known[0]; t++) {
-        const hd_loop *l = &p->loops[0];
-        const hd_ref *ref = NULL;
-        for (int k = 0; k < l->nrefs && !ref; k++)
-            if (strcmp(l->refs[k].text, known[t].text) == 0)
-                ref = &l->refs[k];
-        TU_CHECK(ref != NULL, "no reference '%s'", known[t].text);
+        const hd_ref *ref = ref_named(&p->loops[0], known[t].text);
         long long got = hd_ref_result(&r.results, ref)->conflict;
         TU_CHECK(got == known[t].conflict, "'%s': conflict degree %lld, expected %lld",
                  ref->text, got, known[t].conflict);
