@@ -1294,6 +1294,85 @@ static uint64_t owner_of_2d(const hd_program *p, const hd_array *a, uint64_t e)
  * the 3-cube (a 4 x 2 grid): rows, columns, a diagonal, an anti-diagonal
  * through a rectangle, a transpose, and a general (not affine) index
  * counted by enumeration. */
+/*
+ * Issue 13's cross product: the four templates of Lee and Aboelaze
+ * (row 3, column 5, contiguous block 1,2 and distributed block 3,1 of a
+ * 16 x 16 matrix on the 4-cube) and both diagonals, each under cyclic,
+ * block, block_cyclic(4) and skew: the analysis's conflict degree of every
+ * one against the test's own count, and the values docs/layouts.md's table
+ * gives (skew 1 on every template and 4 on the diagonals; a row on one
+ * processor under block, a column under cyclic; 4 for block_cyclic(4)).
+ */
+static void test_conflict_degrees_templates(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "#pragma hyperdo cube(4)\n"
+        "double Cy[16][16], Bl[16][16], Bc[16][16], Sk[16][16], v[16];\n"
+        "#pragma hyperdo distribute(Cy : cyclic)\n"
+        "#pragma hyperdo distribute(Bl : block)\n"
+        "#pragma hyperdo distribute(Bc : block_cyclic(4))\n"
+        "#pragma hyperdo distribute(Sk : skew)\n"
+        "int main(void)\n"
+        "{\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[3][p] + Bl[3][p] + Bc[3][p] + Sk[3][p];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[p][5] + Bl[p][5] + Bc[p][5] + Sk[p][5];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[1 * 4 + (p >> 2)][2 * 4 + (p & 3)] + Bl[1 * 4 + (p >> 2)][2 * 4 + (p & 3)]"
+        "            + Bc[1 * 4 + (p >> 2)][2 * 4 + (p & 3)] + Sk[1 * 4 + (p >> 2)][2 * 4 + (p & 3)];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[(p >> 2) * 4 + 3][(p & 3) * 4 + 1] + Bl[(p >> 2) * 4 + 3][(p & 3) * 4 + 1]"
+        "            + Bc[(p >> 2) * 4 + 3][(p & 3) * 4 + 1] + Sk[(p >> 2) * 4 + 3][(p & 3) * 4 + 1];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[p][p] + Bl[p][p] + Bc[p][p] + Sk[p][p];\n"
+        "#pragma hyperdo doall\n"
+        "    for (int p = 0; p < 16; p++)\n"
+        "        v[p] = Cy[p][15 - p] + Bl[p][15 - p] + Bc[p][15 - p] + Sk[p][15 - p];\n"
+        "    return 0;\n"
+        "}\n";
+    /* Per doall, the degree under cyclic, block, block_cyclic(4), skew. */
+    static const long long want[6][4] = {
+        { 1, 16, 4, 1 },   /* row 3 */
+        { 16, 1, 4, 1 },   /* column 5 */
+        { 4, 4, 4, 1 },    /* contiguous block 1,2 */
+        { 4, 4, 4, 1 },    /* distributed block 3,1 */
+        { 1, 1, 1, 4 },    /* diagonal */
+        { 1, 1, 1, 4 },    /* anti-diagonal */
+    };
+    reading r;
+    read_program(&r, text, 0);
+    expect_clean(&r, "the templates' conflict degrees", text);
+    const hd_program *p = &r.prog;
+    TU_CHECK_EQ(p->nloops, 6, "doalls");
+    int checked = 0;
+    for (int d = 0; d < p->nloops && d < 6; d++) {
+        const hd_loop *l = &p->loops[d];
+        for (int k = 0; k < l->nrefs; k++) {
+            const hd_ref *ref = &l->refs[k];
+            const hd_array *a = &p->arrays[ref->array];
+            if (ref->is_write)
+                continue;
+            int col = a->dist == HD_DIST_CYCLIC ? 0 : a->dist == HD_DIST_BLOCK ? 1
+                    : a->dist == HD_DIST_BLOCK_CYCLIC ? 2 : 3;
+            long long got = hd_ref_result(&r.results, ref)->conflict;
+            uint64_t most = counted_conflict(p, l, ref, owner_1d);
+            TU_CHECK(got == (long long)most && got == want[d][col],
+                     "doall %d, %s (%s): conflict degree %lld, counted %llu, the table %lld",
+                     d, ref->text, a->name, got, (unsigned long long)most, want[d][col]);
+            checked++;
+        }
+    }
+    TU_CHECK_EQ(checked, 24, "references checked");
+    release(&r);
+}
+
 static void test_conflict_degrees_2d(void **state)
 {
     (void)state;
@@ -1542,6 +1621,7 @@ int main(void)
         cmocka_unit_test(test_multidimensional),
         cmocka_unit_test(test_conflict_degrees),
         cmocka_unit_test(test_conflict_degree_sorted),
+        cmocka_unit_test(test_conflict_degrees_templates),
         cmocka_unit_test(test_conflict_degrees_2d),
         cmocka_unit_test(test_layout_advisor),
         cmocka_unit_test(test_layout_advisor_2d),
