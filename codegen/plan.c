@@ -289,6 +289,17 @@ static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
     return true;
 }
 
+/* Does reference k's index read a distributed array (A[q[5]][j])?  A
+ * stream's c is computed before anything is fetched, from what every
+ * processor has: constants and outer scalars only. */
+static bool reads_distributed(const gen *g, const hd_loop *l, int k)
+{
+    for (int j = 0; j < l->nrefs; j++)
+        if (j != k && is_distributed(g, &l->refs[j]) && inside(&l->refs[j], &l->refs[k]))
+            return true;
+    return false;
+}
+
 static int add_stream_group(node_plan *np, int k)
 {
     const hd_ref *ref = &np->loop->refs[k];
@@ -501,7 +512,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
      * read). */
     for (int k = 0; k < l->nrefs; k++)
         if (np->refs[k].way == WAY_REQUEST && shift_form(l->refs[k].index) &&
-            guards_anywhere(g, l, l->refs[k].guard))
+            guards_anywhere(g, l, l->refs[k].guard) && !reads_distributed(g, l, k))
             np->refs[k].way = WAY_STREAM;
     for (int k = 0; k < l->nrefs; k++) {
         if (np->refs[k].way != WAY_STREAM)
