@@ -735,9 +735,9 @@ static void put_family_b(text *t, const gen *g, const node_plan *np, int s)
  * hd_to, the home owner of any of them (a solution of source owner(i) =
  * me); the elements my iterations read all live on one, hd_from, the owner
  * of my first iteration's.  Each is O(1) in the number of processors: no
- * scan of them, no test of who owns what (Lee and Aboelaze's Lemma, for
- * their templates under skew: each processor finds its partners and its
- * element's local address from its own number alone).
+ * scan of them (Lee and Aboelaze's Lemma, for their templates under skew:
+ * each processor finds its partners and its element's local address from
+ * its own number alone).
  */
 static void put_partners(text *t, const gen *g, const node_plan *np)
 {
