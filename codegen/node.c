@@ -193,8 +193,13 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, con
             else
                 snprintf(slot, sizeof slot, "(hd_slot%d %s (hd_u << %d))", q,
                          body->s[q].plus_slot ? "+" : "^", body->s[q].c_slot);
-            putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[%s] : (const %s *)hd_in%d[hd_from%d] + %s))",
-                 q, a, off, elem(g, ref->array), q, q, slot);
+            if (np->permutation)
+                putf(t, "hd_src0[%s]", slot);
+            else
+                putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[%s] : (const %s *)hd_in%d[hd_from%d] + %s))",
+                     q, a, off, elem(g, ref->array), q, q, slot);
+        } else if (body && np->permutation) {
+            put(t, "hd_src0[hd_slot0]");
         } else if (body) {
             putf(t, "(*(hd_from%d == hd_me ? &hd_l_%s[hd_off%d] : (const %s *)hd_in%d[hd_from%d] + "
                     "hd_slot%d))", rp->group, a, rp->group, elem(g, ref->array), rp->group,
@@ -545,6 +550,8 @@ static void put_slot_state(text *t, const gen *g, const node_plan *np, int s,
     putf(t, ";\n        hd_slot%d = ", s);
     put_slot(t, sg->leads, "hd_e");
     put(t, ";\n    }\n");
+    if (np->permutation)   /* its reads take hd_src0[hd_slot0] alone */
+        putf(t, "    (void)hd_from%d;\n    (void)hd_off%d;\n", s, s);
 }
 
 /* In the loop over my iterations, before the body: the next iteration's. */
@@ -637,10 +644,12 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
         snprintf(name, sizeof name, "hd_step_get%d", s);
         put_q_steps(t, name, &off, &outer);
     }
+    const char *dst = np->permutation ? "hd_to_buf" : "hd_out[hd_q]";
     if (np->permutation)
         putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
                 "        const int hd_q = hd_to;   /* the one reader of my elements */\n"
-                "        if (hd_out[hd_q]) {\n", s);
+                "        void *const hd_to_buf = hd_q == hd_me ? (void *)hd_self0 : hd_out[hd_q];\n"
+                "        if (hd_to_buf) {\n", s);
     else
         putf(t, "    {\n        void *const *const hd_out = hd_group_out(hd_msgs, %d);\n"
                 "        for (int hd_q = 0; hd_q < %d; hd_q++) {\n"
@@ -666,7 +675,7 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
         put(&first, np->refs[sg->ref].index);
     if (!sg->w.dim) {
         putf(t, "            HD_VISIT(hd_q);\n"
-                "            ((%s *)hd_out[hd_q])[0] = hd_l_%s[", elem(g, sg->array),
+                "            ((%s *)%s)[0] = hd_l_%s[", elem(g, sg->array), dst,
              name_of(g, sg->array));
         put_offset(t, g, first.s, sg->array);
         free(first.s);
@@ -676,7 +685,7 @@ static void put_pack(text *t, const gen *g, const node_plan *np, int s)
     put(t, "            hd_index hd_get = ");
     put_offset(t, g, first.s, sg->array);
     free(first.s);
-    putf(t, ";\n            %s *const hd_dst = hd_out[hd_q];\n", elem(g, sg->array));
+    putf(t, ";\n            %s *const hd_dst = %s;\n", elem(g, sg->array), dst);
     if (inner) {
         bool plus = block_bits_free_e(&off, &sg->w, inner, c_get);
         putf(t, "            for (hd_index hd_o = 1; hd_o <= ((hd_index)1 << %d); hd_o++) {\n"
@@ -760,7 +769,12 @@ static void put_partners(text *t, const gen *g, const node_plan *np)
             "        hd_from = ",
          l->var_type, l->var, l->var_type, l->var);
     put_owner(t, g, np->refs[sg->ref].index, sg->array);
-    put(t, ";\n    }\n");
+    /* A fixed point of the permutation is its own partner both ways: it
+     * packs its elements into its own slots, so that every read takes its
+     * element from one buffer, with no test of whose it is. */
+    putf(t, ";\n    }\n    %s *const hd_self0 = hd_to == hd_me ? hd_alloc((hd_index)1 << %d, "
+            "sizeof *hd_l_%s) : NULL;\n",
+         elem(g, sg->array), sg->log2_slots, name_of(g, sg->array));
 }
 
 static void put_slot_groups(text *t, const gen *g, const node_plan *np)
@@ -813,8 +827,11 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
                 "        if (hd_n)\n"
                 "            %sreceive(hd_from, hd_in, hd_n);\n"
                 "    }\n", g->v, g->v);
-        put(t, "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
-               "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n");
+        putf(t, "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
+                "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n"
+                "    const %s *const hd_src0 = hd_from == hd_me ? hd_self0 : (const %s *)hd_in0[hd_from];\n"
+                "    (void)hd_src0;\n",
+             elem(g, np->slots[0].array), elem(g, np->slots[0].array));
         return;
     }
     putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
@@ -1322,6 +1339,8 @@ void put_node(text *t, gen *g, int d)
         putf(t, "    hd_requests_free(hd_q%d);\n", level);
     if (np->nslots)
         put(t, "    hd_exchange_free(hd_msgs);\n");
+    if (np->permutation)
+        put(t, "    free(hd_self0);\n");
     for (int q = 0; q < np->nstreams; q++)
         putf(t, "    free(hd_cnt%d);\n", q);
     if (np->nstreams)
