@@ -487,17 +487,19 @@ static bool put_general_layouts(text *t, const gen *g)
         sep = ";\n * ";
     }
     if (block2d) {
-        putf(t, "%sHPF's (BLOCK, BLOCK) on a %d x %d processor grid: A(i, j) on the\n"
+        putf(t, "%sHPF's (BLOCK, BLOCK) (High Performance Fortran Forum 1993) on a\n"
+                " * %d x %d processor grid: A(i, j) on the\n"
                 " * processor of its row block and column block", sep, pr, pc);
         sep = ";\n * ";
     }
     if (cyclic2d) {
-        putf(t, "%sHPF's (CYCLIC, CYCLIC) on a %d x %d processor grid: A(i, j) on\n"
+        putf(t, "%sHPF's (CYCLIC, CYCLIC) (High Performance Fortran Forum 1993) on a\n"
+                " * %d x %d processor grid: A(i, j) on\n"
                 " * processor (i mod %d) * %d + (j mod %d)", sep, pr, pc, pr, pc, pc);
         sep = ";\n * ";
     }
     if (batcher)
-        putf(t, "%sBatcher's storage: A(i, j) at offset i of processor i XOR j", sep);
+        putf(t, "%sBatcher 1977's storage: A(i, j) at offset i of processor i XOR j", sep);
     put(t, "). */\n");
     for (int a = 0; a < p->narrays; a++) {
         const hd_layout *l = &g->layout[a];

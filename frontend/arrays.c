@@ -113,7 +113,7 @@ static bool skew_fits(reader *r, hd_array *a, const pragma *d, int which)
                   "exactly 2^%d elements (an N x N matrix for N = 2^%d "
                   "processors, %s), and it has %s",
                   a->name, name, n, 2 * n, n,
-                  d->dist == HD_DIST_XOR ? "Batcher's storage as Lee and Aboelaze cite it"
+                  d->dist == HD_DIST_XOR ? "Batcher 1977's storage, as Lee and Aboelaze cite it"
                                          : "Lee and Aboelaze, Section 2", has);
         return false;
     }
@@ -143,7 +143,8 @@ static bool grid_fits(reader *r, hd_array *a, const pragma *d, int which)
     unsigned at = (unsigned)d->name_cols[which];
     if (a->ndims != 2) {
         hd_report(&r->d, HD_ERROR, at, d->line,
-                  "'%s' cannot be distributed by %s: HPF's %s lays out the rows and "
+                  "'%s' cannot be distributed by %s: HPF's %s (High Performance Fortran "
+                  "Forum 1993) lays out the rows and "
                   "the columns of a 2-D array T %s[R][C], and '%s' has %d dimension%s",
                   a->name, name, hpf, a->name, a->name, a->ndims, a->ndims == 1 ? "" : "s");
         return false;

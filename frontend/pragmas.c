@@ -94,7 +94,8 @@ static bool one_or_two(reader *r, token_cursor *tc, const char *word, hd_dist_ki
         char what[64];
         snprintf(what, sizeof what, "expected '%s' after '%s,'", word, word);
         pragma_error(r, tc, "%s: the 2-D distributions are 'block, block' and 'cyclic, "
-                     "cyclic' (HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC))", what);
+                     "cyclic' (HPF's (BLOCK, BLOCK) and (CYCLIC, CYCLIC), High Performance "
+                     "Fortran Forum 1993)", what);
         return false;
     }
     *dist = two;

@@ -219,18 +219,18 @@ static void print_layouts(FILE *out, const hd_spec *spec)
     for (int a = 0; a < spec->narrays; a++) {
         const hd_spec_array *x = &spec->arrays[a];
         const hd_layout *l = &x->layout;
-        char source[96] = "";
+        char source[128] = "";
         int pr = 1 << hd_grid_rows_log2(l->n), pc = (1 << l->n) / pr;
         if (x->dist == HD_DIST_SKEW)
             snprintf(source, sizeof source, " (Lee and Aboelaze, Section 3)");
         else if (x->dist == HD_DIST_SKEW_ROT)
             snprintf(source, sizeof source, " (Hyperdo's extension of Lee and Aboelaze)");
         else if (x->dist == HD_DIST_BLOCK_2D || x->dist == HD_DIST_CYCLIC_2D)
-            snprintf(source, sizeof source, " (HPF's %s on a %d x %d processor grid)",
+            snprintf(source, sizeof source, " (HPF's %s, High Performance Fortran Forum 1993, on a %d x %d processor grid)",
                      x->dist == HD_DIST_BLOCK_2D ? "(BLOCK, BLOCK)" : "(CYCLIC, CYCLIC)",
                      pr, pc);
         else if (x->dist == HD_DIST_XOR)
-            snprintf(source, sizeof source, " (Batcher's i XOR j, as Lee and Aboelaze cite it)");
+            snprintf(source, sizeof source, " (Batcher 1977's i XOR j, as Lee and Aboelaze cite it)");
         fprintf(out, "  %s: %s, 2^%d elements%s\n    owner:\n", x->name,
                 hd_dist_name(x->dist), l->bits, source);
         print_rows(out, &l->owner, l->n, l->bits);

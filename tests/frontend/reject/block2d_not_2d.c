@@ -1,4 +1,4 @@
-// expect: 6:28: error: 'a' cannot be distributed by block, block: HPF's (BLOCK, BLOCK) lays out the rows and the columns of a 2-D array T a[R][C], and 'a' has 1 dimension
+// expect: 6:28: error: 'a' cannot be distributed by block, block: HPF's (BLOCK, BLOCK) (High Performance Fortran Forum 1993) lays out the rows and the columns of a 2-D array T a[R][C], and 'a' has 1 dimension
 // only the expected errors
 // rejected: a 1-D array has no rows and columns to lay out on a grid
 #pragma hyperdo cube(2)

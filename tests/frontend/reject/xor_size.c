@@ -1,4 +1,4 @@
-// expect: 6:28: error: 'a' cannot be distributed by xor on the 2-cube: it needs exactly 2^4 elements (an N x N matrix for N = 2^2 processors, Batcher's storage as Lee and Aboelaze cite it), and it has 2^5
+// expect: 6:28: error: 'a' cannot be distributed by xor on the 2-cube: it needs exactly 2^4 elements (an N x N matrix for N = 2^2 processors, Batcher 1977's storage, as Lee and Aboelaze cite it), and it has 2^5
 // only the expected errors
 // rejected: i XOR j is defined for an N x N matrix on N processors only
 #pragma hyperdo cube(2)
