@@ -33,7 +33,11 @@
  * each rather than edits across the stages.  Only the e-cube
  * wormhole-routed hypercube of Section 2.3 exists today: Theorems 1 and 2
  * and Section 5's dynamic program are its implementation. */
-typedef enum { HD_TARGET_ECUBE_HYPERCUBE } hd_target_kind;
+typedef enum {
+    HD_TARGET_ECUBE_HYPERCUBE,
+    HD_TARGET_OMEGA,       /* Wu 1984, Chapter 2: cost in passes */
+    HD_TARGET_BUTTERFLY,   /* the indirect binary n-cube, Wu 1984 Chapter 5 */
+} hd_target_kind;
 typedef struct {
     hd_target_kind kind;
     int n;                  /* 2^n nodes */
@@ -42,6 +46,15 @@ typedef struct {
 
 /* The n-cube with e-cube routing and the nCUBE-2's costs (Section 6.2). */
 hd_target hd_target_ecube(int n);
+/* Wu 1984's 2^n x 2^n omega network and the indirect binary n-cube (the
+ * butterfly of R = bit reversal, Wu's Chapter 5); their cost is counted
+ * in passes (omega.c), their time model is the e-cube target's. */
+hd_target hd_target_omega(int n);
+hd_target hd_target_butterfly(int n);
+/* "ecube", "omega", "butterfly" (the --network words): the target of
+ * that kind on the n-cube; false for another word. */
+bool hd_target_parse(const char *word, int n, hd_target *t);
+const char *hd_target_word(hd_target_kind k);
 const char *hd_target_name(const hd_target *t);
 /* The dimension of the next channel from node `at` towards `dst`, or -1 when
  * at == dst.  E-cube routing takes the lowest differing dimension. */
@@ -116,6 +129,75 @@ int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint6
  * a reference for tests and benchmarks. */
 int hd_optimize_exhaustive(const hd_target *t, const hd_lcc *c, int m, hd_objective obj,
                            hd_order *order, uint64_t *cost);
+
+/* ------------------------------------- omega-class networks (Wu 1984) */
+
+/* Wu, "Minimization of interprocessor communication for parallel
+ * computations on an SIMD multicomputer", PhD thesis, Univ. of Michigan,
+ * 1984 (omega.c, wu_mapping.c, docs/omega.md).  The thesis writes bit
+ * vectors most significant bit first; Hyperdo's rows read bit 0 first, so
+ * a thesis matrix is J A J here (J the anti-identity) and its lower and
+ * upper triangles swap: the omega network passes x -> A x + b in one pass
+ * iff A = U L here (Corollary 2.1's L U), the butterfly iff A = L U (U, L
+ * unit upper and lower triangular).  The complement b never matters once
+ * A is not the identity (Theorem 2.1: y_i = x_i XOR f_i, f_i may be 1). */
+
+/* An element of AGL(n, 2): the permutation x -> A x + b of the 2^n
+ * processors (Wu's Delta, Definition 2.3), A nonsingular. */
+typedef struct {
+    hd_matrix A;
+    uint64_t b;
+} hd_agl;
+
+hd_agl hd_agl_identity(int n);
+uint64_t hd_agl_apply(const hd_agl *p, uint64_t x);
+hd_agl hd_agl_compose(const hd_agl *second, const hd_agl *first); /* second after first */
+/* false when p->A is singular. */
+bool hd_agl_inverse(const hd_agl *p, hd_agl *inv);
+bool hd_agl_equal(const hd_agl *p, const hd_agl *q);
+
+/* A = U L (U unit upper, L unit lower triangular; every trailing
+ * principal submatrix nonsingular), O(n^2) row operations; U and L may
+ * be NULL.  false when A has no such factors. */
+bool hd_ul_factor(const hd_matrix *A, hd_matrix *U, hd_matrix *L);
+/* A = L U (every leading principal submatrix nonsingular). */
+bool hd_lu_factor(const hd_matrix *A, hd_matrix *L, hd_matrix *U);
+/* Bit reversal: Wu's R for the butterfly (Chapter 5) and J above. */
+hd_matrix hd_bit_reversal(int n);
+
+/* One pass of t (omega or butterfly) realises p: Theorem 2.1, Corollary
+ * 2.1 in Hyperdo's bit order. */
+bool hd_one_pass(const hd_target *t, const hd_agl *p);
+/* D(P): 0 for the identity, 1 in one pass, else 2 (every element of
+ * Delta is U L U here, Pease 1977), O(n^3).  -1 (HD_EINVAL) for a target
+ * not of the omega class or A singular. */
+int hd_passes(const hd_target *t, const hd_agl *p);
+/* p = second after first, each realisable in one pass of t (the
+ * constructive two-pass factorisation the thesis does not give: omega.c
+ * proves it always succeeds).  For D(p) <= 1, first is the identity.
+ * HD_OK or HD_EINVAL as hd_passes. */
+int hd_two_pass(const hd_target *t, const hd_agl *p, hd_agl *first, hd_agl *second);
+
+/* What an LCC costs on an omega-class network.  A permutation (LCP) is
+ * the element of AGL(n, 2) its data move by (a scatter's inverse), priced
+ * by D.  An LCG or LCS of rank r is Hyperdo's extension (the thesis has
+ * bijections only): no switch broadcasts or combines, so it needs at
+ * least 2^(n-r) passes (`lower`); its messages are split into 2^(n-r)
+ * partial permutations by the values of n - r kernel coordinates, each
+ * completed to an element of AGL(n, 2) and routed by its D (`passes`,
+ * the sum; docs/omega.md). */
+typedef struct {
+    int passes;             /* D for a permutation; the schedule's total */
+    int lower;              /* 2^(n-r) for a non-permutation; D otherwise */
+    bool permutation;
+    hd_agl moves;           /* a permutation: source -> destination */
+    hd_agl first, second;   /* a permutation: hd_two_pass's factors */
+} hd_omega_price;
+
+/* HD_OK; HD_EINVAL for a target not of the omega class or an LCC not of
+ * its dimension; HD_ETOOBIG for a non-permutation of more than 2^20
+ * classes (n - r > 20). */
+int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out);
 
 /* ------------------------------------------------ owner computes */
 

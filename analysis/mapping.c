@@ -75,6 +75,9 @@ int hd_objective_cost(const hd_target *t, hd_objective obj, const hd_lcc *c, int
     case HD_TARGET_ECUBE_HYPERCUBE:
         *cost = ecube_objective_cost(t, obj, c, m, o);
         return HD_OK;
+    case HD_TARGET_OMEGA:
+    case HD_TARGET_BUTTERFLY:   /* counted in passes: omega.c */
+        break;
     }
     return HD_EINVAL;
 }
@@ -410,6 +413,9 @@ int hd_optimize_weighted(const hd_target *t, const hd_lcc *const *c, const uint6
             optimize_weighted(c, weight, m, n, obj, order, cost);
         }
         return HD_OK;
+    case HD_TARGET_OMEGA:
+    case HD_TARGET_BUTTERFLY:   /* counted in passes: omega.c */
+        break;
     }
     return HD_EINVAL;
 }
@@ -422,6 +428,9 @@ int hd_optimize_one(const hd_target *t, const hd_lcc *c, hd_order *order)
     case HD_TARGET_ECUBE_HYPERCUBE:
         *order = hd_optimize_alone(c);
         return HD_OK;
+    case HD_TARGET_OMEGA:
+    case HD_TARGET_BUTTERFLY:   /* counted in passes: omega.c */
+        break;
     }
     return HD_EINVAL;
 }
@@ -472,6 +481,9 @@ int hd_optimize_exhaustive(const hd_target *t, const hd_lcc *c, int m, hd_object
     case HD_TARGET_ECUBE_HYPERCUBE:
         ecube_optimize_exhaustive(t, c, m, obj, order, cost);
         return HD_OK;
+    case HD_TARGET_OMEGA:
+    case HD_TARGET_BUTTERFLY:   /* counted in passes: omega.c */
+        break;
     }
     return HD_EINVAL;
 }

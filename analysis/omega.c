@@ -1,0 +1,344 @@
+/*
+ * omega.c — what a communication costs on an omega-class network, in
+ * passes (Wu 1984, Chapters 2 and 5): the one-pass test, D(P), the
+ * two-pass factorisation the thesis asserts (after Pease 1977) but does
+ * not construct, and Hyperdo's price of an LCC that is no permutation.
+ *
+ * Bit order.  The thesis writes x = [x_{n-1} ... x_0]^T; Hyperdo's row i
+ * is bit i.  With J the anti-identity, a thesis matrix is J A J here, and
+ * J L J is upper triangular: Corollary 2.1's one-pass class {L U} is
+ * {U L} in this file, every trailing principal submatrix nonsingular.
+ * The butterfly (indirect binary n-cube) is R Omega R with R the bit
+ * reversal, which is J itself, so its class is {L U} here (Lemma 5.1).
+ */
+#include "analysis.h"
+
+/* -------------------------------------------------------------- AGL(n,2) */
+
+hd_agl hd_agl_identity(int n)
+{
+    hd_agl p = { hd_matrix_identity(n), 0 };
+    return p;
+}
+
+uint64_t hd_agl_apply(const hd_agl *p, uint64_t x)
+{
+    return hd_matrix_apply(&p->A, x) ^ p->b;
+}
+
+hd_agl hd_agl_compose(const hd_agl *second, const hd_agl *first)
+{
+    hd_agl p = { hd_matrix_mul(&second->A, &first->A),
+                 hd_matrix_apply(&second->A, first->b) ^ second->b };
+    return p;
+}
+
+bool hd_agl_inverse(const hd_agl *p, hd_agl *inv)
+{
+    hd_matrix ai;
+    if (!hd_matrix_inverse(&p->A, &ai))
+        return false;
+    inv->A = ai;
+    inv->b = hd_matrix_apply(&ai, p->b);
+    return true;
+}
+
+bool hd_agl_equal(const hd_agl *p, const hd_agl *q)
+{
+    return hd_matrix_equal(&p->A, &q->A) && p->b == q->b;
+}
+
+hd_matrix hd_bit_reversal(int n)
+{
+    hd_matrix r = hd_matrix_zero(n);
+    for (int i = 0; i < n; i++)
+        r.row[i] = UINT64_C(1) << (n - 1 - i);
+    return r;
+}
+
+/* ------------------------------------------------------ the one-pass test */
+
+/* A = U L.  Column k = n-1 down to 0: the pivot a_kk must be 1; adding row
+ * k to the rows above it that have a 1 in column k (a unit upper
+ * triangular operation, since row k is already zero right of k) clears
+ * the column above the pivot.  What remains is L, and the operations'
+ * inverse is U.  A zero pivot means a trailing principal submatrix is
+ * singular, and then no U L exists (the factors are unique, Wu's Lemma
+ * 3.1). */
+bool hd_ul_factor(const hd_matrix *A, hd_matrix *U, hd_matrix *L)
+{
+    int n = A->n;
+    hd_matrix m = *A, u = hd_matrix_identity(n);
+    for (int k = n - 1; k >= 0; k--) {
+        if (!(m.row[k] >> k & 1))
+            return false;
+        for (int i = 0; i < k; i++)
+            if (m.row[i] >> k & 1) {
+                m.row[i] ^= m.row[k];
+                /* E = I + e_i e_k^T is its own inverse; U = E_1 E_2 ...
+                 * in the order applied, i.e. U <- U E adds column i of U
+                 * into column k. */
+                for (int r = 0; r < n; r++)
+                    if (u.row[r] >> i & 1)
+                        u.row[r] ^= UINT64_C(1) << k;
+            }
+    }
+    if (U)
+        *U = u;
+    if (L)
+        *L = m;
+    return true;
+}
+
+/* A = L U, the mirror image: pivots from the top, clearing below. */
+bool hd_lu_factor(const hd_matrix *A, hd_matrix *L, hd_matrix *U)
+{
+    int n = A->n;
+    hd_matrix m = *A, l = hd_matrix_identity(n);
+    for (int k = 0; k < n; k++) {
+        if (!(m.row[k] >> k & 1))
+            return false;
+        for (int i = k + 1; i < n; i++)
+            if (m.row[i] >> k & 1) {
+                m.row[i] ^= m.row[k];
+                for (int r = 0; r < n; r++)
+                    if (l.row[r] >> i & 1)
+                        l.row[r] ^= UINT64_C(1) << k;
+            }
+    }
+    if (L)
+        *L = l;
+    if (U)
+        *U = m;
+    return true;
+}
+
+static bool omega_class(hd_target_kind k)
+{
+    return k == HD_TARGET_OMEGA || k == HD_TARGET_BUTTERFLY;
+}
+
+bool hd_one_pass(const hd_target *t, const hd_agl *p)
+{
+    if (t->kind == HD_TARGET_BUTTERFLY)
+        return hd_lu_factor(&p->A, NULL, NULL);
+    return hd_ul_factor(&p->A, NULL, NULL);
+}
+
+int hd_passes(const hd_target *t, const hd_agl *p)
+{
+    if (!omega_class(t->kind) || p->A.n != t->n || hd_rank(&p->A) != t->n)
+        return HD_EINVAL;
+    hd_matrix id = hd_matrix_identity(t->n);
+    if (hd_matrix_equal(&p->A, &id))
+        return p->b ? 1 : 0;
+    return hd_one_pass(t, p) ? 1 : 2;
+}
+
+/* ------------------------------------------------- the two-pass factors */
+
+/* For nonsingular A, an upper unit triangular W with A W = U L: then
+ * A = (U L) W^-1 is two passes, W^-1 first.  Column j = n-1 down to 0 of
+ * A W is A w_j with w_j = e_j plus earlier unit vectors; it is chosen so
+ * that the trailing (n-j) x (n-j) block of A W is nonsingular, given that
+ * the block below and right of it is (B).
+ *
+ * Why one unit vector always suffices: write the new block as
+ * [[a, r], [c, B]]; it is nonsingular iff a + r B^-1 c = 1, i.e. iff
+ * g . w_j = 1 for the linear form g = h A, where h is e_j plus r B^-1 on
+ * the rows below j.  g vanishes on w_{j+1} .. w_{n-1} (h annihilates the
+ * columns to the right, by construction of r and B) and is not zero (h is
+ * not, A is nonsingular); those w span a complement of e_0 .. e_j, so g
+ * is 1 on some e_i, i <= j.  If g_j = 1, w_j = e_j; else w_j = e_j + e_i.
+ * (This is Pease 1977's L U L in Hyperdo's order, made constructive.) */
+static hd_matrix column_fix(const hd_matrix *A)
+{
+    int n = A->n;
+    hd_matrix w = hd_matrix_identity(n), aw = *A;
+    for (int j = n - 1; j >= 0; j--) {
+        uint64_t tail = hd_mask(n) & ~hd_mask(j);   /* rows and columns >= j */
+        if (hd_rank_sub(&aw, tail, tail) == n - j)
+            continue;
+        for (int i = 0; i < j; i++) {
+            /* try column j + column i */
+            hd_matrix t = aw;
+            for (int r = 0; r < n; r++)
+                if (t.row[r] >> i & 1)
+                    t.row[r] ^= UINT64_C(1) << j;
+            if (hd_rank_sub(&t, tail, tail) == n - j) {
+                aw = t;
+                for (int r = 0; r < n; r++)
+                    if (w.row[r] >> i & 1)
+                        w.row[r] ^= UINT64_C(1) << j;
+                break;
+            }
+        }
+    }
+    return w;
+}
+
+/* The omega network's factors of p. */
+static void omega_two_pass(const hd_agl *p, hd_agl *first, hd_agl *second)
+{
+    hd_matrix w = column_fix(&p->A), winv;
+    hd_matrix_inverse(&w, &winv);     /* unit upper triangular: invertible */
+    first->A = winv;
+    first->b = 0;
+    second->A = hd_matrix_mul(&p->A, &w);
+    second->b = p->b;
+}
+
+int hd_two_pass(const hd_target *t, const hd_agl *p, hd_agl *first, hd_agl *second)
+{
+    int d = hd_passes(t, p);
+    if (d < 0)
+        return HD_EINVAL;
+    if (d <= 1) {
+        *first = hd_agl_identity(t->n);
+        *second = *p;
+        return HD_OK;
+    }
+    if (t->kind == HD_TARGET_OMEGA) {
+        omega_two_pass(p, first, second);
+        return HD_OK;
+    }
+    /* Lemma 5.1: the butterfly's passes are R (omega's) R, R = R^-1. */
+    hd_matrix r = hd_bit_reversal(t->n);
+    hd_agl rr = { r, 0 }, q = hd_agl_compose(&rr, p), f, s;
+    q = hd_agl_compose(&q, &rr);
+    omega_two_pass(&q, &f, &s);
+    *first = hd_agl_compose(&rr, &f);
+    *first = hd_agl_compose(first, &rr);
+    *second = hd_agl_compose(&rr, &s);
+    *second = hd_agl_compose(second, &rr);
+    return HD_OK;
+}
+
+/* ------------------------------------------------------ pricing an LCC */
+
+/* Coordinates S of n - r bits on which the kernel K of A projects
+ * one-to-one: the leading bits of K's reduced basis.  The sources of one
+ * value of x_S are then a translate of the coordinate subspace off S,
+ * where A is one-to-one. */
+static uint64_t kernel_coordinates(const hd_matrix *A)
+{
+    hd_space k = hd_null_space(A->row, A->n, A->n);
+    return hd_space_leads(&k);
+}
+
+/* A completed to a nonsingular M: columns off S are A's, each column on S
+ * is chosen (from n = 1 .. as unit vectors) so that, where it can, every
+ * trailing block stays nonsingular (M one pass of the omega network, the
+ * greedy of column_fix); else the first unit vector keeping M's columns
+ * independent. */
+static hd_matrix complete(const hd_matrix *A, uint64_t S, bool butterfly)
+{
+    int n = A->n;
+    hd_matrix m = *A;
+    /* For the butterfly work on R A R (Lemma 5.1): S reverses too. */
+    if (butterfly) {
+        hd_matrix r = hd_bit_reversal(n);
+        m = hd_matrix_mul(&r, A);
+        m = hd_matrix_mul(&m, &r);
+        uint64_t s2 = 0;
+        for (int i = 0; i < n; i++)
+            if (S >> i & 1)
+                s2 |= UINT64_C(1) << (n - 1 - i);
+        S = s2;
+    }
+    for (int j = 0; j < n; j++)
+        if (S >> j & 1)
+            for (int r = 0; r < n; r++)
+                m.row[r] &= ~(UINT64_C(1) << j);
+    /* First pass: trailing blocks, right to left. */
+    for (int j = n - 1; j >= 0; j--) {
+        if (!(S >> j & 1))
+            continue;
+        uint64_t tail = hd_mask(n) & ~hd_mask(j);
+        for (int v = 0; v < n; v++) {
+            hd_matrix t = m;
+            t.row[v] |= UINT64_C(1) << j;
+            if (hd_rank_sub(&t, tail, tail) == n - j) {
+                m = t;
+                break;
+            }
+        }
+    }
+    if (hd_rank(&m) < n) {
+        /* Not one pass: any completion (the free columns start over). */
+        for (int j = 0; j < n; j++)
+            if (S >> j & 1)
+                for (int r = 0; r < n; r++)
+                    m.row[r] &= ~(UINT64_C(1) << j);
+        for (int j = 0; j < n; j++) {
+            if (!(S >> j & 1))
+                continue;
+            uint64_t cols = 0;
+            for (int q = 0; q < n; q++)
+                if (!(S >> q & 1) || q < j)
+                    cols |= UINT64_C(1) << q;
+            int want = hd_rank_sub(&m, hd_mask(n), cols) + 1;
+            for (int v = 0; v < n; v++) {
+                hd_matrix t = m;
+                t.row[v] |= UINT64_C(1) << j;
+                if (hd_rank_sub(&t, hd_mask(n), cols | UINT64_C(1) << j) == want) {
+                    m = t;
+                    break;
+                }
+            }
+        }
+    }
+    if (butterfly) {
+        hd_matrix r = hd_bit_reversal(n);
+        m = hd_matrix_mul(&r, &m);
+        m = hd_matrix_mul(&m, &r);
+    }
+    return m;
+}
+
+int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
+{
+    int n = t->n;
+    if (!omega_class(t->kind) || c->A.n != n)
+        return HD_EINVAL;
+    int r = hd_rank(&c->A);
+    out->permutation = r == n;
+    if (r == n) {
+        hd_agl p = { c->A, c->b };
+        /* A scatter x = A y + b moves data from x to y = A^-1 (x + b). */
+        if (c->dir == HD_SCATTER)
+            hd_agl_inverse(&p, &p);
+        out->moves = p;
+        out->passes = out->lower = hd_passes(t, &p);
+        hd_two_pass(t, &p, &out->first, &out->second);
+        return HD_OK;
+    }
+    if (n - r > 20)
+        return HD_ETOOBIG;
+    out->moves = out->first = out->second = hd_agl_identity(n);
+    out->lower = 1 << (n - r);
+    /* Each class is the completion M on the sources (gather) or the
+     * destinations (scatter) with x_S fixed, translated: x -> M x + b_c
+     * for a gather, and for a scatter its inverse.  D depends on b_c only
+     * when M is the identity. */
+    uint64_t S = kernel_coordinates(&c->A);
+    hd_matrix M = complete(&c->A, S, t->kind == HD_TARGET_BUTTERFLY);
+    hd_agl probe = { M, 0 };
+    if (c->dir == HD_SCATTER)
+        hd_agl_inverse(&probe, &probe);
+    int d = hd_passes(t, &probe);
+    if (d == 0) {
+        /* M = I: class c moves by x -> x + (A c + b + c); zero only for
+         * the class whose translation vanishes. */
+        int total = 0;
+        for (uint64_t cls = S;; cls = (cls - 1) & S) {   /* every subset of S */
+            total += (hd_matrix_apply(&c->A, cls) ^ c->b ^ cls) != 0;
+            if (!cls)
+                break;
+        }
+        out->passes = total;
+    } else {
+        out->passes = d << (n - r);
+    }
+    return HD_OK;
+}
