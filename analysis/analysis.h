@@ -199,6 +199,14 @@ typedef struct {
  * classes (n - r > 20). */
 int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out);
 
+/* -------------------- Wu 1984, Chapters 2-3 and 5: data mappings (wu_mapping.c) */
+
+/* (declarations of wu_mapping.c) */
+
+/* -------------------------- Wu 1984, Chapters 4-5: operand alignment (wu_align.c) */
+
+/* (declarations of wu_align.c) */
+
 /* ------------------------------------------------ owner computes */
 
 /* What the analysis found of one reference of the program. */

@@ -1,0 +1,4 @@
+/*
+ * wu_align.c — (to be written)
+ */
+#include "analysis.h"

@@ -1,0 +1,4 @@
+/*
+ * wu_mapping.c — (to be written)
+ */
+#include "analysis.h"
