@@ -48,6 +48,7 @@ static void init_reader(reader *r, const char *path, const hd_c_options *opt,
     r->path = path;
     r->opt = opt;
     r->cube_pragma = -1;
+    r->network_pragma = -1;
     r->prog = prog;
     hd_diags_init(&r->d, path);
 }
@@ -145,6 +146,10 @@ static void complete_model(reader *r)
     out->n = opt->dim > 0 ? opt->dim
            : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value
            : first ? first->k : 0;
+    if (r->network_pragma >= 0) {
+        out->network = hd_network_words[r->pragmas[r->network_pragma].value];
+        out->network_line = r->pragmas[r->network_pragma].line;
+    }
     if (first && out->n < 1)
         hd_report(&r->d, HD_ERROR, first->begin, first->line,
                "a doall loop of one iteration gives a cube of dimension 0; "

@@ -34,7 +34,7 @@
  * element: it has no effect outside itself and stays sequential code. */
 #define NO_WRITES (-2)
 
-typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE } pragma_kind;
+typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE, PRAGMA_NETWORK } pragma_kind;
 
 /* A `#pragma hyperdo` line, as pragmas.c read it. */
 typedef struct {
@@ -43,7 +43,8 @@ typedef struct {
     unsigned offset;
     unsigned next_offset;      /* DOALL: the first token after the line */
     bool used;
-    long long value;           /* CUBE: n; DISTRIBUTE: B for block_cyclic */
+    long long value;           /* CUBE: n; DISTRIBUTE: B for block_cyclic;
+                                * NETWORK: index in hd_network_words */
     hd_dist_kind dist;
     unsigned dist_offset;      /* DISTRIBUTE: of the distribution's name */
     int nnames;
@@ -91,6 +92,7 @@ typedef struct {
     pragma *pragmas;
     int npragmas, pragmas_cap;
     int cube_pragma;           /* index, or -1 */
+    int network_pragma;        /* index, or -1 */
     CXSourceLocation *ignored; /* pragmas clang ignored (-Wunknown-pragmas) */
     int nignored;
 

@@ -88,6 +88,8 @@ int hd_grid_rows_log2(int n)
     return (n + 1) / 2;
 }
 
+const char *const hd_network_words[3] = { "ecube", "omega", "butterfly" };
+
 const char *hd_dist_name(hd_dist_kind k)
 {
     switch (k) {

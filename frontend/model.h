@@ -401,9 +401,16 @@ typedef struct {
     int *arrays;            /* indices in hd_program.arrays */
 } hd_host_use;
 
+/* The words of '#pragma hyperdo network(...)' and of --network, in the
+ * order of the analysis's target kinds (hd_target_parse reads them). */
+extern const char *const hd_network_words[3];   /* ecube, omega, butterfly */
+
 typedef struct {
     char *path;
     int n;                  /* the cube's dimension */
+    const char *network;    /* '#pragma hyperdo network(w)': w, one of
+                             * hd_network_words; NULL without one */
+    int network_line;
     int narrays;
     hd_array *arrays;
     int nloops;

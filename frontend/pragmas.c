@@ -343,10 +343,41 @@ static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
 }
 
 /*
+ *   network = "network" "(" ("ecube" | "omega" | "butterfly") ")"
+ *
+ * the network the program is mapped for (Wu 1984 for omega and the
+ * butterfly), once a file; --network wins over it.
+ */
+static bool parse_network(reader *r, token_cursor *tc, pragma *p)
+{
+    if (accept_token(r, tc, "(") && token_on_line(r, tc)) {
+        unsigned at = tc->at;
+        char *word = token_text(r, tc->tok[tc->at]);
+        for (int k = 0; k < 3; k++)
+            if (strcmp(word, hd_network_words[k]) == 0) {
+                p->value = k;
+                tc->at++;
+                free(word);
+                if (accept_token(r, tc, ")"))
+                    return true;
+                pragma_error(r, tc, "expected ')' after the network's name%s", "");
+                return false;
+            }
+        tc->at = at;
+        pragma_error(r, tc, "unknown network '%s': expected ecube, omega or butterfly", word);
+        free(word);
+        return false;
+    }
+    pragma_error(r, tc, "expected network(ecube), network(omega) or network(butterfly)%s",
+                 "");
+    return false;
+}
+
+/*
  * Reads every `#pragma hyperdo ...` line of the main file, one pragma a
  * line (comments on it are left out):
  *
- *   pragma = "#" "pragma" "hyperdo" (doall | cube | distribute)
+ *   pragma = "#" "pragma" "hyperdo" (doall | cube | network | distribute)
  *   doall  = "doall"                  a for loop must come next
  *   cube   = "cube" "(" integer ")"   1 <= n <= HD_DP_MAX_DIM, once a file
  *
@@ -401,6 +432,9 @@ void scan_pragmas(reader *r)
                              "optimizer's limit)%s", "");
                 ok = false;
             }
+        } else if (accept_token(r, &tc, "network")) {
+            p.kind = PRAGMA_NETWORK;
+            ok = parse_network(r, &tc, &p);
         } else if (accept_token(r, &tc, "distribute")) {
             p.kind = PRAGMA_DISTRIBUTE;
             ok = parse_distribute(r, &tc, &p);
@@ -408,7 +442,7 @@ void scan_pragmas(reader *r)
             char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
                                                : hd_xstrdup("");
             pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
-                         "cube(n) or distribute(arrays : distribution)", word);
+                         "cube(n), network(name) or distribute(arrays : distribution)", word);
             free(word);
             ok = false;
         }
@@ -450,6 +484,14 @@ void scan_pragmas(reader *r)
         }
         hd_xreserve(&r->pragmas, &r->pragmas_cap, r->npragmas + 1, sizeof *r->pragmas);
         r->pragmas[r->npragmas++] = p;
+        if (p.kind == PRAGMA_NETWORK) {
+            if (r->network_pragma >= 0)
+                hd_report(&r->d, HD_ERROR, p.offset, p.line, "a second '#pragma hyperdo "
+                       "network' (the first is on line %d)",
+                       r->pragmas[r->network_pragma].line);
+            else
+                r->network_pragma = r->npragmas - 1;
+        }
         if (p.kind == PRAGMA_CUBE) {
             if (r->cube_pragma >= 0)
                 hd_report(&r->d, HD_ERROR, p.offset, p.line, "a second '#pragma hyperdo "
