@@ -182,22 +182,39 @@ int hd_two_pass(const hd_target *t, const hd_agl *p, hd_agl *first, hd_agl *seco
  * the element of AGL(n, 2) its data move by (a scatter's inverse), priced
  * by D.  An LCG or LCS of rank r is Hyperdo's extension (the thesis has
  * bijections only): no switch broadcasts or combines, so it needs at
- * least 2^(n-r) passes (`lower`); its messages are split into 2^(n-r)
+ * least 2^(n-r) passes (`lower`; one fewer when every destination is
+ * one of its own sources, whose message stays home); its messages are split into 2^(n-r)
  * partial permutations by the values of n - r kernel coordinates, each
  * completed to an element of AGL(n, 2) and routed by its D (`passes`,
  * the sum; docs/omega.md). */
 typedef struct {
-    int passes;             /* D for a permutation; the schedule's total */
-    int lower;              /* 2^(n-r) for a non-permutation; D otherwise */
+    uint64_t passes;        /* D for a permutation; the schedule's total */
+    uint64_t lower;         /* a lower bound: 2^(n-r) or 2^(n-r) - 1 for a
+                             * non-permutation; D otherwise */
     bool permutation;
     hd_agl moves;           /* a permutation: source -> destination */
     hd_agl first, second;   /* a permutation: hd_two_pass's factors */
 } hd_omega_price;
 
 /* HD_OK; HD_EINVAL for a target not of the omega class or an LCC not of
- * its dimension; HD_ETOOBIG for a non-permutation of more than 2^20
- * classes (n - r > 20). */
+ * its dimension.  Counts saturate at 2^64 - 1 (a rank r <= n - 63). */
 int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out);
+
+/* One processor mapping for a whole program on an omega-class target:
+ * F in GL(n, 2) minimising the sum over the m LCCs, each counted
+ * weight[r] times, of their passes between physical processors, F P F^-1
+ * (omega_map.c).  This is the static problem of Kung and Stevenson 1977
+ * as Wu 1984 (Section 1.3) states it, one F for every vector; Wu's own
+ * per-vector mappings are below.  Exact over all of GL(n, 2) for
+ * n <= HD_OMEGA_EXACT_MAX_DIM, a deterministic descent over elementary
+ * transvections beyond (documented in docs/omega.md).  HD_OK, or
+ * HD_EINVAL for a target not of the omega class or an LCC of another
+ * dimension. */
+int hd_omega_choose_mapping(const hd_target *t, const hd_lcc *const *c,
+                            const uint64_t *weight, int m, hd_matrix *F, uint64_t *passes);
+/* The sum of weight[r] times the passes of c[r] under F (as above). */
+uint64_t hd_omega_mapped_passes(const hd_target *t, const hd_lcc *const *c,
+                                const uint64_t *weight, int m, const hd_matrix *F);
 
 /* -------------------- Wu 1984, Chapters 2-3 and 5: data mappings (wu_mapping.c) */
 
@@ -304,8 +321,13 @@ typedef struct {
     uint64_t before[HD_MAX_DIM];   /* T_i as given (Theorem 1) */
     hd_order alone_order;          /* Section 4's optimum for it alone */
     uint64_t alone[HD_MAX_DIM];    /* T_i under that */
-    hd_lcc mapped;                 /* under the plan's order (Theorem 2) */
+    hd_lcc mapped;                 /* under the plan's mapping (Theorem 2
+                                    * for a reordering) */
     uint64_t after[HD_MAX_DIM];
+    /* Passes on the two omega-class networks (Wu 1984), as given: */
+    hd_omega_price omega, butterfly;
+    int passes_after;              /* on the plan's target, when it is of
+                                    * the omega class, under its mapping */
 } hd_plan_price;
 
 /* A mapping: virtual processor v runs on physical processor apply(v).
@@ -326,6 +348,10 @@ typedef struct {
 } hd_mapping;
 
 hd_mapping hd_mapping_reorder(const hd_order *o);
+/* c between physical processors under m: (Q A Q^-1, Q A Q^-1 c' + Q b + c')
+ * for m = (Q, c'), a gather or a scatter alike (Theorem 2 when m is a
+ * reordering).  m must not be a table. */
+hd_lcc hd_lcc_mapped(const hd_lcc *c, const hd_mapping *m);
 /* Q nonsingular; false otherwise. */
 bool hd_mapping_affine(const hd_matrix *Q, uint64_t c, hd_mapping *out);
 uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v);
@@ -345,8 +371,11 @@ typedef struct {
     hd_objective objective;
     hd_mapping_choice choice;
     hd_order order;                /* physical = Q virtual; order.n = 0
-                                    * for a program without loops */
-    hd_mapping mapping;            /* the same order, as a mapping */
+                                    * for a program without loops; the
+                                    * identity on an omega-class target */
+    hd_mapping mapping;            /* the same order, as a mapping; on an
+                                    * omega-class target the affine map
+                                    * hd_omega_choose_mapping chose */
     uint64_t cost;                 /* the objective under order */
     hd_plan_comm *comm;            /* m entries, in the spec's order */
     hd_plan_price *prices;         /* nprices distinct LCCs, which comm
@@ -355,6 +384,8 @@ typedef struct {
     int nlccs;                     /* entries that are LCCs */
     uint64_t worst_before;         /* the largest contention degree of any */
     uint64_t worst_after;          /* the same under the mapping */
+    uint64_t passes_before;        /* omega-class target: the sum of D over */
+    uint64_t passes_after;         /* the LCC entries, as given and mapped */
 } hd_plan;
 
 /* Builds the plan of the communications `comms` (borrowed: it must outlive

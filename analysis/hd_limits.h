@@ -30,6 +30,16 @@
  * HD_ETOOBIG beyond. */
 #define HD_EXHAUSTIVE_MAX_DIM 10
 
+/* Cube dimensions up to which the omega-class mapping of a whole program
+ * (hd_omega_choose_mapping, Wu 1984) tries every F in GL(n, 2): 20160
+ * matrices at n = 4, 9999360 at n = 5 (seconds).  Beyond: a heuristic
+ * (sampling, then a descent) that the report calls one; nothing is
+ * refused. */
+#define HD_OMEGA_EXACT_MAX_DIM 4
+/* Beyond it, how many pseudo-random nonsingular F the heuristic tries
+ * before its descent (omega_map.c says why sampling works). */
+#define HD_OMEGA_SAMPLES 4096
+
 /* The path counter that checks Theorem 1 by routing every message
  * (n 2^n channel counters): HD_ETOOBIG beyond. */
 #define HD_BRUTE_MAX_DIM 20

@@ -313,10 +313,15 @@ int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
         hd_two_pass(t, &p, &out->first, &out->second);
         return HD_OK;
     }
-    if (n - r > 20)
-        return HD_ETOOBIG;
     out->moves = out->first = out->second = hd_agl_identity(n);
-    out->lower = 1 << (n - r);
+    /* 2^(n-r) messages meet at each destination (leave each source, for a
+     * scatter); one of them stays home, and needs no pass, exactly when
+     * every image point is fixed: A (A x + b) + b = A x + b for all x,
+     * i.e. A^2 = A and A b = 0. */
+    hd_matrix a2 = hd_matrix_mul(&c->A, &c->A);
+    bool home = hd_matrix_equal(&a2, &c->A) && hd_matrix_apply(&c->A, c->b) == 0;
+    uint64_t classes = n - r >= 64 ? UINT64_MAX : UINT64_C(1) << (n - r);
+    out->lower = classes - home;
     /* Each class is the completion M on the sources (gather) or the
      * destinations (scatter) with x_S fixed, translated: x -> M x + b_c
      * for a gather, and for a scatter its inverse.  D depends on b_c only
@@ -328,17 +333,27 @@ int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
         hd_agl_inverse(&probe, &probe);
     int d = hd_passes(t, &probe);
     if (d == 0) {
-        /* M = I: class c moves by x -> x + (A c + b + c); zero only for
-         * the class whose translation vanishes. */
-        int total = 0;
-        for (uint64_t cls = S;; cls = (cls - 1) & S) {   /* every subset of S */
-            total += (hd_matrix_apply(&c->A, cls) ^ c->b ^ cls) != 0;
-            if (!cls)
-                break;
+        /* M = I: class c moves by x -> x + ((A + I) c + b), which is zero
+         * for the solutions c (supported on S) of (A + I) c = b: none, or
+         * 2^(n - r - rank) of them. */
+        uint64_t rows[HD_MAX_DIM];
+        uint8_t rhs[HD_MAX_DIM];
+        for (int i = 0; i < n; i++) {
+            rows[i] = (c->A.row[i] ^ UINT64_C(1) << i) & S;
+            rhs[i] = c->b >> i & 1;
         }
-        out->passes = total;
+        uint64_t one;
+        hd_matrix bs = hd_matrix_zero(n);
+        for (int i = 0; i < n; i++)
+            bs.row[i] = rows[i];
+        int free_bits = n - r - hd_rank(&bs);
+        uint64_t still = !hd_solve_one(rows, rhs, n, n, &one) ? 0
+                         : free_bits >= 64 ? UINT64_MAX : UINT64_C(1) << free_bits;
+        out->passes = classes - still;
     } else {
-        out->passes = d << (n - r);
+        /* d = 2: twice the classes, saturating at 2^64 - 1 (n - r >= 63
+         * only on cubes of 63 or 64 dimensions, which nothing routes). */
+        out->passes = n - r >= 63 ? UINT64_MAX : (uint64_t)d << (n - r);
     }
     return HD_OK;
 }

@@ -8,6 +8,7 @@
  */
 #include "analysis.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,18 +49,36 @@ static void share_equal(const hd_spec *spec, hd_plan *p, int *slot_of)
  * the target's contention and optimizer (a target they have no formula
  * for: HD_EINVAL).  On the e-cube hypercube the optimum for the LCC alone
  * is Section 4's. */
+static bool omega_class(const hd_target *t)
+{
+    return t->kind == HD_TARGET_OMEGA || t->kind == HD_TARGET_BUTTERFLY;
+}
+
+/* Every LCC is priced on all three networks, so that a report can set
+ * them side by side (analyze --network all): its e-cube contention
+ * (Theorem 1) and Section 4's optimum for it alone, and its passes on the
+ * omega network and the butterfly (Wu 1984).  The plan's target decides
+ * only which of them the mapping minimises. */
 static int price_alone(const hd_target *target, const hd_lcc *c, hd_plan_price *pr)
 {
+    hd_target ecube = hd_target_ecube(target->n);
+    hd_target omega = hd_target_omega(target->n);
+    hd_target butterfly = hd_target_butterfly(target->n);
     pr->class = hd_lcc_classify(c);
     pr->bpc = hd_lcc_is_bpc(c);
     pr->rank = hd_rank(&c->A);
-    int rc = hd_contention(target, c, pr->before);
+    int rc = hd_contention(omega_class(target) ? &ecube : target, c, pr->before);
     if (rc != HD_OK)
         return rc;
-    rc = hd_optimize_one(target, c, &pr->alone_order);
+    rc = hd_optimize_one(&ecube, c, &pr->alone_order);
     if (rc != HD_OK)
         return rc;
-    return hd_contention_after(target, c, &pr->alone_order, pr->alone);
+    rc = hd_contention_after(&ecube, c, &pr->alone_order, pr->alone);
+    if (rc == HD_OK)
+        rc = hd_omega_price_lcc(&omega, c, &pr->omega);
+    if (rc == HD_OK)
+        rc = hd_omega_price_lcc(&butterfly, c, &pr->butterfly);
+    return rc;
 }
 
 /* The plan's order of address bits and its cost: the identity, or Section
@@ -69,6 +88,21 @@ static int choose_order(const hd_spec *spec, const hd_target *target, const hd_l
 {
     if (p->n == 0) {
         p->order.n = 0;            /* a C file without loops */
+        return HD_OK;
+    }
+    if (omega_class(target)) {
+        /* Wu 1984: a linear map of the processors, not a reordering. */
+        p->order = hd_order_identity(p->n);
+        hd_matrix F = hd_matrix_identity(p->n);
+        if (p->choice == HD_MAPPING_OPTIMAL) {
+            int rc = hd_omega_choose_mapping(target, distinct, weight, p->nprices, &F,
+                                             &p->cost);
+            if (rc != HD_OK)
+                return rc;
+        } else {
+            p->cost = hd_omega_mapped_passes(target, distinct, weight, p->nprices, &F);
+        }
+        hd_mapping_affine(&F, 0, &p->mapping);   /* nonsingular: chosen so */
         return HD_OK;
     }
     if (p->choice == HD_MAPPING_IDENTITY) {
@@ -127,16 +161,29 @@ int hd_plan_build(const hd_spec *spec, const hd_target *target, hd_objective obj
         hd_plan_free(p);
         return rc;
     }
-    p->mapping = hd_mapping_reorder(&p->order);
+    if (!omega_class(target))
+        p->mapping = hd_mapping_reorder(&p->order);
+    hd_target ecube = hd_target_ecube(p->n);
     for (int r = 0; r < p->m; r++) {
         hd_plan_comm *l = &p->comm[r];
         if (!l->price)
             continue;
         hd_plan_price *pr = &p->prices[l->price - p->prices];
         if (l->first == r) {
-            pr->mapped = hd_lcc_reorder(l->in->comm.lcc, &p->order);
-            /* accepted: the same target and dimension priced it above */
-            hd_contention_after(target, l->in->comm.lcc, &p->order, pr->after);
+            pr->mapped = hd_lcc_mapped(l->in->comm.lcc, &p->mapping);
+            /* accepted: the same dimension was priced above */
+            hd_contention(&ecube, &pr->mapped, pr->after);
+            if (omega_class(target)) {
+                hd_omega_price mp;
+                hd_omega_price_lcc(target, &pr->mapped, &mp);
+                pr->passes_after = (int)(mp.passes > INT_MAX ? INT_MAX : mp.passes);
+            }
+        }
+        if (omega_class(target)) {
+            const hd_omega_price *given =
+                target->kind == HD_TARGET_OMEGA ? &pr->omega : &pr->butterfly;
+            p->passes_before += given->passes;
+            p->passes_after += (uint64_t)pr->passes_after;
         }
         uint64_t db = hd_contention_degree(pr->before, p->n);
         uint64_t da = hd_contention_degree(pr->after, p->n);
@@ -163,6 +210,19 @@ bool hd_mapping_affine(const hd_matrix *Q, uint64_t c, hd_mapping *out)
     *out = (hd_mapping){ .kind = HD_MAP_AFFINE, .n = Q->n, .Q = *Q,
                          .c = c & hd_mask(Q->n) };
     return true;
+}
+
+hd_lcc hd_lcc_mapped(const hd_lcc *c, const hd_mapping *m)
+{
+    if (m->kind == HD_MAP_REORDER)
+        return hd_lcc_reorder(c, &m->order);
+    hd_matrix qi;
+    hd_matrix_inverse(&m->Q, &qi);   /* nonsingular: hd_mapping_affine */
+    hd_lcc out = *c;
+    out.A = hd_matrix_mul(&m->Q, &c->A);
+    out.A = hd_matrix_mul(&out.A, &qi);
+    out.b = hd_matrix_apply(&out.A, m->c) ^ hd_matrix_apply(&m->Q, c->b) ^ m->c;
+    return out;
 }
 
 uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v)

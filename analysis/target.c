@@ -10,13 +10,12 @@
 
 #include <string.h>
 
-static const struct {
-    const char *word;   /* --network, #pragma hyperdo network(...) */
-    const char *name;   /* reports */
-} kinds[] = {
-    [HD_TARGET_ECUBE_HYPERCUBE] = { "ecube", "e-cube wormhole hypercube" },
-    [HD_TARGET_OMEGA] = { "omega", "omega network (Wu 1984)" },
-    [HD_TARGET_BUTTERFLY] = { "butterfly", "indirect binary n-cube (butterfly, Wu 1984 Chapter 5)" },
+/* Reports' names; the words of --network and of the network pragma are
+ * the model's hd_network_words, in the same order. */
+static const char *const kinds[] = {
+    [HD_TARGET_ECUBE_HYPERCUBE] = "e-cube wormhole hypercube",
+    [HD_TARGET_OMEGA] = "omega network (Wu 1984)",
+    [HD_TARGET_BUTTERFLY] = "indirect binary n-cube (butterfly, Wu 1984 Chapter 5)",
 };
 
 static hd_target target_of(hd_target_kind k, int n)
@@ -32,7 +31,7 @@ hd_target hd_target_butterfly(int n) { return target_of(HD_TARGET_BUTTERFLY, n);
 bool hd_target_parse(const char *word, int n, hd_target *t)
 {
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-        if (strcmp(word, kinds[k].word) == 0) {
+        if (strcmp(word, hd_network_words[k]) == 0) {
             *t = target_of((hd_target_kind)k, n);
             return true;
         }
@@ -41,10 +40,10 @@ bool hd_target_parse(const char *word, int n, hd_target *t)
 
 const char *hd_target_word(hd_target_kind k)
 {
-    return (unsigned)k < sizeof kinds / sizeof *kinds ? kinds[k].word : "?";
+    return (unsigned)k < sizeof kinds / sizeof *kinds ? hd_network_words[k] : "?";
 }
 
 const char *hd_target_name(const hd_target *t)
 {
-    return (unsigned)t->kind < sizeof kinds / sizeof *kinds ? kinds[t->kind].name : "?";
+    return (unsigned)t->kind < sizeof kinds / sizeof *kinds ? kinds[t->kind] : "?";
 }

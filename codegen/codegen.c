@@ -363,6 +363,58 @@ static void put_edit(text *t, gen *g, const edit *e)
 
 /* ------------------------------------------------------ the tables */
 
+static bool omega_class(const hd_plan *plan)
+{
+    return plan->target.kind == HD_TARGET_OMEGA || plan->target.kind == HD_TARGET_BUTTERFLY;
+}
+
+/* On an omega-class network (Wu 1984) the mapping is a matrix F and each
+ * communication's cost its passes D. */
+static void put_omega_header(text *t, const gen *g)
+{
+    const hd_plan *plan = g->plan;
+    int n = g->prog->n;
+    putf(t, " (Wu 1984: the linear processor mapping with the fewest passes through the\n"
+            " * %s, %s): physical processor = F virtual, rows of F\n * (bit j of row i is f_ij):",
+         hd_target_name(&plan->target), plan->choice == HD_MAPPING_IDENTITY ? "here the identity"
+         : n <= HD_OMEGA_EXACT_MAX_DIM ? "the best of GL(n, 2)" : "a descent from the identity");
+    for (int i = 0; i < n; i++) {
+        put(t, " ");
+        for (int j = 0; j < n; j++)
+            putf(t, "%d", (int)(plan->mapping.Q.row[i] >> j & 1));
+    }
+    put(t, ".\n *\n * Passes of each communication (D, Wu 1984 Corollary 2.1), before -> after:\n");
+    const hd_program *p = g->prog;
+    int c = 0, general = 0;
+    for (int d = 0; d < p->nloops; d++) {
+        const hd_loop *l = &p->loops[d];
+        for (int k = 0; k < l->nrefs; k++) {
+            const hd_ref *ref = &l->refs[k];
+            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
+            if (ref->is_write || kind == HD_COMM_LOCAL)
+                continue;
+            const hd_plan_comm *pc = &plan->comm[c++];   /* hd_program_spec's order */
+            if (kind != HD_COMM_LCC) {
+                general++;
+                continue;
+            }
+            const hd_omega_price *given = plan->target.kind == HD_TARGET_OMEGA
+                                              ? &pc->price->omega : &pc->price->butterfly;
+            putf(t, " *   line %d: ", ref->line);
+            put_commented(t, ref->text);
+            putf(t, "  D = %llu -> %d\n", (unsigned long long)given->passes,
+                 pc->price->passes_after);
+        }
+    }
+    if (plan->nlccs == 0)
+        put(t, " *   (no linear-complement communication)\n");
+    if (general)
+        putf(t, " * and %d general communication%s (not LCCs: computed at run "
+                "time).\n", general, general > 1 ? "s" : "");
+    putf(t, " * In all: %llu -> %llu passes.\n */\n", (unsigned long long)plan->passes_before,
+         (unsigned long long)plan->passes_after);
+}
+
 static void put_header(text *t, gen *g)
 {
     const hd_program *p = g->prog;
@@ -373,6 +425,10 @@ static void put_header(text *t, gen *g)
             " * The SPMD program (Hou et al. 2001, Fig. 1d) for the %d-cube "
             "(%d processors),\n * mapping %s", n, 1 << n,
          g->plan->choice == HD_MAPPING_IDENTITY ? "identity" : "optimal");
+    if (omega_class(g->plan)) {
+        put_omega_header(t, g);
+        return;
+    }
     if (g->plan->choice == HD_MAPPING_OPTIMAL)
         putf(t, " (Hou et al. 2001, Section 5; objective %s)",
              g->plan->objective == HD_OBJ_MAX ? "max"

@@ -39,11 +39,13 @@ typedef struct {
     char **clang;
     int kind;                 /* --spec (1), --c (2), or 0: by the name */
     bool layouts;             /* --layouts: the layout advisor (C only) */
+    const char *network;      /* --network, NULL when absent */
 } options;
 
 static const char usage_line[] =
-    "usage: hyperdo analyze [--json] [--layouts] [--objective max|maxsum|sum] [--dim n] "
-    "[-p builddir] [--spec|--c] FILE [-- clang args...]";
+    "usage: hyperdo analyze [--json] [--layouts] [--objective max|maxsum|sum] "
+    "[--network ecube|omega|butterfly|all] [--dim n] [-p builddir] [--spec|--c] FILE "
+    "[-- clang args...]";
 
 static void print_help(void)
 {
@@ -84,6 +86,13 @@ static void print_help(void)
         "                        max     the largest T(A_r, b_r) of any LCC\n"
         "                        maxsum  the largest sum over LCCs of T_i\n"
         "                        sum     the sum over LCCs and dimensions\n"
+        "  --network NET       the network to map for (default: the file's\n"
+        "                      '#pragma hyperdo network(...)', else ecube):\n"
+        "                        ecube      e-cube wormhole hypercube (Hou et al. 2001)\n"
+        "                        omega      omega network, cost in passes D (Wu 1984)\n"
+        "                        butterfly  indirect binary n-cube (Wu 1984, Chapter 5)\n"
+        "                        all        the three side by side, each with its mapping\n"
+        "                      (docs/omega.md)\n"
         "  -h, --help          show this help and exit\n",
         usage_line);
 }
@@ -137,7 +146,21 @@ static int take_dim(const hd_command_line *cl, void *dest, const char *value)
     return -1;
 }
 
+static int take_network(const hd_command_line *cl, void *dest, const char *value)
+{
+    hd_target t;
+    if (!value)
+        return hd_option_error(cl, "option '--network' needs a value: ecube, omega, "
+                               "butterfly or all");
+    if (strcmp(value, "all") != 0 && !hd_target_parse(value, 1, &t))
+        return hd_option_error(cl, "unknown network '%s': expected ecube, omega, "
+                               "butterfly or all", value);
+    ((options *)dest)->network = value;
+    return -1;
+}
+
 static const hd_option analyze_options[] = {
+    { "--network", HD_OPT_VALUE, take_network, 0, NULL, NULL },
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL, NULL },
     { "--layouts", HD_OPT_NO_VALUE, NULL, offsetof(options, layouts), NULL, NULL },
     { "--spec", HD_OPT_NO_VALUE, take_spec, 0, NULL, NULL },
@@ -188,7 +211,7 @@ static const reader *reader_for(const char *path)
 
 /* The spec of a C file's communications, which points into *results. */
 static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
-                  hd_layout_advice *advice)
+                  hd_layout_advice *advice, const char **network)
 {
     hd_program prog;
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
@@ -196,6 +219,7 @@ static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
     if (hd_read_c_program(opt->path, copt, &prog, results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     hd_program_spec(&prog, results, spec);
+    *network = prog.network;   /* a static string (hd_network_words) */
     if (opt->layouts && prog.n >= 1) {
         hd_target target = hd_target_ecube(prog.n);
         hd_advise_layouts(&prog, &target, opt->objective, advice);
@@ -222,12 +246,13 @@ static void say_kind(const options *opt)
 /* The input's spec; a C file's points into *results (empty for a spec
  * file), released after it. */
 static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
-                      hd_layout_advice *advice)
+                      hd_layout_advice *advice, const char **network)
 {
     const char *path = opt->path;
     const reader *rd = opt->kind == 2 ? NULL : opt->kind == 1 ? &readers[0] : reader_for(path);
+    *network = NULL;
     if (!rd) {
-        int status = read_c(opt, spec, results, advice);
+        int status = read_c(opt, spec, results, advice, network);
         if (status == HD_EXIT_FAILURE)
             say_kind(opt);
         return status;
@@ -261,7 +286,8 @@ static int analyze(void *dest)
     hd_analysis results = { .nrefs = 0 };   /* outlives spec, which may point into it */
     hd_spec spec;
     hd_layout_advice advice = { 0, NULL };
-    int status = read_input(opt, &spec, &results, &advice);
+    const char *pragma_network;
+    int status = read_input(opt, &spec, &results, &advice, &pragma_network);
     if (status != HD_EXIT_OK)
         return status;
 
@@ -269,18 +295,31 @@ static int analyze(void *dest)
     res.name = strcmp(opt->path, "-") == 0 ? "<stdin>" : opt->path;
     res.spec = &spec;
     res.advice = opt->layouts ? &advice : NULL;
-    hd_target target = hd_target_ecube(spec.n);
-    int rc = hd_plan_build(&spec, &target, opt->objective, HD_MAPPING_OPTIMAL, &res.p);
+    res.networks = NULL;
+    /* --network, else the file's pragma, else the e-cube hypercube. */
+    const char *word = opt->network ? opt->network : pragma_network ? pragma_network : "ecube";
+    bool all = strcmp(word, "all") == 0;
+    hd_plan plans[HD_NETWORKS];
+    int built = 0, rc = HD_OK;
+    for (int k = 0; k < (all ? HD_NETWORKS : 1) && rc == HD_OK; k++) {
+        hd_target target;
+        hd_target_parse(all ? hd_target_word((hd_target_kind)k) : word, spec.n, &target);
+        rc = hd_plan_build(&spec, &target, opt->objective, HD_MAPPING_OPTIMAL, &plans[k]);
+        built += rc == HD_OK;
+    }
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
         status = HD_EXIT_FAILURE;
     } else {
+        res.p = plans[0];
+        res.networks = all ? plans : NULL;
         if (opt->json)
             hd_analyze_json(&res, stdout);   /* main checks stdout's errors */
         else
             status = hd_print_text(hd_analyze_report(&res));
-        hd_plan_free(&res.p);
     }
+    for (int k = 0; k < built; k++)
+        hd_plan_free(&plans[k]);
     hd_spec_free(&spec);
     hd_analysis_free(&results);
     hd_layout_advice_free(&advice);

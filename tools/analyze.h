@@ -14,10 +14,16 @@
 /* The plan (analysis.h), the input's name and its spec, for the report. */
 typedef struct {
     const char *name;
-    hd_plan p;
+    hd_plan p;              /* on the network analysed (p.target) */
     const hd_spec *spec;    /* its arrays and layouts (a C file's) */
     const hd_layout_advice *advice;   /* --layouts, or NULL */
+    /* --network all: the plans on each network, by hd_target_kind (p is
+     * the e-cube one's copy); NULL otherwise. */
+    const hd_plan *networks;
 } hd_analyze_result;
+
+/* The networks --network all compares, in hd_target_kind's order. */
+#define HD_NETWORKS 3
 
 /* The whole answer as one JSON object, newline-terminated, written to out
  * as it is made (the caller checks out for write errors). */

@@ -72,13 +72,80 @@ static json_t *json_lcc_before(const hd_plan_comm *l, int n)
     return o;
 }
 
-/* The shared fields after contention_after. */
-static json_t *json_lcc_alone(const hd_plan_comm *l, int n)
+static json_t *json_agl(const hd_agl *p, int n)
 {
+    char bits[HD_MAX_DIM + 1];
+    json_t *o = json_object();
+    json_object_set_new(o, "A", json_rows(p->A.row, n, n));
+    bit_string(p->b, n, bits);
+    json_object_set_new(o, "b", json_string(bits));
+    return o;
+}
+
+static bool omega_class(hd_target_kind k)
+{
+    return k == HD_TARGET_OMEGA || k == HD_TARGET_BUTTERFLY;
+}
+
+/* An LCC's passes on an omega-class network (Wu 1984) as given, its two
+ * factors when it needs two, and its passes under the plan's mapping:
+ * into o. */
+static void put_passes(json_t *o, const hd_omega_price *given, int after)
+{
+    json_object_set_new(o, "passes", json_integer((json_int_t)given->passes));
+    if (!given->permutation)
+        json_object_set_new(o, "passes_lower", json_integer((json_int_t)given->lower));
+    else if (given->passes == 2) {
+        int n = given->moves.A.n;
+        json_t *f = json_array();
+        json_array_append_new(f, json_agl(&given->first, n));
+        json_array_append_new(f, json_agl(&given->second, n));
+        json_object_set_new(o, "factors", f);
+    }
+    json_object_set_new(o, "passes_after", json_integer(after));
+}
+
+static const hd_omega_price *given_on(const hd_plan_price *pr, hd_target_kind k)
+{
+    return k == HD_TARGET_OMEGA ? &pr->omega : &pr->butterfly;
+}
+
+/* The shared fields after contention_after: entry r of the plan. */
+static json_t *json_lcc_alone(const hd_analyze_result *res, int r)
+{
+    const hd_plan_comm *l = &res->p.comm[r];
+    int n = res->p.n;
     json_t *o = json_object();
     json_object_set_new(o, "alone_order", json_order(&l->price->alone_order));
     json_object_set_new(o, "alone_contention", json_counts(l->price->alone, n));
+    hd_target_kind k = res->p.target.kind;
+    if (omega_class(k))
+        put_passes(o, given_on(l->price, k), l->price->passes_after);
+    for (int net = 0; res->networks && net < HD_NETWORKS; net++) {
+        if (!omega_class((hd_target_kind)net))
+            continue;
+        const hd_plan_price *pr = res->networks[net].comm[r].price;
+        json_t *x = json_object();
+        put_passes(x, given_on(pr, (hd_target_kind)net), pr->passes_after);
+        json_object_set_new(o, hd_target_word((hd_target_kind)net), x);
+    }
     return o;
+}
+
+/* A plan's mapping: the ordering (e-cube) or the matrix F and its passes
+ * (omega class), as members of o. */
+static void put_mapping(json_t *o, const hd_plan *p)
+{
+    if (!omega_class(p->target.kind)) {
+        json_object_set_new(o, "order", json_order(&p->order));
+        json_object_set_new(o, "cost", json_integer((json_int_t)p->cost));
+        return;
+    }
+    json_t *m = json_object();
+    json_object_set_new(m, "F", json_rows(p->mapping.Q.row, p->n, p->n));
+    json_object_set_new(o, "mapping", m);
+    json_object_set_new(o, "passes_before", json_integer((json_int_t)p->passes_before));
+    json_object_set_new(o, "passes_after", json_integer((json_int_t)p->passes_after));
 }
 
 /* The members of object o as jansson encodes them, without the braces
@@ -354,7 +421,7 @@ static void encode_parts(const hd_analyze_result *res, json_parts *p)
             cached(&p->strings, l->in->array);
         if (l->in->comm.kind == HD_COMM_LCC && l->first == r) {
             p->before[r] = members(json_lcc_before(l, res->p.n));
-            p->alone[r] = members(json_lcc_alone(l, res->p.n));
+            p->alone[r] = members(json_lcc_alone(res, r));
         }
     }
 }
@@ -378,6 +445,20 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
                         json_string(hd_objective_name(res->p.objective)));
     json_object_set_new(head, "order", json_order(&res->p.order));
     json_object_set_new(head, "cost", json_integer((json_int_t)res->p.cost));
+    json_object_set_new(head, "network", json_string(res->networks ? "all"
+                                           : hd_target_word(res->p.target.kind)));
+    if (res->p.n > 0 && omega_class(res->p.target.kind))
+        put_mapping(head, &res->p);
+    if (res->networks) {
+        json_t *nets = json_object();
+        for (int k = 0; k < HD_NETWORKS; k++) {
+            json_t *x = json_object();
+            if (res->p.n > 0)
+                put_mapping(x, &res->networks[k]);
+            json_object_set_new(nets, hd_target_word((hd_target_kind)k), x);
+        }
+        json_object_set_new(head, "networks", nets);
+    }
     fputc('{', out);
     put_members(out, head);
     fputs(",\"lccs\":[", out);

@@ -380,6 +380,122 @@ static void print_summary(FILE *out, const hd_analyze_result *res, int w)
     }
 }
 
+/* ------------------------------------------ omega-class networks */
+
+static bool omega_class(hd_target_kind k)
+{
+    return k == HD_TARGET_OMEGA || k == HD_TARGET_BUTTERFLY;
+}
+
+static const hd_omega_price *given_on(const hd_plan_price *pr, hd_target_kind k)
+{
+    return k == HD_TARGET_OMEGA ? &pr->omega : &pr->butterfly;
+}
+
+static int name_width(const hd_analyze_result *res)
+{
+    int namew = 3;
+    for (int r = 0; r < res->p.m; r++) {
+        int len = (int)strlen(res->p.comm[r].in->name);
+        if (len > namew)
+            namew = len;
+    }
+    return namew;
+}
+
+static void print_agl(FILE *out, const char *title, const hd_agl *p)
+{
+    print_matrix(out, title, &p->A, "b", &p->b);
+}
+
+/* The plan's passes on its omega-class network (Wu 1984), the two passes
+ * of each LCC that needs them, and the mapping. */
+static void print_passes(FILE *out, const hd_analyze_result *res)
+{
+    const hd_plan *p = &res->p;
+    hd_target_kind k = p->target.kind;
+    int namew = name_width(res);
+    fprintf(out, "\n== Passes through the %s ==\n", hd_target_name(&p->target));
+    fprintf(out, "  A permutation x -> A x + b passes in one pass iff A = %s here (Wu 1984,\n"
+            "  Corollary 2.1, whose bits are written most significant first); every one\n"
+            "  needs at most two.  An LCC that is no permutation is Hyperdo's schedule\n"
+            "  (docs/omega.md), at least the lower bound given.\n\n",
+            k == HD_TARGET_OMEGA ? "U L" : "L U");
+    fprintf(out, "  %-*s  %8s  %8s  %s\n", namew, "LCC", "given", "mapped", "lower bound");
+    for (int r = 0; r < p->m; r++) {
+        const hd_plan_comm *l = &p->comm[r];
+        if (l->in->comm.kind != HD_COMM_LCC) {
+            fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
+            continue;
+        }
+        const hd_omega_price *g = given_on(l->price, k);
+        fprintf(out, "  %-*s  %8llu  %8d", namew, l->in->name,
+                (unsigned long long)g->passes, l->price->passes_after);
+        if (!g->permutation)
+            fprintf(out, "  %llu", (unsigned long long)g->lower);
+        fputc('\n', out);
+    }
+    for (int r = 0; r < p->m; r++) {
+        const hd_plan_comm *l = &p->comm[r];
+        if (l->in->comm.kind != HD_COMM_LCC || l->first != r)
+            continue;
+        const hd_omega_price *g = given_on(l->price, k);
+        if (!g->permutation || g->passes != 2)
+            continue;
+        fprintf(out, "\n  %s in two passes, first then second:\n", l->in->name);
+        print_agl(out, "first", &g->first);
+        print_agl(out, "second", &g->second);
+    }
+    fprintf(out, "\n== One mapping for every array (the static problem of Wu 1984, Section 1.3) ==\n"
+            "  Processor x is renamed F x, so each communication P becomes F P F^-1;\n"
+            "  F is %s:\n\n", p->n <= HD_OMEGA_EXACT_MAX_DIM
+            ? "the best of all of GL(n, 2)" : "a descent over elementary row operations "
+              "from the identity (a heuristic beyond n = 4)");
+    print_matrix(out, "F", &p->mapping.Q, NULL, NULL);
+    fprintf(out, "\n  passes in all: %llu as given, %llu mapped.\n",
+            (unsigned long long)p->passes_before, (unsigned long long)p->passes_after);
+}
+
+/* --network all: each LCC on the three networks, each with its mapping. */
+static void print_networks(FILE *out, const hd_analyze_result *res)
+{
+    const hd_plan *e = &res->networks[HD_TARGET_ECUBE_HYPERCUBE];
+    const hd_plan *o = &res->networks[HD_TARGET_OMEGA];
+    const hd_plan *b = &res->networks[HD_TARGET_BUTTERFLY];
+    int namew = name_width(res), n = res->p.n;
+    fprintf(out, "\n== The networks compared (Hou et al. 2001; Wu 1984) ==\n"
+            "  e-cube: contention degree T; omega and butterfly: passes D; each under\n"
+            "  its own network's mapping.\n\n");
+    fprintf(out, "  %-*s  %14s  %14s  %14s\n", namew, "LCC", "e-cube T", "omega D",
+            "butterfly D");
+    for (int r = 0; r < res->p.m; r++) {
+        const hd_plan_comm *l = &e->comm[r];
+        if (l->in->comm.kind != HD_COMM_LCC) {
+            fprintf(out, "  %-*s  general (not an LCC)\n", namew, l->in->name);
+            continue;
+        }
+        const hd_plan_price *po = o->comm[r].price, *pb = b->comm[r].price;
+        char t[3][32];
+        snprintf(t[0], sizeof t[0], "%llu -> %llu",
+                 (unsigned long long)hd_contention_degree(l->price->before, n),
+                 (unsigned long long)hd_contention_degree(l->price->after, n));
+        snprintf(t[1], sizeof t[1], "%llu -> %d", (unsigned long long)po->omega.passes,
+                 po->passes_after);
+        snprintf(t[2], sizeof t[2], "%llu -> %d", (unsigned long long)pb->butterfly.passes,
+                 pb->passes_after);
+        fprintf(out, "  %-*s  %14s  %14s  %14s\n", namew, l->in->name, t[0], t[1], t[2]);
+    }
+    fprintf(out, "\n  e-cube: ");
+    print_order(out, &e->order);
+    fprintf(out, " (Hou et al. 2001, Section 5), cost %llu\n", (unsigned long long)e->cost);
+    fprintf(out, "  omega: passes %llu -> %llu under\n", (unsigned long long)o->passes_before,
+            (unsigned long long)o->passes_after);
+    print_matrix(out, "F", &o->mapping.Q, NULL, NULL);
+    fprintf(out, "  butterfly: passes %llu -> %llu under\n",
+            (unsigned long long)b->passes_before, (unsigned long long)b->passes_after);
+    print_matrix(out, "F", &b->mapping.Q, NULL, NULL);
+}
+
 char *hd_analyze_report(const hd_analyze_result *res)
 {
     char *text = NULL;
@@ -394,8 +510,11 @@ char *hd_analyze_report(const hd_analyze_result *res)
         fprintf(out, "No '#pragma hyperdo doall' loop, no cube(n) and no "
                 "--dim: there is nothing to map.\n");
     } else {
-        fprintf(out, "%d-cube (%llu processors), e-cube wormhole routing, "
-                "%d LCC%s", res->p.n, 1ULL << res->p.n, lccs, lccs == 1 ? "" : "s");
+        fprintf(out, "%d-cube (%llu processors), %s, "
+                "%d LCC%s", res->p.n, 1ULL << res->p.n,
+                res->networks ? "three networks compared"
+                : res->p.target.kind == HD_TARGET_ECUBE_HYPERCUBE ? "e-cube wormhole routing"
+                : hd_target_name(&res->p.target), lccs, lccs == 1 ? "" : "s");
         if (res->p.m > lccs)
             fprintf(out, " and %d general communication%s", res->p.m - lccs,
                     res->p.m - lccs == 1 ? "" : "s");
@@ -404,8 +523,14 @@ char *hd_analyze_report(const hd_analyze_result *res)
                 "sections, definitions, theorems and figures are cited below.\n");
         for (int r = 0; r < res->p.m; r++)
             print_lcc(out, &res->p.comm[r], r, res->p.m, w);
-        print_set_mapping(out, res, w);
-        print_summary(out, res, w);
+        if (omega_class(res->p.target.kind)) {
+            print_passes(out, res);
+        } else {
+            print_set_mapping(out, res, w);
+            print_summary(out, res, w);
+        }
+        if (res->networks)
+            print_networks(out, res);
         print_layouts(out, res->spec);
         print_advice(out, res->advice);
     }

@@ -28,6 +28,8 @@ int hd_cmd_translate(int argc, char **argv);
 typedef struct {
     int dim;                  /* --dim, or 0: the file's cube pragma */
     hd_codegen_options gen;   /* --mapping, --objective */
+    int network;              /* --network: 1 + an hd_target_kind; 0: the
+                               * file's network pragma, else ecube */
 } hd_translate_options;
 
 /* The input of a translation: the annotated C file, the options that
@@ -55,6 +57,8 @@ int hd_translate_command_line(int argc, char **argv, const char *usage_line,
 /* --objective's value (max, maxsum, sum) into an hd_objective, for an
  * option table (options.h); false when it is none of them. */
 bool hd_option_objective(const char *value, void *objective);
+/* ecube, omega, butterfly: into an int, 1 + the hd_target_kind. */
+bool hd_option_network(const char *value, void *network);
 
 /* Reads the annotated C file in->path (clang arguments in->clang, flags
  * from build_dir/compile_commands.json when build_dir is not NULL) and

@@ -61,6 +61,15 @@ bool hd_option_objective(const char *value, void *objective)
     return hd_objective_parse(value, objective);
 }
 
+bool hd_option_network(const char *value, void *network)
+{
+    hd_target t;
+    if (!hd_target_parse(value, 1, &t))
+        return false;
+    *(int *)network = 1 + (int)t.kind;
+    return true;
+}
+
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
                       hd_analysis *results)
 {

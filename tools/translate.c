@@ -39,8 +39,8 @@ typedef struct {
 
 static const char usage_line[] =
     "usage: hyperdo translate [--dim n] [--mapping optimal|identity] "
-    "[--objective max|maxsum|sum] [-MD [-MF depfile]] [-p builddir] in.c "
-    "-o out.c [-- clang args...]";
+    "[--objective max|maxsum|sum] [--network ecube|omega|butterfly] [-MD [-MF depfile]] "
+    "[-p builddir] in.c -o out.c [-- clang args...]";
 
 static void print_help(void)
 {
@@ -63,6 +63,10 @@ static void print_help(void)
         "                      reordering\n"
         "  --objective OBJ     what the optimal mapping minimises: max\n"
         "                      (default), maxsum or sum (see hyperdo analyze)\n"
+        "  --network NET       map for ecube (default: e-cube routed hypercube),\n"
+        "                      omega or butterfly (Wu 1984: the linear mapping\n"
+        "                      with the fewest passes, docs/omega.md); wins over\n"
+        "                      '#pragma hyperdo network(...)'\n"
         "  -MD                 also write a make rule listing the files out.c\n"
         "                      depends on, to out.d (out.c without .c) or -MF\n"
         "  -MF depfile         where -MD writes it\n"
@@ -128,6 +132,8 @@ static const hd_option translate_options[] = {
       "'optimal' or 'identity'", parse_mapping },
     { "--objective", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, gen.objective),
       "max, maxsum or sum", hd_option_objective },
+    { "--network", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, network),
+      "ecube, omega or butterfly", hd_option_network },
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
@@ -364,7 +370,10 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     memset(&comms, 0, sizeof comms);
     if (prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
         hd_program_spec(prog, &results, &comms);
-        hd_target target = hd_target_ecube(prog->n);
+        /* --network, else the file's pragma, else the e-cube hypercube. */
+        hd_target target;
+        hd_target_parse(in->t.network ? hd_target_word((hd_target_kind)(in->t.network - 1))
+                        : prog->network ? prog->network : "ecube", prog->n, &target);
         if (hd_plan_build(&comms, &target, gen.objective, gen.mapping, &plan) != HD_OK) {
             fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
             hd_spec_free(&comms);

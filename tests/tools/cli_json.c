@@ -22,7 +22,7 @@
 static const char *const objectives[] = { "max", "maxsum", "sum" };
 
 static const char *const top_keys[] = { "n", "objective", "order", "cost",
-                                        "lccs" };
+                                        "network", "lccs" };
 static const char *const lcc_keys[] = {
     "name", "class", "kind", "bpc", "rank", "A", "b", "contention_before",
     "contention_after", "alone_order", "alone_contention",
