@@ -22,6 +22,17 @@ void hd_spec_free(hd_spec *spec)
     hd_arena_free(&spec->store);
     spec->lccs = NULL;
     spec->n = spec->n_line = spec->m = 0;
+    for (int v = 0; v < spec->nvectors; v++)
+        free(spec->vectors[v]);
+    free(spec->vectors);
+    free(spec->vector_lines);
+    for (int k = 0; k < spec->nstmts; k++)
+        free(spec->stmts[k].nodes);
+    free(spec->stmts);
+    spec->vectors = NULL;
+    spec->vector_lines = NULL;
+    spec->stmts = NULL;
+    spec->nvectors = spec->nstmts = 0;
 }
 
 void hd_loop_free(hd_loop *l)

@@ -79,6 +79,25 @@ typedef struct {
                            * when not known when translating */
 } hd_named_lcc;
 
+/* A node of a statement's expression tree (Wu 1984, Section 1.2, Figure
+ * 1.3): a leaf reads a vector through a logical transfer, an internal node
+ * is a binary operation on its two children's values. */
+typedef struct {
+    char op;          /* '+', '-', '*' or '/'; 0 for a leaf */
+    int left, right;  /* internal: indices of the children in the statement */
+    int vector;       /* leaf: index in hd_spec.vectors */
+    int lcc;          /* leaf: its transfer, index in hd_spec.lccs; -1: none */
+} hd_spec_node;
+
+/* `stmt LHS = EXPR`: nodes in postorder (Wu's numbering, Section 4.2), so
+ * the root is the last. */
+typedef struct {
+    int line;
+    int lhs;          /* index in hd_spec.vectors */
+    int nnodes;
+    hd_spec_node *nodes;
+} hd_spec_stmt;
+
 /* The LCCs of one input, in input order.  A spec read from a file owns
  * everything it points to; one built from a C program (hd_program_spec)
  * points to the analysis's LCCs and reasons instead of copying them, and
@@ -92,6 +111,13 @@ typedef struct {
     /* From C only: the distributed arrays and their layouts. */
     int narrays;
     struct hd_spec_array *arrays;
+    /* From a spec only, a program in Wu 1984's terms: its vectors and
+     * statements, in input order (docs/lcc-format.md, "Programs"). */
+    int nvectors;
+    char **vectors;
+    int *vector_lines;
+    int nstmts;
+    hd_spec_stmt *stmts;
 } hd_spec;
 
 /* Status of the readers. */

@@ -21,7 +21,12 @@ typedef struct {
     char *buf;       /* the current line, cut into NUL-terminated tokens */
     char **tok;
     int ntok, tokcap;
-    int lcccap;
+    int lcccap, vectorcap, stmtcap;
+    /* stmt: the expression's text and where the parser is in it */
+    const char *expr;
+    size_t at;
+    hd_spec_stmt *stmt;
+    int nodecap;
 } reader;
 
 /* ------------------------------------------------------------ errors */
@@ -111,6 +116,22 @@ static bool is_keyword(const char *tok)
 {
     return equal(tok, "perm") || equal(tok, "matrix") ||
            equal(tok, "gather") || equal(tok, "scatter");
+}
+
+static int lcc_named(const hd_spec *s, const char *name)
+{
+    for (int k = 0; k < s->m; k++)
+        if (equal(s->lccs[k].name, name))
+            return k;
+    return -1;
+}
+
+static int vector_named(const hd_spec *s, const char *name)
+{
+    for (int v = 0; v < s->nvectors; v++)
+        if (equal(s->vectors[v], name))
+            return v;
+    return -1;
 }
 
 /* The first character of tok that is neither '0' nor '1', or NULL. */
@@ -319,6 +340,203 @@ static int directive_lcc(reader *r)
     return add_lcc(r, name, &c);
 }
 
+/* ------------------------------------------------------- programs */
+
+/* array NAME ... — the vectors of a program (Wu 1984's vector variables):
+ * declared before the statements that use them, each once. */
+static int directive_array(reader *r)
+{
+    hd_spec *s = r->spec;
+    if (!s->n)
+        return error(r, "'array' before 'n': give the hypercube dimension first, e.g. 'n 3'");
+    if (r->ntok < 2)
+        return error(r, "'array' needs the names of one or more vectors, e.g. 'array A B'");
+    for (int i = 1; i < r->ntok; i++) {
+        const char *name = r->tok[i];
+        if (!is_name(name) || is_keyword(name))
+            return error(r, "'%.40s' is not a valid array name: use letters, digits, '_', "
+                         "'.', '-', starting with a letter or '_'", name);
+        int v = vector_named(s, name);
+        if (v >= 0)
+            return error(r, "array '%s' declared twice (first on line %d)", name,
+                         s->vector_lines[v]);
+        int cap = r->vectorcap;
+        hd_xreserve(&s->vectors, &r->vectorcap, s->nvectors + 1, sizeof *s->vectors);
+        if (r->vectorcap != cap)
+            s->vector_lines = hd_xrealloc(s->vector_lines,
+                                          (size_t)r->vectorcap * sizeof *s->vector_lines);
+        s->vectors[s->nvectors] = hd_xstrdup(name);
+        s->vector_lines[s->nvectors++] = r->line;
+    }
+    return HD_SPEC_OK;
+}
+
+static void skip_blanks(reader *r)
+{
+    while (r->expr[r->at] == ' ')
+        r->at++;
+}
+
+/* A name at the parser's position, copied into buf (empty when none). */
+static void take_name(reader *r, char *buf, size_t size)
+{
+    size_t k = 0;
+    skip_blanks(r);
+    const char *p = r->expr + r->at;
+    if (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'))
+        while (p[k] == '_' || p[k] == '.' || p[k] == '-' || (p[k] >= 'A' && p[k] <= 'Z') ||
+               (p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9'))
+            k++;
+    size_t copy = k < size - 1 ? k : size - 1;
+    memcpy(buf, p, copy);
+    buf[copy] = '\0';
+    r->at += k;
+}
+
+static int add_node(reader *r, hd_spec_node node)
+{
+    hd_spec_stmt *st = r->stmt;
+    hd_xreserve(&st->nodes, &r->nodecap, st->nnodes + 1, sizeof *st->nodes);
+    st->nodes[st->nnodes] = node;
+    return st->nnodes++;
+}
+
+static int parse_expr(reader *r, int *node);
+
+/* factor = "(" expr ")" | NAME ("[" NAME "]")?
+ * A leaf: the vector NAME read through the transfer of the lcc in
+ * brackets (Wu's P_v; none: the identity), which must be a permutation. */
+static int parse_factor(reader *r, int *node)
+{
+    hd_spec *s = r->spec;
+    skip_blanks(r);
+    if (r->expr[r->at] == '(') {
+        r->at++;
+        int rc = parse_expr(r, node);
+        if (rc != HD_SPEC_OK)
+            return rc;
+        skip_blanks(r);
+        if (r->expr[r->at] != ')')
+            return error(r, "expected ')' in the statement, found '%.20s'", r->expr + r->at);
+        r->at++;
+        return HD_SPEC_OK;
+    }
+    char name[64];
+    take_name(r, name, sizeof name);
+    if (!name[0])
+        return error(r, "expected an array name or '(' in the statement, found '%.20s'",
+                     r->expr[r->at] ? r->expr + r->at : "the end of the line");
+    int v = vector_named(s, name);
+    if (v < 0)
+        return error(r, "'%s' is not a declared array (declare it with 'array %s')", name, name);
+    hd_spec_node leaf = { 0, -1, -1, v, -1 };
+    skip_blanks(r);
+    if (r->expr[r->at] == '[') {
+        r->at++;
+        char t[64];
+        take_name(r, t, sizeof t);
+        int k = t[0] ? lcc_named(s, t) : -1;
+        if (!t[0])
+            return error(r, "expected an lcc name in '%s[...]'", name);
+        if (k < 0)
+            return error(r, "'%s' is not an lcc defined above", t);
+        if (hd_rank(&s->lccs[k].comm.lcc->A) != s->n)
+            return error(r, "lcc '%s' is not a permutation: the transfers of Wu 1984's programs "
+                         "are bijections", t);
+        skip_blanks(r);
+        if (r->expr[r->at] != ']')
+            return error(r, "expected ']' after '%s[%s'", name, t);
+        r->at++;
+        leaf.lcc = k;
+    }
+    *node = add_node(r, leaf);
+    return HD_SPEC_OK;
+}
+
+/* term = factor (("*" | "/") factor)*, and
+ * expr = term (("+" | "-") term)*: binary operations, left to right. */
+static int parse_binary(reader *r, int *node, const char *ops,
+                        int (*operand)(reader *, int *))
+{
+    int rc = operand(r, node);
+    for (;;) {
+        if (rc != HD_SPEC_OK)
+            return rc;
+        skip_blanks(r);
+        char op = r->expr[r->at];
+        if (!op || !strchr(ops, op))
+            return HD_SPEC_OK;
+        r->at++;
+        int right;
+        rc = operand(r, &right);
+        if (rc == HD_SPEC_OK)
+            *node = add_node(r, (hd_spec_node){ op, *node, right, -1, -1 });
+    }
+}
+
+static int parse_term(reader *r, int *node)
+{
+    return parse_binary(r, node, "*/", parse_factor);
+}
+
+static int parse_expr(reader *r, int *node)
+{
+    return parse_binary(r, node, "+-", parse_term);
+}
+
+/* stmt = "stmt" NAME "=" expr
+ * One parallel assignment of Wu 1984 (Section 1.2): the vector NAME gets
+ * the value of the expression tree, computed where NAME's elements live
+ * (owner computes: the root's alignment is NAME's mapping). */
+static int directive_stmt(reader *r)
+{
+    hd_spec *s = r->spec;
+    if (!s->n)
+        return error(r, "'stmt' before 'n': give the hypercube dimension first, e.g. 'n 3'");
+    /* The tokens again as one text, blanks kept single. */
+    size_t len = 0;
+    for (int i = 1; i < r->ntok; i++)
+        len += strlen(r->tok[i]) + 1;
+    char *text = hd_xmalloc(len + 1), *p = text;
+    for (int i = 1; i < r->ntok; i++)
+        p += sprintf(p, "%s%s", i > 1 ? " " : "", r->tok[i]);
+    *p = '\0';
+    hd_spec_stmt st = { r->line, -1, 0, NULL };
+    r->expr = text;
+    r->at = 0;
+    r->stmt = &st;
+    r->nodecap = 0;
+    char lhs[64];
+    take_name(r, lhs, sizeof lhs);
+    int rc = HD_SPEC_OK, root = -1;
+    if (!lhs[0])
+        rc = error(r, "'stmt' needs 'ARRAY = expression', e.g. 'stmt C = A[s] * B'");
+    else if ((st.lhs = vector_named(s, lhs)) < 0)
+        rc = error(r, "'%s' is not a declared array (declare it with 'array %s')", lhs, lhs);
+    if (rc == HD_SPEC_OK) {
+        skip_blanks(r);
+        if (r->expr[r->at] != '=')
+            rc = error(r, "expected '=' after '%s'", lhs);
+        else
+            r->at++;
+    }
+    if (rc == HD_SPEC_OK)
+        rc = parse_expr(r, &root);
+    if (rc == HD_SPEC_OK) {
+        skip_blanks(r);
+        if (r->expr[r->at])
+            rc = error(r, "unexpected '%.20s' at the end of the statement", r->expr + r->at);
+    }
+    free(text);
+    if (rc != HD_SPEC_OK) {
+        free(st.nodes);
+        return rc;
+    }
+    hd_xreserve(&s->stmts, &r->stmtcap, s->nstmts + 1, sizeof *s->stmts);
+    s->stmts[s->nstmts++] = st;
+    return HD_SPEC_OK;
+}
+
 /* ------------------------------------------------------------ the file */
 
 static int parse_line(reader *r)
@@ -329,7 +547,11 @@ static int parse_line(reader *r)
         return directive_n(r);
     if (equal(r->tok[0], "lcc"))
         return directive_lcc(r);
-    return error(r, "unknown directive '%.40s': expected 'n' or 'lcc'",
+    if (equal(r->tok[0], "array"))
+        return directive_array(r);
+    if (equal(r->tok[0], "stmt"))
+        return directive_stmt(r);
+    return error(r, "unknown directive '%.40s': expected 'n', 'lcc', 'array' or 'stmt'",
                  r->tok[0]);
 }
 
@@ -337,7 +559,7 @@ static int parse(const char *text, size_t len, const char *path,
                  hd_spec *out, hd_diag *err)
 {
     hd_spec spec = { .lccs = NULL };
-    reader r = { path, err, &spec, 0, NULL, NULL, 0, 0, 0 };
+    reader r = { .path = path, .err = err, .spec = &spec };
     int rc = HD_SPEC_OK;
     const char *p = text, *end = text + len;
 

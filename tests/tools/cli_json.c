@@ -326,6 +326,130 @@ static void check_ints(json_t *a, const int *expect, int n)
         assert_int_equal(json_integer_value(json_array_get(a, i)), expect[i]);
 }
 
+/* ------------------------------------------ omega-class networks */
+
+/* x -> A x + b read back from a JSON {"A": rows, "b": bits} (or an LCC
+ * entry), as a table of 2^n destinations. */
+static void table_of(json_t *o, int n, unsigned *to)
+{
+    unsigned rows[16] = { 0 }, b = 0;
+    json_t *a = json_object_get(o, "A");
+    for (int i = 0; i < n; i++) {
+        const char *bits = json_string_value(json_array_get(a, i));
+        for (int j = 0; j < n; j++)
+            rows[i] |= (unsigned)(bits[j] == '1') << j;
+    }
+    const char *bb = json_string_value(json_object_get(o, "b"));
+    for (int i = 0; i < n; i++)
+        b |= (unsigned)(bb[i] == '1') << i;
+    for (unsigned x = 0; x < 1u << n; x++) {
+        unsigned y = b;
+        for (int i = 0; i < n; i++)
+            y ^= (unsigned)__builtin_parity(rows[i] & x) << i;
+        to[x] = y;
+    }
+}
+
+/* Does one pass of the network carry every x to to[x]?  Wu 1984, Section
+ * 2.1: the omega network's stage i (i = n-1 down to 0) sets bit i of the
+ * line to the destination's, so after it the line is (y_{n-1..i},
+ * x_{i-1..0}), and two messages on one line is a conflict; the butterfly
+ * sets bit 0 first (Chapter 5). */
+static bool routes_in_one_pass(const unsigned *to, int n, bool butterfly)
+{
+    unsigned N = 1u << n;
+    for (int s = 0; s < n; s++) {
+        int i = butterfly ? s : n - 1 - s;
+        unsigned ymask = butterfly ? (2u << i) - 1 : (N - 1) & ~((1u << i) - 1);
+        unsigned char seen[1 << 10] = { 0 };
+        for (unsigned x = 0; x < N; x++) {
+            unsigned line = (to[x] & ymask) | (x & ~ymask & (N - 1));
+            if (seen[line]++)
+                return false;
+        }
+    }
+    return true;
+}
+
+static int passes_of(const unsigned *to, int n, bool butterfly)
+{
+    bool identity = true;
+    for (unsigned x = 0; x < 1u << n; x++)
+        identity = identity && to[x] == x;
+    return identity ? 0 : routes_in_one_pass(to, n, butterfly) ? 1 : 2;
+}
+
+/* analyze --json --network omega|butterfly: each LCC's passes as given and
+ * under the mapping F, and the two factors of those that need two, all
+ * checked by routing them through the test's own model of the network. */
+static void test_omega_passes(void **state)
+{
+    (void)state;
+    static const char spec[] =
+        "n 4\n"
+        "lcc bitrev perm 3 2 1 0\n"
+        "lcc shuffle perm 3 0 1 2\n"
+        "lcc unshuffle perm 1 2 3 0\n"
+        "lcc transpose perm 2 3 0 1 b 0110\n"
+        "lcc gray matrix 1100 0110 0011 0001\n"
+        "lcc flip perm 0 1 2 3 b 1111\n"
+        "lcc same perm 0 1 2 3\n";
+    static const char *const nets[] = { "omega", "butterfly" };
+    for (int k = 0; k < 2; k++) {
+        bool bf = k == 1;
+        run_result r;
+        run_hyperdo_input(&r, spec, sizeof spec - 1, "analyze", "--json", "--network",
+                          nets[k], "-", NULL);
+        assert_int_equal(r.status, 0);
+        json_t *root = json_loads(r.out, 0, NULL);
+        run_result_free(&r);
+        assert_non_null(root);
+        assert_string_equal(json_string_value(json_object_get(root, "network")), nets[k]);
+        int n = 4, N = 16;
+        unsigned F[16], Finv[16];
+        json_t *fm = json_object_get(json_object_get(root, "mapping"), "F");
+        json_t *fo = json_pack("{s:O,s:s}", "A", fm, "b", "0000");
+        table_of(fo, n, F);
+        json_decref(fo);
+        for (int x = 0; x < N; x++)
+            Finv[F[x]] = (unsigned)x;
+        long total_before = 0, total_after = 0;
+        size_t idx;
+        json_t *l;
+        json_array_foreach(json_object_get(root, "lccs"), idx, l) {
+            unsigned to[16], mapped[16];
+            table_of(l, n, to);
+            int d = passes_of(to, n, bf);
+            assert_int_equal(json_integer_value(json_object_get(l, "passes")), d);
+            /* F P F^-1 between physical processors. */
+            for (int x = 0; x < N; x++)
+                mapped[x] = F[to[Finv[x]]];
+            int da = passes_of(mapped, n, bf);
+            assert_int_equal(json_integer_value(json_object_get(l, "passes_after")), da);
+            total_before += d;
+            total_after += da;
+            json_t *f = json_object_get(l, "factors");
+            assert_true((d == 2) == (f != NULL));
+            if (!f)
+                continue;
+            unsigned first[16], second[16];
+            table_of(json_array_get(f, 0), n, first);
+            table_of(json_array_get(f, 1), n, second);
+            assert_true(routes_in_one_pass(first, n, bf));
+            assert_true(routes_in_one_pass(second, n, bf));
+            for (int x = 0; x < N; x++)
+                assert_int_equal(second[first[x]], to[x]);
+        }
+        assert_int_equal(json_integer_value(json_object_get(root, "passes_before")),
+                         total_before);
+        assert_int_equal(json_integer_value(json_object_get(root, "passes_after")),
+                         total_after);
+        /* n = 4: F is the best of GL(4, 2), so no worse than the identity. */
+        assert_true(total_after <= total_before);
+        json_decref(root);
+    }
+}
+
 /* ------------------------------------------------------------- tests */
 
 /* Examples 1 and 3, Section 6.1: all three have T = (1,2,4,8,8,4,2,1) and
@@ -543,6 +667,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_not_utf8),
         cmocka_unit_test(test_lenient_layout),
+        cmocka_unit_test(test_omega_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

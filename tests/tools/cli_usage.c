@@ -44,6 +44,10 @@ static void test_misuse(void **state)
           "unknown objective 'min'" },
         { { "analyze", "--objective=avg", sample, NULL },
           "unknown objective 'avg'" },
+        { { "analyze", "--network", "mesh", sample, NULL },
+          "unknown network 'mesh': expected ecube, omega, butterfly or all" },
+        { { "analyze", sample, "--network", NULL },
+          "option '--network' needs a value" },
         { { "analyze", sample, sample, NULL }, "too many arguments" },
         { { "analyze", "a.lcc", "b.lcc", NULL }, "too many arguments" },
     };

@@ -413,6 +413,8 @@ static void test_usage_errors(void **state)
           "option '--dim' needs an integer from 1 to 16" },
         { { "translate", "--mapping", "best", in, "-o", out, NULL },
           "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "translate", "--network", "all", in, "-o", out, NULL },
+          "option '--network' needs ecube, omega or butterfly" },
         { { "translate", "--mapping=", in, "-o", out, NULL },
           "option '--mapping' needs 'optimal' or 'identity'" },
         { { "translate", in, "-o", out, "--mapping", NULL },
