@@ -39,6 +39,9 @@
  * Results depend only on the inputs and the seed (a private PRNG).  No
  * allocation happens inside the simulation loop: everything is allocated
  * by hd_sim_new or at the start of a run.
+ *
+ * The last section of this header is another simulator: the omega network
+ * and the butterfly of Wu 1984, pass by pass (omega.c).
  */
 #ifndef HYPERDO_SIM_H
 #define HYPERDO_SIM_H
@@ -180,5 +183,128 @@ int hd_sim_sweep(hd_sim *s, const hd_sim_traffic *t,
                  const hd_sim_open_config *cfg, int refine,
                  hd_sim_open_result *points, int max_points, int *npoints,
                  double *saturation);
+
+/* ------------------------------- omega-class networks, pass by pass */
+
+/*
+ * A second simulator, of a different kind: Lawrie's omega network and
+ * Pease's indirect binary n-cube (the butterfly), the multistage networks
+ * of Wu 1984 (Section 2.1; Chapter 5, Lemma 5.1), one pass at a time
+ * (omega.c; docs/simulator.md, "The pass-level simulator").  It is the
+ * test oracle of analysis/omega.c and knows nothing of its algebra: a
+ * message is a (source line, destination line) pair, and routing one is
+ * following the wires.
+ *
+ *   - N = 2^n input lines, N output lines, n stages; each stage is a
+ *     fixed wiring and N/2 two-state switches on the line pairs (2j,
+ *     2j+1) of the wiring's output: direct (port 0 to 0, 1 to 1) or
+ *     crossed.  No switch broadcasts or combines (Wu 1984, Section 2.1).
+ *   - Omega: every stage's wiring is the perfect shuffle (line l goes to
+ *     l rotated left by one bit); stage s (s = 1 .. n in the order
+ *     messages cross them) sets destination bit n - s, most significant
+ *     first: Wu's stage n - s.
+ *   - Butterfly: stage s pairs the lines that differ in bit s - 1, least
+ *     significant first (its wiring exchanges bits 0 and s - 1 before the
+ *     switches and back after them).
+ *   - Destination-tag routing: at each stage the message leaves its
+ *     switch at the port named by the destination bit the stage sets.
+ *   - A pass is conflict-free when no two messages start on one input
+ *     line (stage 0), no two want one switch output, and no switch is
+ *     asked to be both direct and crossed.  Each message is followed on
+ *     its own path whatever it meets, so that every place of conflict of
+ *     the pass is reported, not only the first.
+ *
+ * Limits: n <= HD_OMEGA_MAX_DIM, so that the greedy partition's per-line
+ * pass lists (16 bytes for each of the (n + 1) 2^n lines, 18 MB at n =
+ * 16) and a pass's switch settings (n 2^(n-1) bytes) stay small; at most
+ * HD_OMEGA_MAX_MESSAGES messages (a pass number is 32 bits).  Beyond
+ * either, HD_SIM_EINVAL.
+ */
+#define HD_OMEGA_MAX_DIM 16
+#define HD_OMEGA_MAX_MESSAGES (UINT32_MAX - 1)
+
+typedef enum { HD_OMEGA_NET_OMEGA, HD_OMEGA_NET_BUTTERFLY } hd_omega_network;
+
+const char *hd_omega_network_name(hd_omega_network k);    /* "omega", "butterfly" */
+bool hd_omega_network_parse(const char *s, hd_omega_network *k);
+/* The destination bit stage s (1 .. n) sets: n - s (omega), s - 1
+ * (butterfly). */
+int hd_omega_stage_bit(hd_omega_network net, int n, int stage);
+/* The line a message from src to dst is on after stage `stage` (0: src
+ * itself; n: dst). */
+uint32_t hd_omega_line(hd_omega_network net, int n, uint32_t src, uint32_t dst, int stage);
+
+typedef struct {
+    uint32_t src, dst;       /* lines, < 2^n */
+} hd_omega_msg;
+
+/* A switch in a pass. */
+enum { HD_SW_IDLE = 0, HD_SW_DIRECT = 1, HD_SW_CROSSED = 2, HD_SW_BOTH = 3 };
+
+typedef enum {
+    HD_OMEGA_SHARED_INPUT,   /* stage 0: messages start on one input line */
+    HD_OMEGA_SHARED_OUTPUT,  /* messages want one output of a switch */
+    HD_OMEGA_BOTH_SETTINGS,  /* a switch asked to be direct and crossed */
+} hd_omega_conflict_kind;
+
+/* One place of conflict, however many messages meet there. */
+typedef struct {
+    int stage;               /* 0 (inputs) .. n */
+    hd_omega_conflict_kind kind;
+    uint32_t where;          /* the input line, the line after the stage
+                                (the switch output), or the switch */
+    size_t first, second;    /* the first two messages (array order) there */
+} hd_omega_conflict;
+
+typedef struct {
+    hd_omega_network net;
+    int n;
+    size_t messages;
+    /* n * 2^(n-1) HD_SW_* values: switch j of stage s at
+     * setting[(s - 1) * 2^(n-1) + j]; switch j takes lines 2j and 2j + 1
+     * of the stage's wiring output. */
+    uint8_t *setting;
+    /* Places of conflict per stage (0 .. n): shared inputs (stage 0) or
+     * shared switch outputs, and switches asked for both settings. */
+    size_t outputs[HD_OMEGA_MAX_DIM + 1];
+    size_t settings[HD_OMEGA_MAX_DIM + 1];
+    hd_omega_conflict *conflict;     /* in order of stage, then message */
+    size_t nconflicts;
+} hd_omega_pass;
+
+/* Routes every message (src == dst too) in one pass.  HD_SIM_OK,
+ * HD_SIM_EINVAL (n, a line, count out of range), HD_SIM_ENOMEM; *out is
+ * filled on success (free it with hd_omega_pass_free) and empty
+ * otherwise. */
+int hd_omega_route(hd_omega_network net, int n, const hd_omega_msg *msg, size_t count,
+                   hd_omega_pass *out);
+void hd_omega_pass_free(hd_omega_pass *p);
+
+/* The messages split into conflict-free passes greedily: first fit in
+ * array order, message i going into the lowest-numbered pass in which
+ * its path shares no line (input, switch output) with the messages put
+ * there before it.  The same as filling pass 0 with every message that
+ * fits in array order, then pass 1 from the rest, and so on.  A message
+ * whose source is its destination stays in its processor (Wu 1984,
+ * Section 2.3: the identity needs no routing, D(I) = 0): pass[i] =
+ * HD_OMEGA_LOCAL and no pass.  *passes: the number of passes used.  Not
+ * optimal in general (it is a greedy colouring). */
+#define HD_OMEGA_LOCAL UINT32_MAX
+int hd_omega_partition(hd_omega_network net, int n, const hd_omega_msg *msg, size_t count,
+                       uint32_t *pass, uint32_t *passes);
+
+/* A permutation P of the 2^n lines given as two factors, P = second after
+ * first (all three as tables of 2^n entries): pass 0 routes every line x
+ * to first[x], pass 1 every line z to second[z]. */
+typedef struct {
+    hd_omega_pass pass[2];
+    size_t delivered;        /* lines x with second[first[x]] == target[x] */
+    bool ok;                 /* both passes conflict-free, all delivered */
+} hd_omega_factors;
+
+int hd_omega_run_factors(hd_omega_network net, int n, const uint32_t *first,
+                         const uint32_t *second, const uint32_t *target,
+                         hd_omega_factors *out);
+void hd_omega_factors_free(hd_omega_factors *f);
 
 #endif
