@@ -226,20 +226,63 @@ static uint64_t kernel_coordinates(const hd_matrix *A)
     return hd_space_leads(&k);
 }
 
-/* A completed to a nonsingular M: columns off S are A's, each column on S
- * is chosen (from n = 1 .. as unit vectors) so that, where it can, every
- * trailing block stays nonsingular (M one pass of the omega network, the
- * greedy of column_fix); else the first unit vector keeping M's columns
- * independent. */
-static hd_matrix complete(const hd_matrix *A, uint64_t S, bool butterfly)
+/* The columns of A on S (zero in m) chosen so that m is one pass of the
+ * omega network ({U L} here: every trailing block T_j, rows and columns
+ * >= j, nonsingular), whenever some choice is; false when none is.
+ *
+ * Columns j = n-1 down to 0, given T_{j+1} = B nonsingular; write T_j =
+ * [[a, r], [c, B]].  On S, column j is ours and still zero below row j
+ * (c = 0), so a = 1 makes T_j nonsingular.  Off S, a and c are A's, and
+ * T_j is nonsingular iff a + r B^-1 c = 1, where r's entries in the
+ * columns of S right of j are ours: when the sum is 0 and B^-1 c has a 1
+ * in such a column q, setting m_jq fixes it, and rows below j (T_{j+1})
+ * do not change.  When B^-1 c = w has none, d = e_j + w is zero on S, so
+ * the sources x and x + d of a class (a gather's; a scatter is mirrored
+ * by the caller) are both there, and A d = M d is zero below row j and
+ * a + r w at row j: T_j singular means these two messages agree in
+ * their sources' low j bits and their destinations' high n - j, and so
+ * share the line after stage n - j, in every class and every
+ * completion. */
+static bool one_pass_completion(hd_matrix *m, uint64_t S)
+{
+    int n = m->n;
+    for (int j = n - 1; j >= 0; j--) {
+        uint64_t tail = hd_mask(n) & ~hd_mask(j);
+        if (S >> j & 1)
+            m->row[j] |= UINT64_C(1) << j;
+        bool ok = hd_rank_sub(m, tail, tail) == n - j;
+        for (int q = j + 1; q < n && !ok; q++) {
+            if (!(S >> q & 1))
+                continue;
+            m->row[j] ^= UINT64_C(1) << q;
+            ok = hd_rank_sub(m, tail, tail) == n - j;
+            if (!ok)
+                m->row[j] ^= UINT64_C(1) << q;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static hd_matrix reversed(const hd_matrix *a)
+{
+    hd_matrix r = hd_bit_reversal(a->n), m = hd_matrix_mul(&r, a);
+    return hd_matrix_mul(&m, &r);
+}
+
+/* A completed to a nonsingular M: columns off S are A's, those on S make
+ * M's classes one pass when any completion's can be (one_pass_completion);
+ * else the first unit vectors keeping M's columns independent.  The data
+ * of a class move by M (gather) or M^-1 (scatter), one pass of the omega
+ * network when M is U L, resp. L U, of the butterfly when M is L U, resp.
+ * U L: `mirrored` (butterfly XOR scatter) works on R A R, R the bit
+ * reversal (Lemma 5.1), whose trailing blocks are A's leading ones. */
+static hd_matrix complete(const hd_matrix *A, uint64_t S, bool mirrored)
 {
     int n = A->n;
-    hd_matrix m = *A;
-    /* For the butterfly work on R A R (Lemma 5.1): S reverses too. */
-    if (butterfly) {
-        hd_matrix r = hd_bit_reversal(n);
-        m = hd_matrix_mul(&r, A);
-        m = hd_matrix_mul(&m, &r);
+    hd_matrix m = mirrored ? reversed(A) : *A;
+    if (mirrored) {
         uint64_t s2 = 0;
         for (int i = 0; i < n; i++)
             if (S >> i & 1)
@@ -250,26 +293,10 @@ static hd_matrix complete(const hd_matrix *A, uint64_t S, bool butterfly)
         if (S >> j & 1)
             for (int r = 0; r < n; r++)
                 m.row[r] &= ~(UINT64_C(1) << j);
-    /* First pass: trailing blocks, right to left. */
-    for (int j = n - 1; j >= 0; j--) {
-        if (!(S >> j & 1))
-            continue;
-        uint64_t tail = hd_mask(n) & ~hd_mask(j);
-        for (int v = 0; v < n; v++) {
-            hd_matrix t = m;
-            t.row[v] |= UINT64_C(1) << j;
-            if (hd_rank_sub(&t, tail, tail) == n - j) {
-                m = t;
-                break;
-            }
-        }
-    }
-    if (hd_rank(&m) < n) {
+    hd_matrix zeroed = m;
+    if (!one_pass_completion(&m, S)) {
         /* Not one pass: any completion (the free columns start over). */
-        for (int j = 0; j < n; j++)
-            if (S >> j & 1)
-                for (int r = 0; r < n; r++)
-                    m.row[r] &= ~(UINT64_C(1) << j);
+        m = zeroed;
         for (int j = 0; j < n; j++) {
             if (!(S >> j & 1))
                 continue;
@@ -288,12 +315,7 @@ static hd_matrix complete(const hd_matrix *A, uint64_t S, bool butterfly)
             }
         }
     }
-    if (butterfly) {
-        hd_matrix r = hd_bit_reversal(n);
-        m = hd_matrix_mul(&r, &m);
-        m = hd_matrix_mul(&m, &r);
-    }
-    return m;
+    return mirrored ? reversed(&m) : m;
 }
 
 int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
@@ -327,7 +349,7 @@ int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
      * for a gather, and for a scatter its inverse.  D depends on b_c only
      * when M is the identity. */
     uint64_t S = kernel_coordinates(&c->A);
-    hd_matrix M = complete(&c->A, S, t->kind == HD_TARGET_BUTTERFLY);
+    hd_matrix M = complete(&c->A, S, (t->kind == HD_TARGET_BUTTERFLY) != (c->dir == HD_SCATTER));
     hd_agl probe = { M, 0 };
     if (c->dir == HD_SCATTER)
         hd_agl_inverse(&probe, &probe);
