@@ -6,6 +6,14 @@
  * reordering mapping; report accepted throughput and latency, or raise the
  * load to saturation (--sweep).
  *
+ * With --network omega or butterfly it runs the pass-level simulator of
+ * the omega network and the butterfly instead (runtime/sim/omega.c, Wu
+ * 1984): per LCC, D by the algebra (analysis/omega.c), the messages
+ * routed in one pass with the conflicts of each stage, the algebra's two
+ * factors routed for D = 2, the greedy partition into conflict-free
+ * passes for a communication that is no permutation.  The wormhole
+ * options mean nothing there and are refused.
+ *
  * As in analyze, nothing reaches stdout until the answer is complete.
  */
 #include <errno.h>
@@ -30,6 +38,24 @@ typedef enum { MAP_IDENTITY, MAP_OPTIMAL, MAP_SET } mapping_kind;
 
 static const char *const mapping_names[] = { "identity", "optimal", "set" };
 
+/* The wormhole n-cube (the default), or one of Wu 1984's multistage
+ * networks, simulated pass by pass. */
+typedef enum { NET_ECUBE, NET_OMEGA, NET_BUTTERFLY } network_kind;
+
+static const char *const network_names[] = { "ecube", "omega", "butterfly" };
+
+/* The wormhole simulator's options, as given on the command line: the
+ * pass-level simulator refuses them rather than ignore them. */
+enum {
+    GIVEN_MAPPING = 1 << 0,
+    GIVEN_OBJECTIVE = 1 << 1,
+    GIVEN_RATE = 1 << 2,
+    GIVEN_SEED = 1 << 3,
+    GIVEN_CYCLES = 1 << 4,
+    GIVEN_FLITS = 1 << 5,
+    GIVEN_ROUTING = 1 << 6,
+};
+
 typedef struct {
     bool json;
     const char *path;
@@ -42,12 +68,15 @@ typedef struct {
     uint64_t cycles;
     uint32_t flits;
     hd_sim_routing routing;
+    network_kind network;
+    unsigned given;         /* GIVEN_* */
 } options;
 
 static const char usage_line[] =
     "usage: hyperdo sim [--json] SPEC.lcc --lcc NAME "
     "[--mapping identity|optimal|set] (--rate R | --sweep) [--seed S] "
-    "[--cycles C] [--routing ecube|pcube]";
+    "[--cycles C] [--routing ecube|pcube]; "
+    "hyperdo sim [--json] SPEC.lcc --network omega|butterfly [--lcc NAME]";
 
 static void print_help(void)
 {
@@ -79,7 +108,26 @@ static void print_help(void)
         "                      negative-first, partially adaptive)\n"
         "  --flits L           flits per message (default 20)\n"
         "  --json              print one JSON object instead of the report\n"
-        "  -h, --help          show this help and exit\n",
+        "  -h, --help          show this help and exit\n"
+        "\n"
+        "  --network N         ecube (default): the wormhole n-cube above;\n"
+        "                      omega or butterfly: the pass-level simulator of\n"
+        "                      Wu 1984's multistage networks, below\n"
+        "\n"
+        "With --network omega (Lawrie's omega network: n stages, each a perfect\n"
+        "shuffle and 2^(n-1) two-state switches) or --network butterfly (Pease's\n"
+        "indirect binary n-cube, Wu 1984, Chapter 5), every LCC of SPEC, or the\n"
+        "one --lcc names, is routed pass by pass with destination-tag routing;\n"
+        "no switch broadcasts or combines (Wu 1984, Section 2.1).  For each it\n"
+        "prints D, the passes of the algebra (Wu 1984, Theorem 2.1, Corollary 2.1;\n"
+        "for an LCG or LCS, Hyperdo's schedule and its lower bound), the\n"
+        "conflicts of each stage when all its messages go in one pass, the\n"
+        "algebra's two factors routed when D = 2, the greedy partition into\n"
+        "conflict-free passes of an LCC that is no permutation, and the passes\n"
+        "the simulator needs; --json adds the switch settings of each pass.\n"
+        "--mapping, --objective, --rate, --sweep, --seed, --cycles, --routing\n"
+        "and --flits belong to the wormhole simulator and are refused there.\n"
+        "See docs/simulator.md.\n",
         usage_line);
 }
 
@@ -115,6 +163,7 @@ static int take_mapping(const hd_command_line *cl, void *dest, const char *value
                                "optimal or set%s%s%s", value ? ", not '" : "",
                                value ? value : "", value ? "'" : "");
     ((options *)dest)->mapping = (mapping_kind)k;
+    ((options *)dest)->given |= GIVEN_MAPPING;
     return -1;
 }
 
@@ -152,25 +201,106 @@ static bool parse_routing(const char *value, void *routing)
     return hd_sim_routing_parse(value, routing);
 }
 
+static bool parse_network(const char *value, void *network)
+{
+    for (int k = 0; k < 3; k++)
+        if (strcmp(value, network_names[k]) == 0) {
+            *(network_kind *)network = (network_kind)k;
+            return true;
+        }
+    return false;
+}
+
+/* A wormhole option's value, stored as the option table would store it
+ * (the same message when it is missing or bad), and the option marked
+ * given. */
+static int take_given(const hd_command_line *cl, options *o, unsigned bit, const char *name,
+                      const char *needs, bool (*parse)(const char *, void *), void *field,
+                      const char *value)
+{
+    o->given |= bit;
+    if (!value || !parse(value, field))
+        return hd_option_error(cl, "option '%s' needs %s", name, needs);
+    return -1;
+}
+
+static int take_objective(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_OBJECTIVE, "--objective", "max, maxsum or sum",
+                      hd_option_objective, &o->objective, value);
+}
+
+static int take_rate(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_RATE, "--rate",
+                      "a load in flits per cycle per node, 0 < R <= 1", parse_rate, &o->rate,
+                      value);
+}
+
+static int take_seed(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_SEED, "--seed", "a non-negative integer", parse_seed,
+                      &o->seed, value);
+}
+
+static int take_cycles(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_CYCLES, "--cycles", "an integer from 100 to 100000000",
+                      parse_cycles, &o->cycles, value);
+}
+
+static int take_flits(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_FLITS, "--flits", "an integer from 1 to 100000",
+                      parse_flits, &o->flits, value);
+}
+
+static int take_routing(const hd_command_line *cl, void *dest, const char *value)
+{
+    options *o = dest;
+    return take_given(cl, o, GIVEN_ROUTING, "--routing", "ecube or pcube", parse_routing,
+                      &o->routing, value);
+}
+
 static const hd_option sim_options[] = {
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL, NULL },
     { "--sweep", HD_OPT_NO_VALUE, NULL, offsetof(options, sweep), NULL, NULL },
     { "--lcc", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(options, lcc), "the name of an LCC of the spec", NULL },
     { "--mapping", HD_OPT_VALUE, take_mapping, 0, NULL, NULL },
-    { "--objective", HD_OPT_VALUE, NULL, offsetof(options, objective),
-      "max, maxsum or sum", hd_option_objective },
-    { "--rate", HD_OPT_VALUE, NULL, offsetof(options, rate),
-      "a load in flits per cycle per node, 0 < R <= 1", parse_rate },
-    { "--seed", HD_OPT_VALUE, NULL, offsetof(options, seed), "a non-negative integer",
-      parse_seed },
-    { "--cycles", HD_OPT_VALUE, NULL, offsetof(options, cycles),
-      "an integer from 100 to 100000000", parse_cycles },
-    { "--flits", HD_OPT_VALUE, NULL, offsetof(options, flits), "an integer from 1 to 100000",
-      parse_flits },
-    { "--routing", HD_OPT_VALUE, NULL, offsetof(options, routing), "ecube or pcube",
-      parse_routing },
+    { "--objective", HD_OPT_VALUE, take_objective, 0, NULL, NULL },
+    { "--rate", HD_OPT_VALUE, take_rate, 0, NULL, NULL },
+    { "--seed", HD_OPT_VALUE, take_seed, 0, NULL, NULL },
+    { "--cycles", HD_OPT_VALUE, take_cycles, 0, NULL, NULL },
+    { "--flits", HD_OPT_VALUE, take_flits, 0, NULL, NULL },
+    { "--routing", HD_OPT_VALUE, take_routing, 0, NULL, NULL },
+    { "--network", HD_OPT_VALUE, NULL, offsetof(options, network),
+      "ecube, omega or butterfly", parse_network },
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
+
+/* The pass-level simulator takes none of the wormhole simulator's
+ * options: each is named in the error, the first in this order. */
+static int refuse_wormhole_options(const options *opt)
+{
+    static const struct { unsigned bit; const char *name; } wormhole[] = {
+        { GIVEN_MAPPING, "--mapping" }, { GIVEN_OBJECTIVE, "--objective" },
+        { GIVEN_RATE, "--rate" },       { 0, "--sweep" },
+        { GIVEN_SEED, "--seed" },       { GIVEN_CYCLES, "--cycles" },
+        { GIVEN_ROUTING, "--routing" }, { GIVEN_FLITS, "--flits" },
+    };
+    for (size_t k = 0; k < sizeof wormhole / sizeof wormhole[0]; k++)
+        if (wormhole[k].bit ? opt->given & wormhole[k].bit : opt->sweep)
+            return usage_error("'%s' belongs to the wormhole simulator (--network ecube); "
+                               "the %s network is simulated pass by pass, without a "
+                               "mapping, a load, a time or a routing to choose",
+                               wormhole[k].name, network_names[opt->network]);
+    return -1;
+}
 
 /* Into *dest, which holds the defaults; -1 to go on, else the exit
  * status (help, usage error). */
@@ -182,6 +312,8 @@ static int parse_options(int argc, char **argv, void *dest)
                                    (hd_operands){ &opt->path, NULL, NULL }, argc, argv);
     if (rc >= 0)
         return rc;
+    if (opt->network != NET_ECUBE)
+        return refuse_wormhole_options(opt);
     if (!opt->lcc)
         return usage_error("missing '--lcc NAME': which LCC of the spec to "
                            "simulate");
@@ -206,10 +338,17 @@ static int read_spec(const options *opt, hd_spec *spec, const char **name)
     *name = is_stdin ? "<stdin>" : path;
     if (hd_read_spec_file(path, hd_spec_read, spec) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
-    if (spec->n > HD_SIM_MAX_DIM) {
+    if (opt->network == NET_ECUBE && spec->n > HD_SIM_MAX_DIM) {
         fprintf(stderr, "%s:%d: error: n = %d is too large for the simulator "
                 "(at most n = %d, %u routers)\n", *name, spec->n_line, spec->n,
                 HD_SIM_MAX_DIM, 1u << HD_SIM_MAX_DIM);
+        hd_spec_free(spec);
+        return HD_EXIT_FAILURE;
+    }
+    if (opt->network != NET_ECUBE && spec->n > HD_OMEGA_MAX_DIM) {
+        fprintf(stderr, "%s:%d: error: n = %d is too large for the pass-level simulator "
+                "(at most n = %d, %u lines; runtime/sim/sim.h says why)\n", *name,
+                spec->n_line, spec->n, HD_OMEGA_MAX_DIM, 1u << HD_OMEGA_MAX_DIM);
         hd_spec_free(spec);
         return HD_EXIT_FAILURE;
     }
@@ -503,26 +642,411 @@ static char *render_report(const options *opt, const outcome *out)
     return text;
 }
 
+/* The LCC --lcc names, or NULL after saying which there are. */
+static const hd_named_lcc *find_lcc(const options *opt, const hd_spec *spec,
+                                    const char *spec_name)
+{
+    const hd_named_lcc *found = NULL;
+    for (int r = 0; r < spec->m; r++)
+        if (strcmp(spec->lccs[r].name, opt->lcc) == 0)
+            found = &spec->lccs[r];
+    if (!found) {
+        fprintf(stderr, "hyperdo: error: no LCC named '%s' in %s; it has:",
+                opt->lcc, spec_name);
+        for (int r = 0; r < spec->m; r++)
+            fprintf(stderr, " %s", spec->lccs[r].name);
+        fprintf(stderr, "\n%s (see 'hyperdo sim --help')\n", usage_line);
+    }
+    return found;
+}
+
+/* ------------------------------------ the pass-level simulator (Wu 1984) */
+
+/* The JSON's switch settings, one character per switch, stop here: a
+ * communication that is no permutation may need thousands of passes of
+ * n 2^(n-1) switches each.  Beyond it the command fails and says so. */
+#define MAX_SETTINGS_CHARS (UINT64_C(1) << 26)
+
+/* What the algebra and the simulator say of one LCC. */
+typedef struct {
+    const hd_named_lcc *lcc;
+    int rank;
+    hd_omega_price price;       /* the algebra (analysis/omega.c) */
+    hd_omega_msg *msg;          /* message t: hd_lcc_message's */
+    size_t count, local;        /* messages; those to their own processor */
+    hd_omega_pass whole;        /* every message in one pass */
+    bool factored;              /* D = 2: the algebra's factors routed */
+    hd_omega_factors factors;
+    uint32_t *pass, npasses;    /* no permutation: the greedy partition */
+    hd_omega_pass *routed;      /* --json: each greedy pass routed again */
+    int simulated;              /* the passes the simulator needs, or -1 */
+} pass_outcome;
+
+static void pass_outcome_free(pass_outcome *o)
+{
+    free(o->msg);
+    hd_omega_pass_free(&o->whole);
+    hd_omega_factors_free(&o->factors);
+    for (uint32_t p = 0; o->routed && p < o->npasses; p++)
+        hd_omega_pass_free(&o->routed[p]);
+    free(o->routed);
+    free(o->pass);
+}
+
+static hd_omega_network omega_network(network_kind k)
+{
+    return k == NET_BUTTERFLY ? HD_OMEGA_NET_BUTTERFLY : HD_OMEGA_NET_OMEGA;
+}
+
+static hd_target omega_target(network_kind k, int n)
+{
+    return k == NET_BUTTERFLY ? hd_target_butterfly(n) : hd_target_omega(n);
+}
+
+static bool sim_failed(int rc)
+{
+    if (rc == HD_SIM_OK)
+        return false;
+    if (rc == HD_SIM_ENOMEM)
+        hd_out_of_memory();
+    fprintf(stderr, "hyperdo: error: the pass-level simulator refused the messages "
+            "(internal error)\n");
+    return true;
+}
+
+/* A permutation: D = 0 when nothing moves, 1 when the simulator routes
+ * every message in one pass, 2 when it routes the algebra's two factors
+ * (Wu 1984, Section 2.3: every element of Delta in at most two) without
+ * conflict and their composition delivers every line. */
+static int simulate_permutation(network_kind net, int n, pass_outcome *o)
+{
+    if (o->local == o->count) {
+        o->simulated = 0;
+        return HD_EXIT_OK;
+    }
+    if (o->whole.nconflicts == 0) {
+        o->simulated = 1;
+        return HD_EXIT_OK;
+    }
+    size_t lines = (size_t)1 << n;
+    uint32_t *first = hd_xmalloc(lines * sizeof *first);
+    uint32_t *second = hd_xmalloc(lines * sizeof *second);
+    uint32_t *target = hd_xmalloc(lines * sizeof *target);
+    for (size_t x = 0; x < lines; x++) {
+        first[x] = (uint32_t)hd_agl_apply(&o->price.first, x);
+        second[x] = (uint32_t)hd_agl_apply(&o->price.second, x);
+        target[x] = (uint32_t)hd_agl_apply(&o->price.moves, x);
+    }
+    int rc = hd_omega_run_factors(omega_network(net), n, first, second, target, &o->factors);
+    free(first);
+    free(second);
+    free(target);
+    if (sim_failed(rc))
+        return HD_EXIT_FAILURE;
+    o->factored = true;
+    o->simulated = o->factors.ok ? 2 : -1;
+    return HD_EXIT_OK;
+}
+
+/* No permutation: the greedy partition (runtime/sim/sim.h), and for the
+ * JSON each of its passes routed again for its settings. */
+static int simulate_partition(const options *opt, int n, pass_outcome *o)
+{
+    hd_omega_network net = omega_network(opt->network);
+    o->pass = hd_xmalloc(o->count * sizeof *o->pass);
+    if (sim_failed(hd_omega_partition(net, n, o->msg, o->count, o->pass, &o->npasses)))
+        return HD_EXIT_FAILURE;
+    o->simulated = (int)o->npasses;
+    if (!opt->json)
+        return HD_EXIT_OK;
+    uint64_t chars = (uint64_t)o->npasses * (uint64_t)n << (n - 1);
+    if (chars > MAX_SETTINGS_CHARS) {
+        fprintf(stderr, "hyperdo: error: %s: the switch settings of its %u passes would take "
+                "%llu characters of JSON, more than the limit of %llu (run without --json "
+                "for the counts)\n", o->lcc->name, o->npasses, (unsigned long long)chars,
+                (unsigned long long)MAX_SETTINGS_CHARS);
+        return HD_EXIT_FAILURE;
+    }
+    o->routed = hd_xcalloc(o->npasses ? o->npasses : 1, sizeof *o->routed);
+    hd_omega_msg *sub = hd_xmalloc(o->count * sizeof *sub);
+    int status = HD_EXIT_OK;
+    for (uint32_t p = 0; p < o->npasses && status == HD_EXIT_OK; p++) {
+        size_t len = 0;
+        for (size_t i = 0; i < o->count; i++)
+            if (o->pass[i] == p)
+                sub[len++] = o->msg[i];
+        if (sim_failed(hd_omega_route(net, n, sub, len, &o->routed[p])))
+            status = HD_EXIT_FAILURE;
+        else if (o->routed[p].nconflicts) {
+            fprintf(stderr, "hyperdo: error: %s: pass %u of the greedy partition has a "
+                    "conflict (internal error)\n", o->lcc->name, p + 1);
+            status = HD_EXIT_FAILURE;
+        }
+    }
+    free(sub);
+    return status;
+}
+
+static int simulate_one(const options *opt, int n, const hd_named_lcc *lcc, pass_outcome *o)
+{
+    const hd_lcc *c = lcc->comm.lcc;
+    hd_target t = omega_target(opt->network, n);
+    o->lcc = lcc;
+    o->rank = hd_rank(&c->A);
+    if (hd_omega_price_lcc(&t, c, &o->price) != HD_OK) {
+        fprintf(stderr, "hyperdo: error: %s: no price on the %s network (internal error)\n",
+                lcc->name, network_names[opt->network]);
+        return HD_EXIT_FAILURE;
+    }
+    o->count = (size_t)1 << n;
+    o->msg = hd_xmalloc(o->count * sizeof *o->msg);
+    for (size_t m = 0; m < o->count; m++) {
+        uint64_t src, dst;
+        hd_lcc_message(c, m, &src, &dst);
+        o->msg[m] = (hd_omega_msg){ (uint32_t)src, (uint32_t)dst };
+        o->local += src == dst;
+    }
+    if (sim_failed(hd_omega_route(omega_network(opt->network), n, o->msg, o->count, &o->whole)))
+        return HD_EXIT_FAILURE;
+    if (!o->price.permutation)
+        return simulate_partition(opt, n, o);
+    int status = simulate_permutation(opt->network, n, o);
+    if (status == HD_EXIT_OK && (o->simulated < 0 || (uint64_t)o->simulated != o->price.passes)) {
+        /* The simulator is the algebra's oracle: they must agree. */
+        fprintf(stderr, "hyperdo: error: %s: the algebra says D = %llu, the simulator %s "
+                "(internal error)\n", lcc->name, (unsigned long long)o->price.passes,
+                o->simulated < 0 ? "cannot route its two factors" : "disagrees");
+        status = HD_EXIT_FAILURE;
+    }
+    return status;
+}
+
+/* ------------------------------------------ the pass-level output */
+
+static const char *direction_name(const hd_lcc *c)
+{
+    return c->dir == HD_SCATTER ? "scatter" : "gather";
+}
+
+static json_t *json_sizes(const size_t *v, int count)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+/* A pass's switches: one string per stage, one character per switch:
+ * 0 direct, 1 crossed, - idle (a conflict-free pass has no other). */
+static json_t *json_settings(const hd_omega_pass *p)
+{
+    static const char mark[] = { '-', '0', '1', 'X' };
+    size_t half = (size_t)1 << (p->n - 1);
+    char *line = hd_xmalloc(half + 1);
+    json_t *stages = json_array();
+    for (int s = 0; s < p->n; s++) {
+        for (size_t j = 0; j < half; j++)
+            line[j] = mark[p->setting[(size_t)s * half + j] & 3];
+        line[half] = '\0';
+        json_array_append_new(stages, json_string(line));
+    }
+    free(line);
+    return stages;
+}
+
+static json_t *json_pass(const hd_omega_pass *p)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "messages", json_integer((json_int_t)p->messages));
+    json_object_set_new(o, "settings", json_settings(p));
+    return o;
+}
+
+static json_t *json_pass_outcome(const pass_outcome *o, int n)
+{
+    const hd_lcc *c = o->lcc->comm.lcc;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(o->lcc->name));
+    json_object_set_new(j, "class", json_string(hd_lcc_class_name(hd_lcc_classify(c))));
+    json_object_set_new(j, "kind", json_string(direction_name(c)));
+    json_object_set_new(j, "rank", json_integer(o->rank));
+    json_object_set_new(j, "messages", json_integer((json_int_t)o->count));
+    json_object_set_new(j, "local", json_integer((json_int_t)o->local));
+    json_object_set_new(j, "passes", json_integer((json_int_t)o->price.passes));
+    json_object_set_new(j, "lower", json_integer((json_int_t)o->price.lower));
+    json_t *whole = json_object();
+    json_object_set_new(whole, "conflict_free", json_boolean(o->whole.nconflicts == 0));
+    json_object_set_new(whole, "shared_lines", json_sizes(o->whole.outputs, n + 1));
+    json_object_set_new(whole, "both_settings", json_sizes(o->whole.settings, n + 1));
+    json_object_set_new(j, "one_pass", whole);
+    if (o->factored) {
+        json_t *f = json_object();
+        json_t *free_of = json_array();
+        for (int k = 0; k < 2; k++)
+            json_array_append_new(free_of, json_boolean(o->factors.pass[k].nconflicts == 0));
+        json_object_set_new(f, "conflict_free", free_of);
+        json_object_set_new(f, "delivered", json_integer((json_int_t)o->factors.delivered));
+        json_object_set_new(j, "factors", f);
+    }
+    if (!o->price.permutation)
+        json_object_set_new(j, "greedy_passes", json_integer(o->npasses));
+    json_object_set_new(j, "simulated_passes", json_integer(o->simulated));
+    json_t *passes = json_array();
+    if (o->factored) {
+        for (int k = 0; k < 2; k++)
+            json_array_append_new(passes, json_pass(&o->factors.pass[k]));
+    } else if (o->price.permutation && o->simulated == 1) {
+        json_array_append_new(passes, json_pass(&o->whole));
+    } else {
+        for (uint32_t p = 0; o->routed && p < o->npasses; p++)
+            json_array_append_new(passes, json_pass(&o->routed[p]));
+    }
+    json_object_set_new(j, "pass_settings", passes);
+    return j;
+}
+
+static char *render_passes_json(const options *opt, int n, const pass_outcome *o, int count)
+{
+    json_t *top = json_object();
+    json_object_set_new(top, "network", json_string(network_names[opt->network]));
+    json_object_set_new(top, "n", json_integer(n));
+    json_t *lccs = json_array();
+    for (int k = 0; k < count; k++)
+        json_array_append_new(lccs, json_pass_outcome(&o[k], n));
+    json_object_set_new(top, "lccs", lccs);
+    char *text = json_dumps(top, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(top);
+    if (!text)
+        return NULL;
+    size_t len = strlen(text);
+    char *line = hd_xrealloc(text, len + 2);
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    return line;
+}
+
+static void print_stage_counts(FILE *f, const char *what, const size_t *v, int from, int n)
+{
+    fprintf(f, "    %-34s", what);
+    for (int s = 0; s <= n; s++) {
+        if (s < from)
+            fprintf(f, " %5s", "-");
+        else
+            fprintf(f, " %5zu", v[s]);
+    }
+    fprintf(f, "\n");
+}
+
+static void report_one(FILE *f, const pass_outcome *o, int n)
+{
+    const hd_lcc *c = o->lcc->comm.lcc;
+    fprintf(f, "%s: %s %s, rank %d, %zu messages (%zu to their own processor)\n",
+            o->lcc->name, hd_lcc_class_name(hd_lcc_classify(c)), direction_name(c), o->rank,
+            o->count, o->local);
+    if (o->price.permutation)
+        fprintf(f, "  D by the algebra (Wu 1984, Theorem 2.1, Corollary 2.1): %llu\n",
+                (unsigned long long)o->price.passes);
+    else
+        fprintf(f, "  no permutation: Hyperdo's schedule %llu passes, none can do with fewer "
+                "than %llu\n", (unsigned long long)o->price.passes,
+                (unsigned long long)o->price.lower);
+    fprintf(f, "  every message in one pass: %s\n",
+            o->whole.nconflicts ? "conflicts" : "no conflict");
+    if (o->whole.nconflicts) {
+        fprintf(f, "    %-34s", "stage");
+        for (int s = 0; s <= n; s++)
+            fprintf(f, " %5d", s);
+        fprintf(f, "\n");
+        print_stage_counts(f, "lines wanted by two or more", o->whole.outputs, 0, n);
+        print_stage_counts(f, "switches asked both ways", o->whole.settings, 1, n);
+    }
+    if (o->factored)
+        fprintf(f, "  the algebra's two factors: pass 1 %s, pass 2 %s, %zu of %zu lines "
+                "delivered\n", o->factors.pass[0].nconflicts ? "conflicts" : "conflict-free",
+                o->factors.pass[1].nconflicts ? "conflicts" : "conflict-free",
+                o->factors.delivered, o->count);
+    if (!o->price.permutation)
+        fprintf(f, "  greedy partition (first fit in message order, direct routes): %u passes\n",
+                o->npasses);
+    fprintf(f, "  passes by the simulator: %d\n", o->simulated);
+}
+
+static char *render_passes_report(const options *opt, const char *spec_name, int n,
+                                  const pass_outcome *o, int count)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    unsigned lines = 1u << n;
+    fprintf(f, "Hyperdo pass-level simulation of %s\n", spec_name);
+    if (opt->network == NET_OMEGA)
+        fprintf(f, "Omega network (Lawrie; Wu 1984, Section 2.1): %u lines, %d stages, each a "
+                "perfect shuffle and %u two-state switches; destination-tag routing, the most "
+                "significant destination bit first.\n", lines, n, lines / 2);
+    else
+        fprintf(f, "Butterfly (Pease's indirect binary n-cube; Wu 1984, Chapter 5): %u lines, "
+                "%d stages, stage s switching the lines that differ in bit s - 1 with %u "
+                "two-state switches; destination-tag routing, bit 0 first.\n", lines, n,
+                lines / 2);
+    fprintf(f, "No switch broadcasts or combines; a message to its own processor stays "
+            "there in the greedy partition.\n\n");
+    for (int k = 0; k < count; k++) {
+        fprintf(f, k ? "\n" : "");
+        report_one(f, &o[k], n);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* `hyperdo sim --network omega|butterfly`: every LCC of the spec, or the
+ * one --lcc names. */
+static int simulate_passes(const options *opt)
+{
+    hd_spec spec;
+    const char *spec_name;
+    int status = read_spec(opt, &spec, &spec_name);
+    if (status != HD_EXIT_OK)
+        return status;
+    const hd_named_lcc *only = NULL;
+    if (opt->lcc && !(only = find_lcc(opt, &spec, spec_name))) {
+        hd_spec_free(&spec);
+        return HD_EXIT_USAGE;
+    }
+    int count = only ? 1 : spec.m;
+    pass_outcome *out = hd_xcalloc((size_t)count, sizeof *out);
+    for (int k = 0; k < count && status == HD_EXIT_OK; k++)
+        status = simulate_one(opt, spec.n, only ? only : &spec.lccs[k], &out[k]);
+    if (status == HD_EXIT_OK)
+        status = hd_print_text(opt->json ? render_passes_json(opt, spec.n, out, count)
+                                         : render_passes_report(opt, spec_name, spec.n, out,
+                                                                count));
+    for (int k = 0; k < count; k++)
+        pass_outcome_free(&out[k]);
+    free(out);
+    hd_spec_free(&spec);
+    return status;
+}
+
 /* ------------------------------------------------------- the command */
 
 static int simulate_lcc(void *dest)
 {
     const options *opt = dest;
+    if (opt->network != NET_ECUBE)
+        return simulate_passes(opt);
     hd_spec spec;
     outcome out;
     memset(&out, 0, sizeof out);
     int status = read_spec(opt, &spec, &out.spec_name);
     if (status != HD_EXIT_OK)
         return status;
-    for (int r = 0; r < spec.m; r++)
-        if (strcmp(spec.lccs[r].name, opt->lcc) == 0)
-            out.lcc = &spec.lccs[r];
+    out.lcc = find_lcc(opt, &spec, out.spec_name);
     if (!out.lcc) {
-        fprintf(stderr, "hyperdo: error: no LCC named '%s' in %s; it has:",
-                opt->lcc, out.spec_name);
-        for (int r = 0; r < spec.m; r++)
-            fprintf(stderr, " %s", spec.lccs[r].name);
-        fprintf(stderr, "\n%s (see 'hyperdo sim --help')\n", usage_line);
         hd_spec_free(&spec);
         return HD_EXIT_USAGE;
     }
