@@ -198,13 +198,14 @@ typedef struct {
     int min_coset;        /* the cheapest coset's cost (INT_MAX: none) */
     int *z0;              /* single candidates of cost min */
     int nz0, z0cap;
-    bool z0_coset;
+    int z0_coset;         /* a coset of cost min, or -1 */
 } cand_set;
 
 static void set_init(cand_set *s)
 {
     memset(s, 0, sizeof *s);
     s->min = s->min_coset = INT_MAX;
+    s->z0_coset = -1;
 }
 
 static void set_free(cand_set *s)
@@ -288,12 +289,12 @@ static int set_put(cand_set *s, bool coset, const hd_agl *a, const hd_agl *inv, 
 static void set_note_z0(cand_set *s)
 {
     s->nz0 = 0;
-    s->z0_coset = false;
+    s->z0_coset = -1;
     for (int k = 0; k < s->count; k++) {
         if (s->e[k].cost != s->min)
             continue;
         if (s->e[k].coset)
-            s->z0_coset = true;
+            s->z0_coset = k;
         else {
             hd_xreserve(&s->z0, &s->z0cap, s->nz0 + 1, sizeof *s->z0);
             s->z0[s->nz0++] = k;
@@ -347,16 +348,10 @@ static term term_at(const cand_set *s, const hd_agl *x, const hd_agl *key, bool 
         if (within_one_pass(x, &c->inv))
             return (term){ s->min + 1, ONE_SINGLE, s->z0[k] };
     }
-    if (s->z0_coset)
-        for (int k = 0; k < s->count; k++)
-            if (s->e[k].coset && s->e[k].cost == s->min)
-                return (term){ s->min + 1, ONE_COSET, k };
-    if (s->nz0 > 0)
-        return (term){ s->min + 2, TWO, s->z0[0] };
-    for (int k = 0; k < s->count; k++)
-        if (s->e[k].cost == s->min)
-            return (term){ s->min + 2, TWO, k };
-    return best;    /* not reached: a non-empty set has a candidate of cost min */
+    if (s->z0_coset >= 0)
+        return (term){ s->min + 1, ONE_COSET, s->z0_coset };
+    /* No coset of cost Min: then a single candidate has it. */
+    return (term){ s->min + 2, TWO, s->z0[0] };
 }
 
 /* The child's alignment that realises term `tm` under a parent at x. */
@@ -1215,9 +1210,6 @@ static int finish_program(const hd_target *t, const hd_align_stmt *s, int m, con
         /* A free root at one of its optimal alignments costs the optimum;
          * a copy's result at P^-1 costs D(P^-1 P) = 0. */
         int rc = optimal_with(t, tr, P, &roots[j], &out->stmt[j], NULL);
-        for (int i = 0; rc == HD_OK && i < tr->count; i++)
-            if (is_leaf(&tr->node[i]))
-                out->stmt[j].A[i] = agl_inverse(&P[i]);
         free(P);
         if (rc != HD_OK)
             return rc;
@@ -1287,7 +1279,7 @@ static void group_terms(const hd_agl_group *g, const cand_set *s, int *tt)
 {
     int N = g->size, per = N / g->ncosets, m = s->min;
     for (int x = 0; x < N; x++)
-        tt[x] = s->z0_coset ? m + 1 : m + 2;
+        tt[x] = s->z0_coset >= 0 ? m + 1 : m + 2;
     for (int k = 0; k < s->nz0; k++) {
         int bi = g->inv[hd_agl_group_index(g, &s->e[s->z0[k]].a)];
         for (int x = 0; x < N; x++)
@@ -1388,7 +1380,8 @@ int hd_align_program_exact(const hd_agl_group *g, const hd_target *t, const hd_a
                 continue;
             if (reads)
                 arg = y;
-            roots[j - (j > 0)] = g->elem[arg];
+            if (j > 0)
+                roots[j - 1] = g->elem[arg];
             effective_transfers(tr, roots, P);
             rc = root_table(g, t, tr, P, tab);
             for (int x = 0; rc == HD_OK && x < N; x++)
@@ -1414,8 +1407,6 @@ int hd_align_program_exact(const hd_agl_group *g, const hd_target *t, const hd_a
         for (int j = 0; j < m; j++)
             out->tried[j] = N;
         rc = finish_program(t, s, m, roots, out);
-        if (rc == HD_OK && out->cost != V[hd_agl_group_index(g, &roots[m - 1])])
-            rc = HD_EINVAL;    /* not reached: finish_program prices the same optimum */
         if (rc != HD_OK)
             hd_align_program_free(out);
     }
