@@ -222,7 +222,8 @@ int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
  * fixed (to the identity for a left-hand side laid out by the identity,
  * or to the given element).  Every function below takes `fixed_root`:
  * NULL is the thesis's free root.  A tree that is one leaf (a copy) costs
- * 0 with a free root and D(R P) with the root fixed to R. */
+ * 0 with a free root (its result stays at P^-1) and D(R P) with the root
+ * fixed to R. */
 
 /* Group tables, the reference dynamic program and the exact optimum of a
  * program enumerate all of AGL(n, 2): 1344 elements and a 3.6 MB product
@@ -317,7 +318,9 @@ int hd_align_dp(const hd_agl_group *g, const hd_target *t, const hd_align_tree *
  * results of earlier statements (Section 4.3's precedence).  A leaf that
  * reads statement k with transfer P costs as the transfer P A_k^-1, A_k
  * the alignment of k's result (its data mapping for every later read:
- * Section 4.1's replacement). */
+ * Section 4.1's replacement).  A statement's result is at its root's
+ * alignment; a copy's may be put at any X for D(X P), as if its root
+ * were fixed there. */
 typedef struct {
     const hd_align_tree *tree;     /* borrowed */
     const hd_agl *fixed_root;      /* NULL: free (Wu 1984); else owner computes */

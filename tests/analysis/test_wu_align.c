@@ -421,6 +421,9 @@ static void check_answer(const hd_align_tree *tr, const hd_agl *fixed_root, cons
 {
     TU_CHECK_EQ(a->count, tr->count, "entries");
     TU_CHECK_EQ(naive_cost(tr, fixed_root, a->A, w), a->cost, "the returned alignment's cost");
+    int lib;
+    assert_int_equal(hd_align_cost(target_of(w, tr->n), tr, fixed_root, a->A, &lib), HD_OK);
+    TU_CHECK_EQ(lib, a->cost, "hd_align_cost");
     for (int i = 0; i < tr->count; i++)
         if (tr->node[i].left < 0) {
             hd_agl pi = naive_inverse(&tr->node[i].P);
@@ -721,12 +724,8 @@ static int naive_program_cost(const hd_align_stmt *s, int m, const hd_align_prog
             TU_CHECK(same(&r->root[j], s[j].fixed_root), "statement %d's fixed root moved", j);
         if (eff.node[root].left >= 0)
             TU_CHECK(same(&r->stmt[j].A[root], &r->root[j]), "statement %d's result", j);
-        else if (!s[j].fixed_root) {
-            hd_agl pi = naive_inverse(&eff.node[root].P);
-            TU_CHECK(same(&r->root[j], &pi), "a copy's result");
-        }
-        const hd_agl *fr = eff.node[root].left < 0 ? s[j].fixed_root : &r->root[j];
-        int c = naive_cost(&eff, fr, r->stmt[j].A, w);
+        /* A copy's result at X costs D(X P): the root fixed at X. */
+        int c = naive_cost(&eff, &r->root[j], r->stmt[j].A, w);
         TU_CHECK_EQ(c, r->stmt[j].cost, "a statement's cost");
         total += c;
         free(eff.node);
@@ -839,6 +838,60 @@ static void test_alg8_table3(void **state)
 {
     (void)state;
     table3(NET_BUTTERFLY, "alg8_table3", 12, 1);
+}
+
+
+/* Programs of every shape Algorithm IV takes (n = 2, 3): 1 to 4
+ * statements, each a random tree (copies and unary operations too) whose
+ * leaves read inputs or any earlier result, roots free or fixed: the
+ * answer's cost is the cost of what it returns; chains also against the
+ * exact optimum. */
+static void test_alg4_random_programs(void **state)
+{
+    (void)state;
+    tu_rng_init("alg4_random_programs");
+    hd_agl_group *g[4] = { NULL };
+    for (int n = 2; n <= 3; n++)
+        assert_int_equal(hd_agl_group_new(n, &g[n]), HD_OK);
+    long cases = tu_cases(60);
+    for (long c = 0; c < cases; c++) {
+        tu_case(c, NULL, 0, NULL);
+        int n = 2 + (int)tu_below(2), m = 1 + (int)tu_below(4);
+        net w = tu_chance(1, 3) ? NET_BUTTERFLY : NET_OMEGA;
+        bool chain = tu_chance(1, 2);
+        hd_align_tree tr[4];
+        hd_align_stmt s[4];
+        hd_agl fixed[4];
+        for (int j = 0; j < m; j++) {
+            random_tree(&tr[j], n, 1 + (int)tu_below(5), true);
+            for (int k = 0; k < tr[j].count; k++)
+                if (tr[j].node[k].left < 0 && j > 0 && tu_chance(2, 3))
+                    tr[j].node[k].reads = chain ? j - 1 : (int)tu_below((uint64_t)j);
+            fixed[j] = random_agl(n);
+            s[j].tree = &tr[j];
+            s[j].fixed_root = tu_chance(1, 3) ? &fixed[j] : NULL;
+        }
+        hd_align_program_result heur, exact;
+        int limit = tu_chance(1, 2) ? 1 : 1 + (int)tu_below(50);
+        assert_int_equal(hd_align_program(target_of(w, n), s, m, limit, &heur), HD_OK);
+        TU_CHECK_EQ(naive_program_cost(s, m, &heur, w), heur.cost, "the heuristic's cost");
+        for (int j = 0; j < m; j++)
+            TU_CHECK(heur.tried[j] >= 1 && heur.tried[j] <= limit, "tried %d", heur.tried[j]);
+        if (chain) {
+            assert_int_equal(hd_align_program_exact(g[n], target_of(w, n), s, m, &exact), HD_OK);
+            TU_CHECK_EQ(naive_program_cost(s, m, &exact, w), exact.cost, "the exact answer's cost");
+            TU_CHECK(heur.cost >= exact.cost, "heuristic %d below the optimum %d", heur.cost,
+                     exact.cost);
+            if (m == 1)
+                TU_CHECK_EQ(heur.cost, exact.cost, "one statement: Algorithm III");
+            hd_align_program_free(&exact);
+        }
+        hd_align_program_free(&heur);
+        for (int j = 0; j < m; j++)
+            hd_align_tree_free(&tr[j]);
+    }
+    for (int n = 2; n <= 3; n++)
+        hd_agl_group_free(g[n]);
 }
 
 /* ------------------------------------------------ the printed statements */
@@ -1037,6 +1090,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_theorem_4_6_extremes),
         cmocka_unit_test(test_alg4_table3),
         cmocka_unit_test(test_alg8_table3),
+        cmocka_unit_test(test_alg4_random_programs),
         cmocka_unit_test(test_theorem_5_3),
         cmocka_unit_test(test_printed_statements),
         cmocka_unit_test(test_errors),
