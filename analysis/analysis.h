@@ -283,7 +283,7 @@ void hd_alignment_free(hd_alignment *a);
 /* (1.1) for the alignment A (count entries; the leaves' entries are not
  * read) of tree on t.  HD_OK; HD_EINVAL for a target not of the omega
  * class, a tree not valid (postorder, nonsingular transfers of t->n
- * bits, reads = -1) or a singular alignment. */
+ * bits, reads = -1), a singular alignment, or A's root not at fixed_root. */
 int hd_align_cost(const hd_target *t, const hd_align_tree *tree, const hd_agl *fixed_root,
                   const hd_agl *A, int *cost);
 

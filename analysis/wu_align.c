@@ -89,9 +89,15 @@ static bool omega_class(const hd_target *t)
     return t->kind == HD_TARGET_OMEGA || t->kind == HD_TARGET_BUTTERFLY;
 }
 
+/* An element of AGL(n, 2) in gf2.h's form: no bit at n or above. */
 static bool agl_valid(const hd_agl *p, int n)
 {
-    return p->A.n == n && (p->b & ~hd_mask(n)) == 0 && hd_rank(&p->A) == n;
+    if (p->A.n != n || (p->b & ~hd_mask(n)))
+        return false;
+    for (int i = 0; i < HD_MAX_DIM; i++)
+        if (p->A.row[i] & (i < n ? ~hd_mask(n) : ~UINT64_C(0)))
+            return false;
+    return hd_rank(&p->A) == n;
 }
 
 /* Postorder with the root last, every node but the root the child of
@@ -641,11 +647,7 @@ static int omega_optimal(const hd_align_tree *tr, const hd_agl *P, const hd_agl 
         cost = price_node(&s, root, fixed_root);
     } else {
         const cand_set *r = &s.set[root];
-        int pick = r->nz0 > 0 ? r->z0[0] : -1;
-        for (int k = 0; pick < 0 && k < r->count; k++)
-            if (r->e[k].cost == r->min)
-                pick = k;
-        at = r->e[pick].a;
+        at = r->e[r->nz0 > 0 ? r->z0[0] : r->z0_coset].a;
         cost = r->min;
     }
     memset(out, 0, sizeof *out);
@@ -700,6 +702,8 @@ int hd_align_cost(const hd_target *t, const hd_align_tree *tree, const hd_agl *f
         *cost = sum;
         return HD_OK;
     }
+    if (fixed_root && !hd_agl_equal(&A[root], fixed_root))
+        return HD_EINVAL;
     for (int i = 0; i < tree->count; i++) {
         const hd_align_node *v = &tree->node[i];
         if (is_leaf(v))

@@ -1038,6 +1038,12 @@ static void test_errors(void **state)
     assert_int_equal(hd_align_optimal(om, &tr, NULL, &al), HD_EINVAL);
     tr.node[2].right = 1;
     assert_int_equal(hd_align_optimal(om, &tr, NULL, &al), HD_OK);
+    int cost;
+    hd_agl other = { hd_bit_reversal(3), 2 };
+    assert_int_equal(hd_align_cost(om, &tr, &other, al.A, &cost), HD_EINVAL);   /* root elsewhere */
+    assert_int_equal(hd_align_cost(om, &tr, &al.A[2], al.A, &cost), HD_OK);
+    al.A[2].A.row[5] = 1;                        /* a bit beyond n */
+    assert_int_equal(hd_align_cost(om, &tr, NULL, al.A, &cost), HD_EINVAL);
     hd_alignment_free(&al);
     /* Programs: limit, a read of a later statement, a chain. */
     hd_align_tree t2 = tr;
