@@ -272,9 +272,10 @@ typedef struct {
     long formed;        /* intermediate candidates evaluated */
     long kept;          /* candidates kept, over all nodes */
     int widest;         /* the most kept at one node */
-    int singles;        /* the root's optimal alignments (free root):
-                         * single elements ... */
-    int cosets;         /* ... and cosets U X of 2^((n^2+n)/2) elements */
+    int singles;        /* the root's optimal alignments: single
+                         * elements (1 for a fixed root or a copy) ... */
+    int cosets;         /* ... and cosets Uc X of 2^((n^2+n)/2) elements
+                         * each (Uc = {x -> U x + c}, U unit upper) */
     int all_cosets;     /* the most cosets in one All(A_l, A_r) */
 } hd_alignment;
 
@@ -332,7 +333,8 @@ typedef struct {
     hd_alignment *stmt;      /* m, owned: leaves' entries the effective P^-1 */
     hd_agl *root;            /* m, owned: where each result is (its alignment) */
     int *tried;              /* m, owned: the root alignments Algorithm IV
-                              * tried for each statement (<= limit) */
+                              * tried for each statement (<= limit; the
+                              * exact optimum: |AGL(n,2)|) */
 } hd_align_program_result;
 
 void hd_align_program_free(hd_align_program_result *r);
