@@ -222,7 +222,158 @@ uint64_t hd_omega_mapped_passes(const hd_target *t, const hd_lcc *const *c,
 
 /* -------------------------- Wu 1984, Chapters 4-5: operand alignment (wu_align.c) */
 
-/* (declarations of wu_align.c) */
+/* Where each operation of an expression tree is computed (Wu 1984,
+ * Chapter 4; docs/omega-align.md).  A leaf v reads its vector through a
+ * logical transfer P_v, an element of AGL(n, 2) (Section 1.2; when the
+ * vector's data mapping F_v is not the identity, Section 4's P_v F_v^-1);
+ * an internal node w computes its result at processor A_w(i), A_w its
+ * alignment function.  The cost is (1.1) with identity data mappings
+ * (Section 4.1): D(A_w P_v) for an edge from leaf v to its parent w,
+ * D(A_wj A_wi^-1) for an edge from internal node w_i to its parent w_j,
+ * D the passes of the target (hd_passes, omega or butterfly).
+ *
+ * The root is where Hyperdo differs from the thesis.  The thesis leaves
+ * the root's alignment free: the result stays where it was computed.
+ * Hyperdo computes by owner computes: the statement's result must land
+ * where the left-hand side's layout puts it, so its root's alignment is
+ * fixed (to the identity for a left-hand side laid out by the identity,
+ * or to the given element).  Every function below takes `fixed_root`:
+ * NULL is the thesis's free root.  A tree that is one leaf (a copy) costs
+ * 0 with a free root (its result stays at P^-1) and D(R P) with the root
+ * fixed to R. */
+
+/* Group tables, the reference dynamic program and the exact optimum of a
+ * program enumerate all of AGL(n, 2): 1344 elements and a 3.6 MB product
+ * table for n = 3; n = 4 would be 322560 elements and a 208 GB table.
+ * HD_ETOOBIG beyond. */
+#define HD_ALIGN_GROUP_MAX_DIM 3
+/* Algorithm III keeps, per node, candidates of about 1.1 KB each; the
+ * intermediate candidates one node may form (64 K, about 70 MB).  The
+ * cosets of All(A_l, A_r) grow like 2^(n^2/2 - n) (Theorem 4.16's t), so
+ * this is what stops large n: HD_ETOOBIG, never a partial answer. */
+#define HD_ALIGN_MAX_CANDIDATES (1 << 16)
+
+/* A node of an expression tree.  Nodes are numbered in postorder
+ * (Section 4.2): children before their parent, the root last. */
+typedef struct {
+    int left, right;   /* children, -1 for none: a leaf has none, a unary
+                        * operation only `left` */
+    int reads;         /* a leaf in a program (hd_align_program): the
+                        * statement whose result it reads, or -1 for a
+                        * vector laid out by the identity.  -1 for trees
+                        * aligned on their own */
+    hd_agl P;          /* a leaf's logical transfer (nonsingular) */
+} hd_align_node;
+
+typedef struct {
+    int n;                  /* the cube's dimension */
+    int count, cap;
+    hd_align_node *node;    /* owned */
+} hd_align_tree;
+
+void hd_align_tree_init(hd_align_tree *t, int n);
+void hd_align_tree_free(hd_align_tree *t);
+/* Appends a leaf (reads = -1) or an operation on earlier nodes (right = -1
+ * for a unary one); returns its index. */
+int hd_align_leaf(hd_align_tree *t, const hd_agl *P);
+int hd_align_op(hd_align_tree *t, int left, int right);
+
+/* An alignment of a tree: A[i] for every node, the leaves' entries their
+ * P^-1 (Section 4.2's convention, which makes every edge cost
+ * D(A_parent A_child^-1)).  What the search did, for Section 4.3's
+ * complexity (Theorems 4.16-4.17): */
+typedef struct {
+    int cost;           /* (1.1) */
+    int count;
+    hd_agl *A;          /* count entries, owned */
+    long formed;        /* intermediate candidates evaluated */
+    long kept;          /* candidates kept, over all nodes */
+    int widest;         /* the most kept at one node */
+    int singles;        /* the root's optimal alignments: single
+                         * elements (1 for a fixed root or a copy) ... */
+    int cosets;         /* ... and cosets Uc X of 2^((n^2+n)/2) elements
+                         * each (Uc = {x -> U x + c}, U unit upper) */
+    int all_cosets;     /* the most cosets in one All(A_l, A_r) */
+} hd_alignment;
+
+void hd_alignment_free(hd_alignment *a);
+
+/* (1.1) for the alignment A (count entries; the leaves' entries are not
+ * read) of tree on t.  HD_OK; HD_EINVAL for a target not of the omega
+ * class, a tree not valid (postorder, nonsingular transfers of t->n
+ * bits, reads = -1), a singular alignment, or A's root not at fixed_root. */
+int hd_align_cost(const hd_target *t, const hd_align_tree *tree, const hd_agl *fixed_root,
+                  const hd_agl *A, int *cost);
+
+/* The least (1.1) and an alignment that has it: Algorithm III on the
+ * omega network, Algorithm VII on the butterfly (leaves P -> P R, III,
+ * alignments A -> R A; R the bit reversal).  Exact.  HD_OK; HD_EINVAL as
+ * hd_align_cost; HD_ETOOBIG past HD_ALIGN_MAX_CANDIDATES at one node. */
+int hd_align_optimal(const hd_target *t, const hd_align_tree *tree, const hd_agl *fixed_root,
+                     hd_alignment *out);
+
+/* All of AGL(n, 2), n <= HD_ALIGN_GROUP_MAX_DIM, numbered, with its
+ * product, inverses and D on both networks tabulated (owned; about
+ * 3.7 MB for n = 3). */
+typedef struct hd_agl_group hd_agl_group;
+int hd_agl_group_new(int n, hd_agl_group **out);    /* HD_OK, HD_EINVAL, HD_ETOOBIG */
+void hd_agl_group_free(hd_agl_group *g);
+int hd_agl_group_size(const hd_agl_group *g);
+const hd_agl *hd_agl_group_element(const hd_agl_group *g, int i);
+/* -1 when p is not an element (singular, or of another dimension). */
+int hd_agl_group_index(const hd_agl_group *g, const hd_agl *p);
+
+/* The reference: a plain dynamic program over all of AGL(n, 2) per node
+ * (cost tables of |AGL(n,2)| entries, each edge minimised over every
+ * element), on t's own D, not Algorithm III's cosets nor VII's transform.
+ * root_cost, when not NULL, receives for every element X (group order)
+ * the least cost with the root fixed to X.  HD_OK; HD_EINVAL as
+ * hd_align_cost or for a group of another dimension. */
+int hd_align_dp(const hd_agl_group *g, const hd_target *t, const hd_align_tree *tree,
+                const hd_agl *fixed_root, hd_alignment *out, int *root_cost);
+
+/* A program: statements in order, each a tree whose leaves may read the
+ * results of earlier statements (Section 4.3's precedence).  A leaf that
+ * reads statement k with transfer P costs as the transfer P A_k^-1, A_k
+ * the alignment of k's result (its data mapping for every later read:
+ * Section 4.1's replacement).  A statement's result is at its root's
+ * alignment; a copy's may be put at any X for D(X P), as if its root
+ * were fixed there. */
+typedef struct {
+    const hd_align_tree *tree;     /* borrowed */
+    const hd_agl *fixed_root;      /* NULL: free (Wu 1984); else owner computes */
+} hd_align_stmt;
+
+typedef struct {
+    int cost;                /* the sum of the statements' (1.1) */
+    int m;                   /* statements */
+    hd_alignment *stmt;      /* m, owned: leaves' entries the effective P^-1 */
+    hd_agl *root;            /* m, owned: where each result is (its alignment) */
+    int *tried;              /* m, owned: the root alignments Algorithm IV
+                              * tried for each statement (<= limit; the
+                              * exact optimum: |AGL(n,2)|) */
+} hd_align_program_result;
+
+void hd_align_program_free(hd_align_program_result *r);
+
+/* Algorithm IV (omega) and VIII (butterfly), a heuristic: statement by
+ * statement, the `limit` first optimal alignments of its result (single
+ * elements first, then the cosets' elements in turn) are each completed
+ * greedily (every later statement solved exactly given the earlier
+ * results, its first optimal root taken); the one of least total is kept.
+ * limit >= 1.  HD_OK; HD_EINVAL for an invalid program (a leaf reading a
+ * statement that is not earlier) or limit < 1; HD_ETOOBIG as
+ * hd_align_optimal. */
+int hd_align_program(const hd_target *t, const hd_align_stmt *s, int m, int limit,
+                     hd_align_program_result *out);
+
+/* The exact optimum of a chain (each statement's leaves read inputs or
+ * the statement just before it: Table III's design), n <= 3: a dynamic
+ * program over the result alignment of each statement, |AGL(n,2)| exact
+ * solves per statement.  HD_OK; HD_EINVAL for a program that is no chain
+ * or a group of another dimension. */
+int hd_align_program_exact(const hd_agl_group *g, const hd_target *t, const hd_align_stmt *s,
+                           int m, hd_align_program_result *out);
 
 /* ------------------------------------------------ owner computes */
 
