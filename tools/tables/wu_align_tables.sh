@@ -7,30 +7,25 @@
 #
 #     tools/tables/wu_align_tables.sh [BUILD_DIR] [PROGRAMS]
 #
-# BUILD_DIR defaults to build (hyperdo_analysis is built there first);
-# PROGRAMS (default 300) random programs on the omega network, a third of
-# them on the butterfly.  Both programs are compiled here against
-# BUILD_DIR's static libraries (neither is a CMake target) and print
-# Markdown on standard output.  The budgets are timings: run it on an
-# idle machine.
+# BUILD_DIR defaults to build (the targets wu_table3 and bench_wu_align
+# are built there first); PROGRAMS (default 300) random programs on the
+# omega network, a third of them on the butterfly.  Both print Markdown on
+# standard output.  The budgets are timings: run it on an idle machine.
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 programs=${2:-300}
-cc=${CC:-cc}
 
 cmake -S "$root" -B "$build" >/dev/null
-cmake --build "$build" --target hyperdo_analysis >/dev/null
-libs="-Wl,--start-group $build/analysis/libhyperdo_analysis.a $build/analysis/libhyperdo_gf2.a $build/frontend/libhyperdo_model.a -Wl,--end-group"
-flags="-O2 -std=c11 -Wall -Wextra -I$root/analysis -I$root/frontend -I$root/runtime/include"
-# shellcheck disable=SC2086
-$cc $flags "$root/tools/tables/wu_table3.c" $libs -o "$build/wu_table3"
-# shellcheck disable=SC2086
-$cc $flags "$root/bench/bench_wu_align.c" $libs -o "$build/bench_wu_align"
+cmake --build "$build" --target wu_table3 bench_wu_align >/dev/null
+table3=$build/bin/wu_table3
+bench=$build/bin/bench_wu_align
+[ -x "$table3" ] || table3=$(find "$build" -name wu_table3 -type f -perm -u+x | head -1)
+[ -x "$bench" ] || bench=$(find "$build" -name bench_wu_align -type f -perm -u+x | head -1)
 
-"$build/wu_table3" --programs "$programs" --network omega
+"$table3" --programs "$programs" --network omega
 echo
-"$build/wu_table3" --programs $((programs / 3)) --network butterfly --list 0
+"$table3" --programs $((programs / 3)) --network butterfly --list 0
 echo
-"$build/bench_wu_align" --max-n 7 --reps 3 --budget 10
+"$bench" --max-n 7 --reps 3 --budget 10
