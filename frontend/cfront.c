@@ -30,6 +30,7 @@ static void free_reader(reader *r)
     free_pragmas(r);
     free(r->sequential);
     free(r->functions);
+    free(r->skipped);
     free(r->ignored);
     free(r->decls);
     free(r->locals);

@@ -153,6 +153,9 @@ typedef struct {
     unsigned *functions;       /* begin, end of each function definition of
                                 * the input (maps.c: is a pragma inside one?) */
     int nfunctions, functions_cap;
+    unsigned *skipped;         /* begin, end of each region of the input the
+                                * preprocessor skipped (#if 0 ...) */
+    int nskipped, skipped_cap;
 } reader;
 
 /* Where a location is expanded in its file. */

@@ -3,7 +3,8 @@
  * functions (Section 1.2), element e of an array on virtual processor
  * F(owner(e)) = A owner(e) + c.  A map pragma at file scope gives the
  * array's mapping from the start; one right before a doall pragma (other
- * map pragmas and comments may stand between) gives it from that doall
+ * map pragmas, comments and conditional directives may stand between)
+ * gives it from that doall
  * on in its function, so that the doalls of one function can run an
  * array under a sequence of mappings F_1, F_2, ... (Wu 1984, Chapter 3's
  * non-static mapping) with a remap between two of them.  Which doall a
@@ -22,6 +23,47 @@ static pragma *pragma_at(reader *r, size_t at)
         if (r->pragmas[k].offset == at)
             return &r->pragmas[k];
     return NULL;
+}
+
+/* The end of the preprocessor line starting at k (its '\n', or len),
+ * backslash-newlines continuing it. */
+static size_t line_end_at(const char *src, size_t len, size_t k)
+{
+    while (k < len && src[k] != '\n')
+        k += src[k] == '\\' && k + 1 < len && src[k + 1] == '\n' ? 2 : 1;
+    return k;
+}
+
+/* What may stand between a map pragma and its doall besides blanks,
+ * comments and other map pragmas: conditional directives (#if, #elif,
+ * #else, #endif, #ifdef, #ifndef) and what they skipped, so that a
+ * mapping can depend on the cube (#if N == 16).  The offset after them. */
+static size_t skip_conditionals(const reader *r, size_t at)
+{
+    static const char *const words[] = { "if", "ifdef", "ifndef", "elif", "else", "endif" };
+    for (;;) {
+        bool moved = false;
+        for (int k = 0; k < r->nskipped && !moved; k++)
+            if (at >= r->skipped[2 * k] && at < r->skipped[2 * k + 1]) {
+                /* The region ends in the directive that ends it (#elif,
+                 * #else, #endif): past its line. */
+                at = skip_blank(r->src, r->len,
+                                line_end_at(r->src, r->len, r->skipped[2 * k + 1]));
+                moved = true;
+            }
+        if (!moved && at < r->len && r->src[at] == '#') {
+            size_t j = skip_blank(r->src, r->len, at + 1), w = j;
+            while (w < r->len && r->src[w] >= 'a' && r->src[w] <= 'z')
+                w++;
+            for (size_t k = 0; k < sizeof words / sizeof words[0] && !moved; k++)
+                if (w - j == strlen(words[k]) && memcmp(r->src + j, words[k], w - j) == 0) {
+                    at = skip_blank(r->src, r->len, line_end_at(r->src, r->len, at));
+                    moved = true;
+                }
+        }
+        if (!moved)
+            return at;
+    }
 }
 
 /* Does the text at k start a '#pragma hyperdo' line (read or refused)? */
@@ -60,7 +102,7 @@ static void attach_one(reader *r, pragma *m)
     const pragma *next = m;
     /* Other map pragmas may stand between: the doall after them all. */
     for (;;) {
-        size_t at = skip_blank(r->src, r->len, next->line_end);
+        size_t at = skip_conditionals(r, skip_blank(r->src, r->len, next->line_end));
         const pragma *p = pragma_at(r, at);
         if (p && p->kind == PRAGMA_MAP) {
             next = p;

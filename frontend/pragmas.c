@@ -604,6 +604,17 @@ void scan_pragmas(reader *r)
     }
     check_ignored_pragmas(r, hashes, count);
     free(hashes);
+    /* Kept for the map pragmas (maps.c): a map may stand in a branch of
+     * #if, the doall after the #endif. */
+    for (unsigned k = 0; skip && k < skip->count; k++) {
+        position b = location_pos(r, clang_getRangeStart(skip->ranges[k]));
+        position e = location_pos(r, clang_getRangeEnd(skip->ranges[k]));
+        if (!b.in_main || !e.in_main)
+            continue;
+        hd_xreserve(&r->skipped, &r->skipped_cap, 2 * r->nskipped + 2, sizeof *r->skipped);
+        r->skipped[2 * r->nskipped] = b.offset;
+        r->skipped[2 * r->nskipped++ + 1] = e.offset;
+    }
     clang_disposeSourceRangeList(skip);
 }
 
