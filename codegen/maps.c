@@ -202,15 +202,15 @@ void put_map_prologue(text *t, const gen *g)
     }
     putf(t, "/* The mapping each array is under now: an index k of its layouts above. */\n"
             "static int hd_mapped[%d];\n\n", g->ndist);
-    put(t, "/* Before a doall: array a under the doall's mapping k.  Its elements move,\n"
+    put(t, "/* Before a doall: array hd_a under the doall's mapping hd_k.  Its elements move,\n"
            " * a communication phase of its own (hd_relayout), when the processors hold\n"
            " * its newest ones and the doall reads them; otherwise only the layout\n"
            " * changes (hd_set_layout): the host's copy or the doall supplies them. */\n"
-           "static void hd_remap(int a, int k, const hd_layout_desc *to, int keep)\n{\n"
-           "    if (hd_mapped[a] == k)\n        return;\n"
-           "    if (keep && (hd_where[a] & HD_ON_NODES))\n        hd_relayout(a, to);\n"
-           "    else\n        hd_set_layout(a, to);\n"
-           "    hd_mapped[a] = k;\n}\n\n");
+           "static void hd_remap(int hd_a, int hd_k, const hd_layout_desc *hd_to, int hd_keep)\n{\n"
+           "    if (hd_mapped[hd_a] == hd_k)\n        return;\n"
+           "    if (hd_keep && (hd_where[hd_a] & HD_ON_NODES))\n        hd_relayout(hd_a, hd_to);\n"
+           "    else\n        hd_set_layout(hd_a, hd_to);\n"
+           "    hd_mapped[hd_a] = hd_k;\n}\n\n");
 }
 
 void put_map_remaps(text *t, const gen *g, const hd_loop *l, int a, bool keep)
