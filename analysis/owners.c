@@ -15,7 +15,9 @@
 typedef struct {
     hd_program *prog;
     hd_diags *d;
-    hd_layout *layout;      /* of each array (distributed ones only) */
+    hd_layout *layout;      /* of each array (distributed ones only) at the
+                             * loop being checked: under the array's data
+                             * mapping there (Wu 1984; hd_loop_layout) */
     hd_analysis *results;
 } checker;
 
@@ -309,14 +311,15 @@ static bool owner_of(checker *r, const hd_ref *ref, uint64_t i, uint64_t *owner)
     return true;
 }
 
-/* Do arrays a and b put equal indices on one processor? */
+/* Do arrays a and b put equal indices on one processor?  (A data
+ * mapping's complement makes owners differ by a constant.) */
 static bool same_owners(const checker *r, int a, int b)
 {
     const hd_layout *x = &r->layout[a], *y = &r->layout[b];
     for (int t = 0; t < x->n; t++)
         if (x->owner.row[t] != y->owner.row[t])
             return false;
-    return true;
+    return ((x->owner.c ^ y->owner.c) & hd_mask(x->n)) == 0;
 }
 
 /* Does ref live on the same processor as home at every iteration? */
@@ -562,9 +565,17 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
     for (int a = 0; a < p->narrays; a++)
         if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
             c.layout[a] = hd_array_layout(&p->arrays[a], p->n);
-    for (int k = 0; k < p->nloops; k++)
-        if (p->loops[k].home >= 0)
-            communications(&c, &p->loops[k]);
+    for (int k = 0; k < p->nloops; k++) {
+        if (p->loops[k].home < 0)
+            continue;
+        /* Each doall sees every array under the mapping it has there, so
+         * that a read of u written at v becomes F_v P F_u^-1 (Wu 1984,
+         * Section 1.2) and stays an LCC where P was one. */
+        for (int a = 0; a < p->narrays && p->nmaps; a++)
+            if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
+                c.layout[a] = hd_loop_layout(p, &p->loops[k], a);
+        communications(&c, &p->loops[k]);
+    }
     free(c.layout);
 }
 

@@ -173,7 +173,7 @@ static helpers_used helpers_needed(const gen *g)
         }
     }
     for (int a = 0; a < p->narrays; a++)
-        h.where |= g->array_id[a] >= 0 && p->arrays[a].decl_end;
+        h.where |= g->array_id[a] >= 0 && (p->arrays[a].decl_end || maps_remapped(g, a));
     h.where |= h.to_nodes || h.on_nodes || h.to_host;
     return h;
 }
@@ -202,6 +202,8 @@ static void put_host_doall(text *t, const gen *g, int d)
                  p->arrays[u.repl[k]].name, p->arrays[u.repl[k]].name,
                  p->arrays[u.repl[k]].name);
     }
+    for (int k = 0; k < u.ndist; k++)
+        put_map_remaps(t, g, l, u.dist[k], sent_before(g, l, u.dist[k]));
     for (int k = 0; k < u.ndist; k++) {
         const hd_array *a = &p->arrays[u.dist[k]];
         if (!sent_before(g, l, u.dist[k]))
@@ -307,6 +309,7 @@ static void put_prologue(text *t, const gen *g)
                "    if (!(hd_where[a] & HD_ON_HOST))\n        hd_gather(a, host);\n"
                "    else\n        hd_host_access(a);   /* the processors may still read it */\n"
                "    hd_where[a] = HD_ON_HOST;\n}\n\n");
+    put_map_prologue(t, g);
 }
 
 static void put_edit(text *t, gen *g, const edit *e)
@@ -322,8 +325,11 @@ static void put_edit(text *t, gen *g, const edit *e)
         own_line_directive(t, g);
         put(t, "\n");
         for (int d = 0; d < p->nloops; d++)
-            if (p->loops[d].func_begin == e->begin)
+            if (p->loops[d].func_begin == e->begin) {
+                maps_set_layouts(g, &p->loops[d]);
                 put_node(t, g, d);
+            }
+        maps_set_layouts(g, NULL);
         line_directive(t, g, e->end);
         break;
     case EDIT_DOALL:
@@ -411,8 +417,10 @@ static void put_omega_header(text *t, const gen *g)
     if (general)
         putf(t, " * and %d general communication%s (not LCCs: computed at run "
                 "time).\n", general, general > 1 ? "s" : "");
-    putf(t, " * In all: %llu -> %llu passes.\n */\n", (unsigned long long)plan->passes_before,
+    putf(t, " * In all: %llu -> %llu passes.\n", (unsigned long long)plan->passes_before,
          (unsigned long long)plan->passes_after);
+    put_map_header(t, g);
+    put(t, " */\n");
 }
 
 static void put_header(text *t, gen *g)
@@ -472,8 +480,10 @@ static void put_header(text *t, gen *g)
     if (general)
         putf(t, " * and %d general communication%s (not LCCs: computed at run "
                 "time).\n", general, general > 1 ? "s" : "");
-    putf(t, " * Worst degree: %llu -> %llu.\n */\n",
+    putf(t, " * Worst degree: %llu -> %llu.\n",
          (unsigned long long)g->plan->worst_before, (unsigned long long)g->plan->worst_after);
+    put_map_header(t, g);
+    put(t, " */\n");
 }
 
 /* What main's return leaves for code that runs after it (atexit
@@ -510,23 +520,30 @@ static void put_rows(text *t, const hd_affine *m, int rows)
 }
 
 /* The layouts that are no bit field, for hd_run_layouts (hyperdo.h,
- * hd_layout_desc): the owner and offset rows of each such array, and
- * hd_layouts naming them (NULL: the bit field of the array table).
- * Nothing is written, and false returned, when every layout is a bit
- * field, so such programs are written as before. */
+ * hd_layout_desc): the owner and offset rows of each such array at the
+ * start (under its file-scope mapping, if any), and hd_layouts naming
+ * them (NULL: the bit field of the array table).  A remapped array's
+ * tables are in the prologue (maps.c).  Nothing is written, and false
+ * returned, when every layout at the start is a bit field, so such
+ * programs are written as before. */
 static bool put_general_layouts(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
-    bool any = false;
-    for (int a = 0; a < p->narrays; a++)
+    bool any = false, here = false;
+    for (int a = 0; a < p->narrays; a++) {
         any |= g->array_id[a] >= 0 && g->layout[a].shift < 0;
+        here |= g->array_id[a] >= 0 && g->layout[a].shift < 0 && !maps_remapped(g, a);
+    }
     if (!any)
         return false;
     /* Each kind present, said once; a program of skews only keeps the
      * comment it always had. */
-    bool skew = false, block2d = false, cyclic2d = false, batcher = false;
+    bool skew = false, block2d = false, cyclic2d = false, batcher = false, mapped = false;
     for (int a = 0; a < p->narrays; a++) {
-        if (g->array_id[a] < 0 || g->layout[a].shift >= 0)
+        if (g->array_id[a] < 0 || g->layout[a].shift >= 0 || maps_remapped(g, a))
+            continue;
+        mapped |= g->base[a].shift >= 0 || hd_map_initial(p, a);
+        if (g->base[a].shift >= 0)
             continue;
         hd_dist_kind d = p->arrays[a].dist;
         skew |= d == HD_DIST_SKEW || d == HD_DIST_SKEW_ROT;
@@ -535,31 +552,38 @@ static bool put_general_layouts(text *t, const gen *g)
         batcher |= d == HD_DIST_XOR;
     }
     int pr = 1 << hd_grid_rows_log2(p->n), pc = (1 << p->n) / pr;
-    put(t, "/* Layouts whose owner is no bit field of the element index: bit t of\n"
-           " * the owner (of the offset) of element e is the parity of e AND row t\n * (");
-    const char *sep = "";
-    if (skew) {
-        put(t, "Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j");
-        sep = ";\n * ";
+    if (here) {
+        put(t, "/* Layouts whose owner is no bit field of the element index: bit t of\n"
+               " * the owner (of the offset) of element e is the parity of e AND row t\n * (");
+        const char *sep = "";
+        if (skew) {
+            put(t, "Lee and Aboelaze's skew: A(i, j) at offset i of processor xi(i) XOR j");
+            sep = ";\n * ";
+        }
+        if (block2d) {
+            putf(t, "%sHPF's (BLOCK, BLOCK) (High Performance Fortran Forum 1993) on a\n"
+                    " * %d x %d processor grid: A(i, j) on the\n"
+                    " * processor of its row block and column block", sep, pr, pc);
+            sep = ";\n * ";
+        }
+        if (cyclic2d) {
+            putf(t, "%sHPF's (CYCLIC, CYCLIC) (High Performance Fortran Forum 1993) on a\n"
+                    " * %d x %d processor grid: A(i, j) on\n"
+                    " * processor (i mod %d) * %d + (j mod %d)", sep, pr, pc, pr, pc, pc);
+            sep = ";\n * ";
+        }
+        if (batcher) {
+            putf(t, "%sBatcher 1977's storage: A(i, j) at offset i of processor i XOR j", sep);
+            sep = ";\n * ";
+        }
+        if (mapped)
+            putf(t, "%sa data mapping of Wu 1984, Section 1.2: element e on processor\n"
+                    " * F(owner(e)), then XOR the owner's constant", sep);
+        put(t, "). */\n");
     }
-    if (block2d) {
-        putf(t, "%sHPF's (BLOCK, BLOCK) (High Performance Fortran Forum 1993) on a\n"
-                " * %d x %d processor grid: A(i, j) on the\n"
-                " * processor of its row block and column block", sep, pr, pc);
-        sep = ";\n * ";
-    }
-    if (cyclic2d) {
-        putf(t, "%sHPF's (CYCLIC, CYCLIC) (High Performance Fortran Forum 1993) on a\n"
-                " * %d x %d processor grid: A(i, j) on\n"
-                " * processor (i mod %d) * %d + (j mod %d)", sep, pr, pc, pr, pc, pc);
-        sep = ";\n * ";
-    }
-    if (batcher)
-        putf(t, "%sBatcher 1977's storage: A(i, j) at offset i of processor i XOR j", sep);
-    put(t, "). */\n");
     for (int a = 0; a < p->narrays; a++) {
         const hd_layout *l = &g->layout[a];
-        if (g->array_id[a] < 0 || l->shift >= 0)
+        if (g->array_id[a] < 0 || l->shift >= 0 || maps_remapped(g, a))
             continue;
         int id = g->array_id[a];
         putf(t, "static const uint64_t hd_owner_rows_%d[%d] = ", id, l->n);
@@ -582,7 +606,9 @@ static bool put_general_layouts(text *t, const gen *g)
             continue;
         put(t, first ? " " : ", ");
         first = 0;
-        if (g->layout[a].shift < 0)
+        if (maps_remapped(g, a))
+            put_map_layout_ref(t, g, a);
+        else if (g->layout[a].shift < 0)
             putf(t, "&hd_layout_%d", g->array_id[a]);
         else
             put(t, "NULL");
@@ -625,7 +651,7 @@ static void put_tables(text *t, const gen *g)
         bool host_static = x->is_global && !x->host_escapes;
         /* The shift is unused under a general layout (hd_layout_desc). */
         putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, g->layout[a].shift < 0 ? 0 : g->layout[a].shift,
+             x->elem_size, x->log2_size, g->base[a].shift < 0 ? 0 : g->base[a].shift,
              host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
     }
     if (!g->ndist)
@@ -664,6 +690,7 @@ static void put_tables(text *t, const gen *g)
 
 static void release(gen *g)
 {
+    maps_free(g);
     free(g->array_id);
     free(g->layout);
     g->layout = NULL;
@@ -766,12 +793,9 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
         check_loop(&g, &prog->loops[d]);
     g.array_id = hd_xmalloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
     g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
-    for (int a = 0; a < prog->narrays; a++) {
+    for (int a = 0; a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
-        if (g.array_id[a] >= 0) {
-            g.layout[a] = hd_array_layout(&prog->arrays[a], prog->n);
-        }
-    }
+    maps_collect(&g);
     if (g.d.errors) {
         release(&g);
         *diagnostics = hd_diags_text(&g.d);

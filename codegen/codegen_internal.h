@@ -8,7 +8,10 @@
  *               hd_codegen;
  *   plan.c      how each doall's references reach their elements, and
  *               which iterations each processor visits (the node plan);
- *   node.c      the node function of a doall, written from its plan.
+ *   node.c      the node function of a doall, written from its plan;
+ *   maps.c      the data mappings of the map pragmas (Wu 1984): each
+ *               doall's layouts, the remapped arrays' tables, the host's
+ *               remaps, the header's lines.
  */
 #ifndef HYPERDO_CODEGEN_INTERNAL_H
 #define HYPERDO_CODEGEN_INTERNAL_H
@@ -155,6 +158,14 @@ void doall_arrays_free(doall_arrays *u);
 
 /* ------------------------------------------------ the generator state */
 
+/* The distinct data mappings an array takes (maps.c): F[0] the one it
+ * starts with, the others in the order doalls first take them; NULL is
+ * the identity.  Borrowed from the program's hd_data_map entries. */
+typedef struct {
+    int count;
+    const hd_affine **F;
+} array_maps;
+
 struct gen {
     const hd_program *prog;
     const hd_analysis *results; /* what the analysis found of prog */
@@ -163,7 +174,11 @@ struct gen {
     const hd_codegen_options *opt;
     hd_diags d;            /* what it reports (d.errors: how many errors) */
     int *array_id;         /* program array -> runtime array, or -1 */
-    hd_layout *layout;     /* of each distributed array (model.h) */
+    hd_layout *layout;     /* of each distributed array (model.h), under its
+                            * mapping at the doall being written, or at the
+                            * start (maps_set_layouts) */
+    hd_layout *base;       /* the same under no mapping */
+    array_maps *maps;      /* per program array */
     int ndist;
     const hd_plan *plan;   /* the mapping and contention (analysis.h) */
     hd_order order;        /* plan->order */
@@ -173,6 +188,29 @@ struct gen {
                             * itself, else "v_" (Fig. 1d's names) */
 };
 
+
+/* --------------------------------------------------------- maps.c */
+
+/* The mappings each distributed array takes (g->array_id is set); the
+ * layouts then those at the start. */
+void maps_collect(gen *g);
+void maps_free(gen *g);
+/* g->layout: every array under its mapping at doall l (NULL: at the
+ * start, what hd_run_layouts is given). */
+void maps_set_layouts(gen *g, const hd_loop *l);
+/* Does array a take more than one mapping (and need hd_remap)? */
+bool maps_remapped(const gen *g, int a);
+/* A remapped array's layout at the start, as hd_layouts names it: NULL
+ * or &hd_map_layout_<id>_0. */
+void put_map_layout_ref(text *t, const gen *g, int a);
+/* The remapped arrays' layout tables and hd_remap, in the prologue. */
+void put_map_prologue(text *t, const gen *g);
+/* Before doall l, on the host: array a under l's mapping (keep: the
+ * doall needs its elements). */
+void put_map_remaps(text *t, const gen *g, const hd_loop *l, int a, bool keep);
+/* The header's lines on the mappings and the remaps (none without map
+ * pragmas). */
+void put_map_header(text *t, const gen *g);
 
 /* --------------------------------------------------------- source.c */
 

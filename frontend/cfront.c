@@ -9,8 +9,9 @@
  *
  * The pass order: clang parses; the pragmas are read from the file's tokens
  * (libclang has no pragma cursors); the AST walk reads each annotated loop
- * on its own; then, with the cube's dimension n known, every array gets
- * its distribution and (for translate) the sequential code is read.
+ * on its own, and each map pragma finds the doall it stands before; then,
+ * with the cube's dimension n known, every array gets its distribution and
+ * its mappings, and (for translate) the sequential code is read.
  * frontend_internal.h lists the files each pass lives in.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
@@ -28,6 +29,8 @@ static void free_reader(reader *r)
 {
     free_pragmas(r);
     free(r->sequential);
+    free(r->functions);
+    free(r->skipped);
     free(r->ignored);
     free(r->decls);
     free(r->locals);
@@ -87,6 +90,7 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
                 hd_report(&r->d, HD_ERROR, r->pragmas[k].offset, r->pragmas[k].line,
                        "'#pragma hyperdo doall' must be followed by a for loop "
                        "inside a function");
+        attach_maps(r);
     }
     return 1;
 }
@@ -162,6 +166,7 @@ static void complete_model(reader *r)
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
+        map_arrays(r);
         if (opt->host_code && r->d.errors == 0)
             read_host_code(r);
     }

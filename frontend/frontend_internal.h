@@ -16,6 +16,9 @@
  *                    variables;
  *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
  *   arrays.c         the arrays the doalls use, and their distributions;
+ *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
+ *                    doall each one holds from, and their checks once n
+ *                    is known;
  *   host.c           the code outside the doalls, for the code generator.
  */
 #ifndef HYPERDO_FRONTEND_INTERNAL_H
@@ -34,7 +37,24 @@
  * element: it has no effect outside itself and stays sequential code. */
 #define NO_WRITES (-2)
 
-typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE, PRAGMA_NETWORK } pragma_kind;
+typedef enum { PRAGMA_DOALL, PRAGMA_CUBE, PRAGMA_DISTRIBUTE, PRAGMA_NETWORK,
+               PRAGMA_MAP } pragma_kind;
+
+/* The F of '#pragma hyperdo map(names : F)' as written: rows(r_0, ...)
+ * or identity, then xor(c) or nothing; checked against n in maps.c. */
+typedef struct {
+    bool identity;
+    int nrows;
+    uint64_t rows[64];
+    unsigned row_at[64];       /* the offset of each row's literal */
+    unsigned f_at;             /* of 'rows' or 'identity' */
+    uint64_t c;
+    unsigned c_at;             /* of c's literal (0 without xor) */
+    /* Where the mapping holds, found after the AST walk (maps.c): */
+    bool file_scope;
+    bool attached;             /* before a doall read as a loop */
+    unsigned from, func_begin; /* that doall's pragma line and function */
+} map_fn;
 
 /* A `#pragma hyperdo` line, as pragmas.c read it. */
 typedef struct {
@@ -48,8 +68,10 @@ typedef struct {
     hd_dist_kind dist;
     unsigned dist_offset;      /* DISTRIBUTE: of the distribution's name */
     int nnames;
-    char **names;              /* DISTRIBUTE */
+    char **names;              /* DISTRIBUTE, MAP */
     int *name_cols;
+    unsigned line_end;         /* the end of the pragma's line */
+    map_fn *map;               /* MAP; owned */
 } pragma;
 
 /*
@@ -128,6 +150,12 @@ typedef struct {
     int rejected;              /* doall loops read with errors */
 
     CXCursor function;         /* the function definition being walked */
+    unsigned *functions;       /* begin, end of each function definition of
+                                * the input (maps.c: is a pragma inside one?) */
+    int nfunctions, functions_cap;
+    unsigned *skipped;         /* begin, end of each region of the input the
+                                * preprocessor skipped (#if 0 ...) */
+    int nskipped, skipped_cap;
 } reader;
 
 /* Where a location is expanded in its file. */
@@ -257,6 +285,16 @@ int array_of(reader *r, CXCursor decl);
 void distribute_arrays(reader *r);
 /* The distributed array a cursor declares, or -1. */
 int distributed_array(reader *r, CXCursor decl);
+
+/* ------------------------------------------------------------ maps.c */
+
+/* After the AST walk: the doall each map pragma inside a function stands
+ * before (the mapping holds from it on), or that it is at file scope; an
+ * error for one inside a function not right before a doall. */
+void attach_maps(reader *r);
+/* With n known and the arrays distributed: each map pragma checked (n
+ * rows of n bits, nonsingular, distributed arrays) into prog->maps. */
+void map_arrays(reader *r);
 
 /* ------------------------------------------------------------ host.c */
 

@@ -311,8 +311,18 @@ enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
         return CXChildVisit_Continue;
     if (clang_isExpression(kind) && kind != CXCursor_StmtExpr)
         return CXChildVisit_Continue;
-    if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+    if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
         r->function = c;
+        /* Where functions are, for the map pragmas (maps.c). */
+        bool b_main = true, e_main = true;
+        unsigned b = cursor_start(r, c, &b_main), e = cursor_end(r, c, &e_main);
+        if (b_main && e_main) {
+            hd_xreserve(&r->functions, &r->functions_cap, 2 * r->nfunctions + 2,
+                        sizeof *r->functions);
+            r->functions[2 * r->nfunctions] = b;
+            r->functions[2 * r->nfunctions++ + 1] = e;
+        }
+    }
     if (kind == CXCursor_ForStmt) {
         pragma *pr = doall_for(r, c);
         if (pr) {

@@ -72,6 +72,7 @@ void hd_program_free(hd_program *p)
         free(p->includes[k]);
     free(p->includes);
     free(p->main_refs);
+    free(p->maps);
     free(p->pragmas);
     free(p->source);
     free(p->path);
@@ -190,4 +191,53 @@ bool hd_loop_uses(const hd_loop *l, int arr, bool is_write)
         if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
             return true;
     return false;
+}
+
+const hd_data_map *hd_map_at(const hd_program *p, const hd_loop *l, int arr)
+{
+    const hd_data_map *found = NULL;
+    for (int k = 0; k < p->nmaps; k++) {
+        const hd_data_map *m = &p->maps[k];
+        if (m->array != arr || m->file_scope || m->func_begin != l->func_begin ||
+            m->from > l->pragma_begin)
+            continue;
+        if (!found || m->from >= found->from)
+            found = m;
+    }
+    return found ? found : hd_map_initial(p, arr);
+}
+
+const hd_data_map *hd_map_initial(const hd_program *p, int arr)
+{
+    for (int k = 0; k < p->nmaps; k++)
+        if (p->maps[k].array == arr && p->maps[k].file_scope)
+            return &p->maps[k];
+    return NULL;
+}
+
+bool hd_map_is_identity(const hd_affine *F, int n)
+{
+    if (F->c & hd_mask(n))
+        return false;
+    for (int t = 0; t < n; t++)
+        if ((F->row[t] & hd_mask(n)) != UINT64_C(1) << t)
+            return false;
+    return true;
+}
+
+hd_layout hd_layout_mapped(const hd_layout *l, const hd_affine *F)
+{
+    if (!F || hd_map_is_identity(F, l->n))
+        return *l;
+    hd_layout m = *l;
+    m.shift = -1;
+    m.owner = hd_affine_compose(F, &l->owner, l->n);
+    return m;
+}
+
+hd_layout hd_loop_layout(const hd_program *p, const hd_loop *l, int arr)
+{
+    hd_layout base = hd_array_layout(&p->arrays[arr], p->n);
+    const hd_data_map *m = hd_map_at(p, l, arr);
+    return hd_layout_mapped(&base, m ? &m->F : NULL);
 }

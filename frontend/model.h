@@ -427,6 +427,26 @@ typedef struct {
     int *arrays;            /* indices in hd_program.arrays */
 } hd_host_use;
 
+/*
+ * A data mapping (Wu 1984, Section 1.2: the data mapping function F_v of a
+ * vector v, a bijection from logical to physical memories), as
+ * '#pragma hyperdo map(a : F)' gives it: element e of the array lives on
+ * virtual processor F(owner(e)) = A owner(e) + c, owner(e) its layout's
+ * owner, at the same local offset.  F is an element of AGL(n, 2): row t
+ * of F.row is row t of A (bit j is a_tj, Hyperdo's row convention), F.c
+ * is c.  At file scope it holds from the start; before a doall, from that
+ * doall on in its function (hd_map_at).
+ */
+typedef struct {
+    int array;              /* in hd_program.arrays */
+    hd_affine F;            /* n bits -> n bits, A nonsingular */
+    int line;               /* of the pragma */
+    bool file_scope;
+    unsigned from;          /* not file_scope: the line of the doall pragma
+                             * (hd_loop.pragma_begin) it holds from, */
+    unsigned func_begin;    /* in the function that starts here */
+} hd_data_map;
+
 /* The words of '#pragma hyperdo network(...)' and of --network, in the
  * order of the analysis's target kinds (hd_target_parse reads them). */
 extern const char *const hd_network_words[3];   /* ecube, omega, butterfly */
@@ -452,7 +472,10 @@ typedef struct {
     unsigned first_function; /* offset where the first function definition
                               * of the file starts, and its line */
     int first_function_line;
-    int npragmas;           /* the '#' of each cube and distribute pragma */
+    int nmaps;              /* '#pragma hyperdo map', one entry per array */
+    hd_data_map *maps;      /* named, in source order (checked: n rows,
+                             * nonsingular, a distributed array) */
+    int npragmas;           /* the '#' of each cube, distribute and map pragma */
     unsigned *pragmas;
     char *source;           /* the bytes clang parsed, NUL-terminated, */
     size_t source_len;      /* which every offset above indexes */
@@ -461,6 +484,23 @@ typedef struct {
 } hd_program;
 
 void hd_program_free(hd_program *p);
+
+/* The mapping doall l runs array arr under: the last map pragma of arr
+ * at or before l in l's function, else arr's file-scope one; NULL when
+ * there is none (the identity).  Which pragma is found depends on the
+ * text alone, not on the path control takes: the host makes sure of the
+ * array's mapping before each doall (docs/annotations.md). */
+const hd_data_map *hd_map_at(const hd_program *p, const hd_loop *l, int arr);
+/* arr's file-scope mapping, or NULL (the identity). */
+const hd_data_map *hd_map_initial(const hd_program *p, int arr);
+/* Is F (on n bits) the identity, with no complement? */
+bool hd_map_is_identity(const hd_affine *F, int n);
+/* Layout l under F: owner F(owner(e)), the same offsets.  l itself when F
+ * is NULL or the identity (a bit field stays one); otherwise a layout
+ * whose owner is no bit field (shift -1). */
+hd_layout hd_layout_mapped(const hd_layout *l, const hd_affine *F);
+/* Array arr's layout at doall l: its distribution's under hd_map_at. */
+hd_layout hd_loop_layout(const hd_program *p, const hd_loop *l, int arr);
 /* Does doall l read (or, is_write, write) program array arr? */
 bool hd_loop_uses(const hd_loop *l, int arr, bool is_write);
 /* What one loop owns (hd_program_free calls it for each). */

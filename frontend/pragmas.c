@@ -82,6 +82,27 @@ static bool pragma_number(reader *r, token_cursor *tc, long long *value,
     return ok;
 }
 
+/* The same for any value that fits in 64 bits (a map pragma's rows). */
+static bool pragma_u64(reader *r, token_cursor *tc, uint64_t *value, unsigned *at)
+{
+    *at = 0;
+    if (!token_on_line(r, tc) ||
+        clang_getTokenKind(tc->tok[tc->at]) != CXToken_Literal)
+        return false;
+    *at = token_pos(r, tc->tok[tc->at]).offset;
+    char *s = token_text(r, tc->tok[tc->at]), *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    bool ok = errno == 0 && end != s && s[0] != '-' &&
+              strspn(end, "uUlL") == strlen(end);
+    free(s);
+    if (ok) {
+        *value = (uint64_t)v;
+        tc->at++;
+    }
+    return ok;
+}
+
 /* After `word` (cyclic or block): the 1-D distribution, or with ", word"
  * the 2-D one; false, said, after a comma with another word. */
 static bool one_or_two(reader *r, token_cursor *tc, const char *word, hd_dist_kind one,
@@ -99,6 +120,24 @@ static bool one_or_two(reader *r, token_cursor *tc, const char *word, hd_dist_ki
         return false;
     }
     *dist = two;
+    return true;
+}
+
+/* The array names of distribute and map, up to the ':' (not read). */
+static bool pragma_names(reader *r, token_cursor *tc, pragma *p, const char *what)
+{
+    do {
+        if (!token_on_line(r, tc) ||
+            clang_getTokenKind(tc->tok[tc->at]) != CXToken_Identifier) {
+            pragma_error(r, tc, "expected an array name in '%s'", what);
+            return false;
+        }
+        p->names = hd_xrealloc(p->names, (size_t)(p->nnames + 1) * sizeof *p->names);
+        p->name_cols = hd_xrealloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *p->name_cols);
+        p->names[p->nnames] = token_text(r, tc->tok[tc->at]);
+        p->name_cols[p->nnames++] = (int)token_pos(r, tc->tok[tc->at]).offset;
+        tc->at++;
+    } while (accept_token(r, tc, ","));
     return true;
 }
 
@@ -120,18 +159,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         pragma_error(r, tc, "expected '(' after 'distribute'%s", "");
         return false;
     }
-    do {
-        if (!token_on_line(r, tc) ||
-            clang_getTokenKind(tc->tok[tc->at]) != CXToken_Identifier) {
-            pragma_error(r, tc, "expected an array name in 'distribute'%s", "");
-            return false;
-        }
-        p->names = hd_xrealloc(p->names, (size_t)(p->nnames + 1) * sizeof *p->names);
-        p->name_cols = hd_xrealloc(p->name_cols, (size_t)(p->nnames + 1) * sizeof *p->name_cols);
-        p->names[p->nnames] = token_text(r, tc->tok[tc->at]);
-        p->name_cols[p->nnames++] = (int)token_pos(r, tc->tok[tc->at]).offset;
-        tc->at++;
-    } while (accept_token(r, tc, ","));
+    if (!pragma_names(r, tc, p, "distribute"))
+        return false;
     if (!accept_token(r, tc, ":")) {
         pragma_error(r, tc, "expected ':' and a distribution (cyclic, block, "
                      "block_cyclic(B), skew, skew_rot, xor, 'block, block' or "
@@ -175,6 +204,72 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
     }
     if (!accept_token(r, tc, ")")) {
         pragma_error(r, tc, "expected ')' to end 'distribute'%s", "");
+        return false;
+    }
+    return true;
+}
+
+static const char map_syntax[] =
+    "rows(r_0, ..., r_{n-1}) or identity, optionally followed by xor(c), r_i and c "
+    "integer literals (bit j of r_i is f_ij)";
+
+/*
+ *   map = "map" "(" name {"," name} ":" fn ")"
+ *   fn  = ("identity" | "rows" "(" integer {"," integer} ")") ["xor" "(" integer ")"]
+ *
+ * Wu 1984's data mapping function F (Section 1.2) of the named arrays:
+ * element e on virtual processor A owner(e) + c, row i of A the literal
+ * r_i (bit j is a_ij, bit 0 the least significant) and c that of xor;
+ * read after "map".  n, the rank and the arrays are checked in maps.c.
+ */
+static bool parse_map(reader *r, token_cursor *tc, pragma *p)
+{
+    if (!accept_token(r, tc, "(")) {
+        pragma_error(r, tc, "expected '(' after 'map'%s", "");
+        return false;
+    }
+    if (!pragma_names(r, tc, p, "map"))
+        return false;
+    if (!accept_token(r, tc, ":")) {
+        pragma_error(r, tc, "expected ':' and a mapping after the array names: %s",
+                     map_syntax);
+        return false;
+    }
+    map_fn *f = p->map = hd_xcalloc(1, sizeof *p->map);
+    if (token_on_line(r, tc))
+        f->f_at = token_pos(r, tc->tok[tc->at]).offset;
+    if (accept_token(r, tc, "identity")) {
+        f->identity = true;
+    } else if (accept_token(r, tc, "rows")) {
+        bool ok = accept_token(r, tc, "(");
+        do {
+            unsigned at = 0;
+            if (ok && f->nrows == 64) {
+                pragma_error(r, tc, "a mapping has at most 64 rows (one per bit of a "
+                             "processor's number)%s", "");
+                return false;
+            }
+            ok = ok && pragma_u64(r, tc, &f->rows[f->nrows], &at);
+            if (ok)
+                f->row_at[f->nrows++] = at;
+        } while (ok && accept_token(r, tc, ","));
+        if (!ok || !accept_token(r, tc, ")")) {
+            pragma_error(r, tc, "expected rows(r_0, ..., r_{n-1}) with every r_i a "
+                         "non-negative integer literal%s", "");
+            return false;
+        }
+    } else {
+        pragma_error(r, tc, "unknown mapping: expected %s", map_syntax);
+        return false;
+    }
+    if (accept_token(r, tc, "xor") &&
+        (!accept_token(r, tc, "(") || !pragma_u64(r, tc, &f->c, &f->c_at) ||
+         !accept_token(r, tc, ")"))) {
+        pragma_error(r, tc, "expected xor(c) with c a non-negative integer literal%s", "");
+        return false;
+    }
+    if (!accept_token(r, tc, ")")) {
+        pragma_error(r, tc, "expected ')' to end 'map' (%s)", map_syntax);
         return false;
     }
     return true;
@@ -377,11 +472,11 @@ static bool parse_network(reader *r, token_cursor *tc, pragma *p)
  * Reads every `#pragma hyperdo ...` line of the main file, one pragma a
  * line (comments on it are left out):
  *
- *   pragma = "#" "pragma" "hyperdo" (doall | cube | network | distribute)
+ *   pragma = "#" "pragma" "hyperdo" (doall | cube | network | distribute | map)
  *   doall  = "doall"                  a for loop must come next
  *   cube   = "cube" "(" integer ")"   1 <= n <= HD_DP_MAX_DIM, once a file
  *
- * and distribute as parse_distribute reads it.
+ * and distribute and map as parse_distribute and parse_map read them.
  */
 void scan_pragmas(reader *r)
 {
@@ -438,11 +533,15 @@ void scan_pragmas(reader *r)
         } else if (accept_token(r, &tc, "distribute")) {
             p.kind = PRAGMA_DISTRIBUTE;
             ok = parse_distribute(r, &tc, &p);
+        } else if (accept_token(r, &tc, "map")) {
+            p.kind = PRAGMA_MAP;
+            ok = parse_map(r, &tc, &p);
         } else {
             char *word = token_on_line(r, &tc) ? token_text(r, tc.tok[tc.at])
                                                : hd_xstrdup("");
             pragma_error(r, &tc, "unknown '#pragma hyperdo %s': expected doall, "
-                         "cube(n), network(name) or distribute(arrays : distribution)", word);
+                         "cube(n), network(name), distribute(arrays : distribution) or "
+                         "map(arrays : mapping)", word);
             free(word);
             ok = false;
         }
@@ -456,8 +555,10 @@ void scan_pragmas(reader *r)
                 free(p.names[k]);
             free(p.names);
             free(p.name_cols);
+            free(p.map);
             continue;
         }
+        p.line_end = (unsigned)eol;
         if (p.kind == PRAGMA_DOALL) {
             /* The loop must come next: only comments may stand between. */
             size_t next = skip_blank(r->src, r->len, eol);
@@ -503,6 +604,17 @@ void scan_pragmas(reader *r)
     }
     check_ignored_pragmas(r, hashes, count);
     free(hashes);
+    /* Kept for the map pragmas (maps.c): a map may stand in a branch of
+     * #if, the doall after the #endif. */
+    for (unsigned k = 0; skip && k < skip->count; k++) {
+        position b = location_pos(r, clang_getRangeStart(skip->ranges[k]));
+        position e = location_pos(r, clang_getRangeEnd(skip->ranges[k]));
+        if (!b.in_main || !e.in_main)
+            continue;
+        hd_xreserve(&r->skipped, &r->skipped_cap, 2 * r->nskipped + 2, sizeof *r->skipped);
+        r->skipped[2 * r->nskipped] = b.offset;
+        r->skipped[2 * r->nskipped++ + 1] = e.offset;
+    }
     clang_disposeSourceRangeList(skip);
 }
 
@@ -513,6 +625,7 @@ void free_pragmas(reader *r)
             free(r->pragmas[k].names[j]);
         free(r->pragmas[k].names);
         free(r->pragmas[k].name_cols);
+        free(r->pragmas[k].map);
     }
     free(r->pragmas);
 }

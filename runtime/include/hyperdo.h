@@ -194,6 +194,20 @@ void hd_gather(int array, void *host);
  * for every processor to finish the doalls started so far if they may
  * still use that copy (HD_ARRAY_HOST_STATIC); otherwise does nothing. */
 void hd_host_access(int array);
+/* Host only, between doalls: array `array` changes layout to `to` (NULL:
+ * the bit field at the array table's shift), a data mapping of Wu 1984,
+ * Section 1.2, taking the place of another.  hd_relayout is the remap
+ * as a communication phase of its own: every processor sends each of its
+ * elements whose owner changes to the new owner, one message per pair
+ * (counted by HYPERDO_STATS, timed by the sim back end as a phase), and
+ * keeps the others, each at its new offset.  hd_set_layout moves nothing:
+ * the processors' elements are then stale (the host's copy is the newest
+ * and will be scattered, or the next doall overwrites every one).  After
+ * either, hd_scatter, hd_gather, hd_request and hd_owner_in & co. follow
+ * the new layout on every processor.  The descriptor is copied: `to` need
+ * not outlive the call. */
+void hd_relayout(int array, const hd_layout_desc *to);
+void hd_set_layout(int array, const hd_layout_desc *to);
 /* Host only.  Runs doall `doall` on all processors (the host included)
  * with a copy of the env_size bytes at env; returns when the host's own
  * part is done (the others finish theirs before serving the next

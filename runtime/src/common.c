@@ -9,8 +9,10 @@
  * from the host.  A command is one fixed-size message (hd_cmd); a DOALL
  * with a non-empty environment is followed by one message of env_size
  * bytes, a SCATTER by the processor's slice (host -> node), a GATHER is
- * answered by the slice (node -> host).  EXIT ends the loop with the
- * host's status.  All of it goes over the same ordered channel as the
+ * answered by the slice (node -> host).  A RELAYOUT gives an array another
+ * layout (its rows follow under MPI) and, when its elements move, starts
+ * the remap's exchange, in which every processor takes part.  EXIT ends
+ * the loop with the host's status.  All of it goes over the same ordered channel as the
  * program's own v_send messages; the host only sends a command once its
  * own part of the previous doall is done, so the node functions' messages
  * from the host always come before the next command.
@@ -26,7 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC };
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC, CMD_RELAYOUT };
+
+/* CMD_RELAYOUT's status bits. */
+enum { RELAYOUT_MOVE = 1, RELAYOUT_WAS_ALIAS = 2, RELAYOUT_BIT_FIELD = 4 };
 
 /* "HDcm": lets a node tell a command from a stray program message. */
 #define CMD_MAGIC 0x6d634448u
@@ -228,6 +233,14 @@ void *hd_alloc(hd_index count, size_t size)
     return p;
 }
 
+void **hd__slice_slot(int array)
+{
+    int p = hd__tr_self();
+    if (!locals[p] && !(locals[p] = calloc((size_t)prog->narrays, sizeof(void *))))
+        hd__fatal("out of memory");
+    return &locals[p][array];
+}
+
 void *hd_local(int array)
 {
     int p = self("hd_local");
@@ -418,6 +431,78 @@ void hd_gather(int array, void *host)
     free(buf);
 }
 
+/*
+ * A remap (Wu 1984, Chapter 3: the data mapping of an array changes
+ * between two doalls): the array's layout becomes `to` on every
+ * processor, and with `move` every processor sends its elements to their
+ * new owners.  Under shared memory the layouts and the slices are one for
+ * all, so the host first waits for the processors to be idle and changes
+ * the layout itself; under MPI each rank changes its own when it serves
+ * the command, which comes after the doalls before it.  A slice that was
+ * a run of the host's copy (HD_ARRAY_HOST_STATIC) stops being one: a
+ * general layout is never aliased, and the exchange writes new slices.
+ */
+static void remap(const char *fn, int array, const hd_layout_desc *to, int move)
+{
+    uint64_t words[66];
+    size_t bytes = 0;
+    host_only(fn);
+    array_desc(fn, array);
+    if (hd__tr_shared)
+        quiesce();
+    int was_alias = aliased[array];
+    aliased[array] = 0;
+    alias_base[array] = NULL;
+    hd__layout_change(fn, array, to);
+    if (!hd__tr_shared && to) {
+        hd__layout_pack(array, to, words);
+        bytes = hd__layout_words(array) * sizeof *words;
+    }
+    int flags = (move ? RELAYOUT_MOVE : 0) | (was_alias ? RELAYOUT_WAS_ALIAS : 0) |
+                (to ? 0 : RELAYOUT_BIT_FIELD);
+    pending = nprocs > 1;
+    for (int p = 1; p < nprocs; p++) {
+        send_cmd(p, CMD_RELAYOUT, array, flags, bytes);
+        if (bytes)
+            hd__tr_send(p, words, bytes);
+    }
+    hd__relayout_here(array, move, was_alias);
+}
+
+void hd_relayout(int array, const hd_layout_desc *to)
+{
+    remap("hd_relayout", array, to, 1);
+}
+
+void hd_set_layout(int array, const hd_layout_desc *to)
+{
+    remap("hd_set_layout", array, to, 0);
+}
+
+/* A processor other than the host serves a RELAYOUT command. */
+static void serve_relayout(const hd_cmd *c)
+{
+    uint64_t words[66];
+    if (c->id < 0 || c->id >= prog->narrays ||
+        c->env_size > sizeof words || c->env_size % sizeof *words)
+        hd__fatal("a remap command for array %d with %llu bytes of layout", (int)c->id,
+                  (unsigned long long)c->env_size);
+    if (c->env_size && hd__tr_recv(0, words, c->env_size) != c->env_size)
+        hd__fatal("a remap of array %d: no layout from the host", (int)c->id);
+    if (!hd__tr_shared) {
+        hd_layout_desc d = { 0 };
+        if (!(c->status & RELAYOUT_BIT_FIELD)) {
+            if (c->env_size != hd__layout_words(c->id) * sizeof *words)
+                hd__fatal("a remap of array %d: a layout of %llu bytes", (int)c->id,
+                          (unsigned long long)c->env_size);
+            d = hd__layout_unpack(c->id, words);
+        }
+        hd__layout_change("hd_relayout", c->id,
+                          (c->status & RELAYOUT_BIT_FIELD) ? NULL : &d);
+    }
+    hd__relayout_here(c->id, c->status & RELAYOUT_MOVE, (c->status & RELAYOUT_WAS_ALIAS) != 0);
+}
+
 static void run_doall(int doall, const void *env)
 {
     hd__stats_doall(doall, 1);
@@ -552,6 +637,9 @@ static int node_loop(void)
         case CMD_SYNC:
             hd__tr_send(0, NULL, 0);
             break;
+        case CMD_RELAYOUT:
+            serve_relayout(&c);
+            break;
         case CMD_EXIT:
             hd__stats_node_exit();
             return c.status;
@@ -675,7 +763,7 @@ int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *
     pending = 0;
     if (!locals || !aliased || !alias_base)
         hd__fatal("hd_run: out of memory");
-    hd__stats_start(nprocs, program->ndoalls);
+    hd__stats_start(nprocs, program->ndoalls, program->narrays);
     running = 1;
     hd__tr_start(nprocs, &argc, &argv, node_main);
     if (hd__tr_self() != 0) {

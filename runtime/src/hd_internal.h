@@ -14,6 +14,7 @@
 #define HD_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hyperdo.h"
 
@@ -54,12 +55,47 @@ void hd__layouts_stop(void);
 int hd__owner_of(int array, hd_index e);
 hd_index hd__offset_of(int array, hd_index e);
 hd_index hd__element_at(int array, int v, hd_index o);
+/* A layout as the library keeps it (layout.c); NULL is the bit field at
+ * the array table's shift. */
+typedef struct hd__layout hd__layout;
+/* Array `array` takes layout `to` (NULL: the bit field), checked; the one
+ * it had stays hd__layout_before until its next change (a remap's
+ * exchange reads both).  Whoever calls it makes sure that no processor
+ * is using the array's layouts: under shared memory the host, once the
+ * processors are idle; under MPI each rank for itself.  `fn` names the
+ * caller in a message. */
+void hd__layout_change(const char *fn, int array, const hd_layout_desc *to);
+const hd__layout *hd__layout_now(int array);
+const hd__layout *hd__layout_before(int array);
+/* Where element e lives, and the element at (v, o), under layout g. */
+int hd__owner_by(const hd__layout *g, int array, hd_index e);
+hd_index hd__offset_by(const hd__layout *g, int array, hd_index e);
+hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o);
+/* A descriptor as words (log2_size + 2 of them: the owner rows, its
+ * constant, the offset rows, its constant), for a message; unpack points
+ * into w. */
+size_t hd__layout_words(int array);
+void hd__layout_pack(int array, const hd_layout_desc *l, uint64_t *w);
+hd_layout_desc hd__layout_unpack(int array, const uint64_t *w);
 /* Is the array's owner the bit field at shift? */
 int hd__layout_is_bit_field(int array);
 /* How many consecutive local offsets, from each multiple of it, hold
  * consecutive elements: 2^shift for the bit field, 1 for a general
  * layout (whose runs the library does not look for). */
 hd_index hd__run_length(int array);
+
+/* ------------------------- relayout.c: a remap's exchange (Wu 1984) */
+
+/* The calling processor's part of a remap of array `array`, whose layout
+ * has just changed (hd__layout_before -> hd__layout_now): with `move`,
+ * each of its elements whose owner changes goes to the new owner (one
+ * message per pair, v_send / v_receive) and the others to their new
+ * offsets, in a new slice; without, the slice is kept as it is (stale).
+ * was_alias: the slice was a run of the host's copy (not to be freed). */
+void hd__relayout_here(int array, int move, int was_alias);
+/* The calling processor's slot for its slice of array `array` (common.c):
+ * NULL until first used. */
+void **hd__slice_slot(int array);
 
 /* ----------------------------------- buffers.c: reused message buffers */
 
@@ -73,8 +109,9 @@ void hd__buf_flush(void);
 
 /* ------------------------------------------- stats.c (HYPERDO_STATS) */
 
-void hd__stats_start(int nprocs, int ndoalls);
+void hd__stats_start(int nprocs, int ndoalls, int narrays);
 void hd__stats_doall(int doall, int entering);  /* the caller enters / leaves */
+void hd__stats_remap(int array, int entering);  /* ... a remap's exchange */
 void hd__stats_send(size_t bytes);              /* a v_send of the caller */
 void hd__stats_host(int gather, size_t bytes);  /* hd_scatter (0), hd_gather (1) */
 void hd__stats_node_exit(void);                 /* MPI rank at EXIT */

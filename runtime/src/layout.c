@@ -14,7 +14,10 @@
  *     i XOR j): the owner and the local offset
  *     are GF(2)-affine maps of e's bits, together one-to-one.  Going back
  *     from (processor, offset) to e takes the inverse of that map, worked
- *     out once per array when the program starts.
+ *     out once per array when the program starts, and again when a remap
+ *     (hd_relayout, hd_set_layout: Wu 1984's data mappings) gives the
+ *     array another layout; the one before stays until the next change,
+ *     for the remap's exchange.
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -22,16 +25,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* A general layout with its inverse: e = parity(inverse[t] & w) for each
- * bit t, where w = (offset(e) | owner(e) << (log2_size - n)) without the
- * maps' constants. */
-typedef struct {
-    const hd_layout_desc *desc;
+/* A general layout, its rows copied (a remap's descriptor need not
+ * outlive the call; under MPI it arrives in a message), with its inverse:
+ * e = parity(inverse[t] & w) for each bit t, where w = (offset(e) |
+ * owner(e) << (log2_size - n)) without the maps' constants. */
+struct hd__layout {
+    uint64_t owner_rows[64], owner_c;
+    uint64_t offset_rows[64], offset_c;
     uint64_t inverse[64];
-} general_layout;
+};
 
 static const hd_array_desc *arrays; /* the running program's table */
-static general_layout **general;     /* per array; NULL: the bit field */
+static hd__layout **general;        /* per array, now; NULL: the bit field */
+static hd__layout **previous;       /* per array, before its last change */
 static int narrays;
 static int dim;
 
@@ -50,7 +56,7 @@ static uint64_t parity_map(const uint64_t *rows, int count, uint64_t c, uint64_t
 
 /* The rows of w as a map of e (offset rows first, then owner rows),
  * inverted by Gauss-Jordan elimination over GF(2); 0 when singular. */
-static int invert(const hd_layout_desc *l, int bits, int n, uint64_t *inverse)
+static int invert(const hd__layout *l, int bits, int n, uint64_t *inverse)
 {
     uint64_t row[64], id[64];
     for (int r = 0; r < bits; r++) {
@@ -77,27 +83,36 @@ static int invert(const hd_layout_desc *l, int bits, int n, uint64_t *inverse)
     return 1;
 }
 
-static general_layout *prepare(const hd_array_desc *a, const hd_layout_desc *l, int n)
+/* A copy of l for array a, checked (rows within the array's bits,
+ * one-to-one) and inverted; `fn` names the caller in a message. */
+static hd__layout *prepare(const char *fn, const hd_array_desc *a, const hd_layout_desc *l,
+                           int n)
 {
     const char *name = a->name ? a->name : "?";
     int bits = a->log2_size;
     if ((n > 0 && !l->owner_rows) || (bits > n && !l->offset_rows))
-        hd__fatal("hd_run: array %s: its layout has no rows", name);
+        hd__fatal("%s: array %s: its layout has no rows", fn, name);
     for (int t = 0; t < n; t++)
         if (l->owner_rows[t] & ~low_bits(bits))
-            hd__fatal("hd_run: array %s: owner row %d names bits beyond its %d", name, t, bits);
+            hd__fatal("%s: array %s: owner row %d names bits beyond its %d", fn, name, t, bits);
     for (int t = 0; t < bits - n; t++)
         if (l->offset_rows[t] & ~low_bits(bits))
-            hd__fatal("hd_run: array %s: offset row %d names bits beyond its %d", name, t, bits);
+            hd__fatal("%s: array %s: offset row %d names bits beyond its %d", fn, name, t,
+                      bits);
     if ((l->owner_c & ~low_bits(n)) || (l->offset_c & ~low_bits(bits - n)))
-        hd__fatal("hd_run: array %s: its layout's constants are out of range", name);
-    general_layout *g = calloc(1, sizeof *g);
+        hd__fatal("%s: array %s: its layout's constants are out of range", fn, name);
+    hd__layout *g = calloc(1, sizeof *g);
     if (!g)
-        hd__fatal("hd_run: out of memory");
-    g->desc = l;
-    if (!invert(l, bits, n, g->inverse))
-        hd__fatal("hd_run: array %s: its layout is not one-to-one (two elements share a "
-                  "processor and an offset)", name);
+        hd__fatal("%s: out of memory", fn);
+    for (int t = 0; t < n; t++)
+        g->owner_rows[t] = l->owner_rows[t];
+    for (int t = 0; t < bits - n; t++)
+        g->offset_rows[t] = l->offset_rows[t];
+    g->owner_c = l->owner_c;
+    g->offset_c = l->offset_c;
+    if (!invert(g, bits, n, g->inverse))
+        hd__fatal("%s: array %s: its layout is not one-to-one (two elements share a "
+                  "processor and an offset)", fn, name);
     return g;
 }
 
@@ -107,21 +122,93 @@ void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *con
     narrays = program->narrays;
     dim = program->dim;
     general = calloc((size_t)(narrays ? narrays : 1), sizeof *general);
-    if (!general)
+    previous = calloc((size_t)(narrays ? narrays : 1), sizeof *previous);
+    if (!general || !previous)
         hd__fatal("hd_run: out of memory");
     for (int i = 0; layouts && i < narrays; i++)
         if (layouts[i])
-            general[i] = prepare(&arrays[i], layouts[i], dim);
+            general[i] = prepare("hd_run", &arrays[i], layouts[i], dim);
 }
 
 void hd__layouts_stop(void)
 {
-    for (int i = 0; general && i < narrays; i++)
+    for (int i = 0; general && i < narrays; i++) {
         free(general[i]);
+        free(previous[i]);
+    }
     free(general);
-    general = NULL;
+    free(previous);
+    general = previous = NULL;
     arrays = NULL;
     narrays = 0;
+}
+
+void hd__layout_change(const char *fn, int array, const hd_layout_desc *to)
+{
+    const hd_array_desc *a = &arrays[array];
+    if (!to && (a->shift < 0 || a->shift > a->log2_size - dim))
+        hd__fatal("%s: array %s: no layout given and no bit field in the array table "
+                  "(shift %d out of range 0 .. %d)", fn, a->name ? a->name : "?", a->shift,
+                  a->log2_size - dim);
+    free(previous[array]);
+    previous[array] = general[array];
+    general[array] = to ? prepare(fn, a, to, dim) : NULL;
+}
+
+const hd__layout *hd__layout_now(int array)
+{
+    return general[array];
+}
+
+const hd__layout *hd__layout_before(int array)
+{
+    return previous[array];
+}
+
+size_t hd__layout_words(int array)
+{
+    return (size_t)arrays[array].log2_size + 2;
+}
+
+void hd__layout_pack(int array, const hd_layout_desc *l, uint64_t *w)
+{
+    int bits = arrays[array].log2_size;
+    for (int t = 0; t < dim; t++)
+        w[t] = l->owner_rows[t];
+    w[dim] = l->owner_c;
+    for (int t = 0; t < bits - dim; t++)
+        w[dim + 1 + t] = l->offset_rows[t];
+    w[bits + 1] = l->offset_c;
+}
+
+hd_layout_desc hd__layout_unpack(int array, const uint64_t *w)
+{
+    int bits = arrays[array].log2_size;
+    return (hd_layout_desc){ w, w[dim], w + dim + 1, w[bits + 1] };
+}
+
+int hd__owner_by(const hd__layout *g, int array, hd_index e)
+{
+    if (!g)
+        return hd_owner(e, arrays[array].shift, dim);
+    return (int)parity_map(g->owner_rows, dim, g->owner_c, (uint64_t)e);
+}
+
+hd_index hd__offset_by(const hd__layout *g, int array, hd_index e)
+{
+    if (!g)
+        return hd_local_offset(e, arrays[array].shift, dim);
+    return (hd_index)parity_map(g->offset_rows, arrays[array].log2_size - dim, g->offset_c,
+                                (uint64_t)e);
+}
+
+hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o)
+{
+    if (!g)
+        return hd_global_index(o, v, arrays[array].shift, dim);
+    int bits = arrays[array].log2_size;
+    uint64_t w = ((uint64_t)o ^ g->offset_c) | (((uint64_t)v ^ g->owner_c) << (bits - dim));
+    return (hd_index)parity_map(g->inverse, bits, 0, w);
 }
 
 int hd__layout_is_bit_field(int array)
@@ -131,30 +218,17 @@ int hd__layout_is_bit_field(int array)
 
 int hd__owner_of(int array, hd_index e)
 {
-    const general_layout *g = general[array];
-    if (!g)
-        return hd_owner(e, arrays[array].shift, dim);
-    return (int)parity_map(g->desc->owner_rows, dim, g->desc->owner_c, (uint64_t)e);
+    return hd__owner_by(general[array], array, e);
 }
 
 hd_index hd__offset_of(int array, hd_index e)
 {
-    const general_layout *g = general[array];
-    if (!g)
-        return hd_local_offset(e, arrays[array].shift, dim);
-    return (hd_index)parity_map(g->desc->offset_rows, arrays[array].log2_size - dim,
-                                g->desc->offset_c, (uint64_t)e);
+    return hd__offset_by(general[array], array, e);
 }
 
 hd_index hd__element_at(int array, int v, hd_index o)
 {
-    const general_layout *g = general[array];
-    if (!g)
-        return hd_global_index(o, v, arrays[array].shift, dim);
-    int bits = arrays[array].log2_size;
-    uint64_t w = ((uint64_t)o ^ g->desc->offset_c) |
-                 (((uint64_t)v ^ g->desc->owner_c) << (bits - dim));
-    return (hd_index)parity_map(g->inverse, bits, 0, w);
+    return hd__element_by(general[array], array, v, o);
 }
 
 int hd_owner_in(int array, hd_index e)

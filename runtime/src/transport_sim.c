@@ -5,7 +5,9 @@
  * timing of each communication phase of the program on the flit-level
  * wormhole hypercube simulator (runtime/sim/sim.h, Hou et al. 2001, Section 6).
  *
- * What is timed.  A phase is one execution of a doall.  Every message a
+ * What is timed.  A phase is one execution of a doall, or one remap
+ * whose elements move (hd_relayout: an array's data mapping changes, Wu
+ * 1984, Chapter 3; reported as "remap:NAME" in the doall column).  Every message a
  * node function sends (v_send, hence hd_exchange) is recorded by its
  * sender with the phase the sender is in: physical source, physical
  * destination, bytes, and its rank among the sender's messages of the
@@ -87,7 +89,8 @@ const int hd__tr_shared = 1;
 /* ------------------------------------------- the protocol's messages */
 
 /* common.c's command message; the layout must stay the same as there. */
-enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC };
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC, CMD_RELAYOUT };
+enum { RELAYOUT_MOVE = 1 };   /* CMD_RELAYOUT's status bit: elements move */
 #define CMD_MAGIC 0x6d634448u
 typedef struct {
     uint32_t magic;
@@ -104,7 +107,7 @@ static int as_cmd(const void *data, size_t size, sim_cmd *c)
     if (size != sizeof *c)
         return 0;
     memcpy(c, data, sizeof *c);
-    return c->magic == CMD_MAGIC && c->op >= CMD_DOALL && c->op <= CMD_SYNC;
+    return c->magic == CMD_MAGIC && c->op >= CMD_DOALL && c->op <= CMD_RELAYOUT;
 }
 
 /* ------------------------------------------------- the recording */
@@ -130,7 +133,8 @@ static struct {
     const char *out_name;
     sim_log *logs;      /* logs[physical] */
     unsigned char *skip; /* host: the next message to p is protocol data */
-    int *phase_doall;   /* phase_doall[k - 1]: the doall of phase k (host) */
+    int *phase_doall;   /* phase_doall[k - 1]: the doall of phase k (host), or
+                         * -2 - a for a remap of array a */
     uint32_t nphases, phases_cap;
 } S;
 
@@ -229,7 +233,8 @@ static void classify(int self, int p, const void *data, size_t size)
         return;
     }
     if (self == 0 && p != 0 && as_cmd(data, size, &c)) {
-        if (c.op == CMD_DOALL) {
+        int moves = c.op == CMD_RELAYOUT && (c.status & RELAYOUT_MOVE);
+        if (c.op == CMD_DOALL || moves) {
             if (p == 1) { /* the first of the doall's commands: a new phase */
                 if (S.nphases == S.phases_cap) {
                     uint32_t cap = S.phases_cap ? 2 * S.phases_cap : 64;
@@ -239,11 +244,11 @@ static void classify(int self, int p, const void *data, size_t size)
                     S.phase_doall = d;
                     S.phases_cap = cap;
                 }
-                S.phase_doall[S.nphases++] = c.id;
+                S.phase_doall[S.nphases++] = c.op == CMD_DOALL ? c.id : -2 - c.id;
                 tl_phase = S.nphases;
             }
             S.skip[p] = c.env_size > 0;
-        } else if (c.op == CMD_SCATTER) {
+        } else if (c.op == CMD_SCATTER || (c.op == CMD_RELAYOUT && c.env_size > 0)) {
             S.skip[p] = 1;
         }
         return;
@@ -267,7 +272,7 @@ size_t hd__tr_recv(int p, void *data, size_t size)
     sim_cmd c;
     /* A node learns the phase from the host's commands. */
     if (p == 0 && hd__thr_self() != 0 && got == size && as_cmd(data, got, &c)) {
-        if (c.op == CMD_DOALL)
+        if (c.op == CMD_DOALL || (c.op == CMD_RELAYOUT && (c.status & RELAYOUT_MOVE)))
             tl_phase++;
         else if (c.op == CMD_GATHER || c.op == CMD_SYNC)
             tl_gather_pending = 1;   /* its answer is the protocol's */
@@ -421,8 +426,16 @@ static void report(int nprocs)
         sum += r.time_us;
         sum_msgs += r.messages;
         sum_bytes += r.bytes;
-        fprintf(f, "%u %d %llu", k, k ? S.phase_doall[k - 1] : -1,
-                (unsigned long long)r.messages);
+        if (k && S.phase_doall[k - 1] <= -2) {
+            /* A remap: not a doall number, so that readers of doall rows
+             * (sscanf "%u %d") pass over it. */
+            const hd_array_desc *a = hd__array_desc(-2 - S.phase_doall[k - 1]);
+            fprintf(f, "%u remap:%s %llu", k, a && a->name ? a->name : "?",
+                    (unsigned long long)r.messages);
+        } else {
+            fprintf(f, "%u %d %llu", k, k ? S.phase_doall[k - 1] : -1,
+                    (unsigned long long)r.messages);
+        }
         fprintf(f, " %llu %llu %d %llu %llu %.2f %llu\n", (unsigned long long)r.bytes,
                 (unsigned long long)r.max_bytes, r.max_hops, (unsigned long long)r.max_load,
                 (unsigned long long)r.cycles, r.time_us, (unsigned long long)max_sends);

@@ -847,6 +847,149 @@ static int layout_main(int argc, char **argv)
     return report("layout", 2 * 3) | failed * 2;
 }
 
+/* ------------------------------------- remaps between layouts (Wu 1984) */
+
+/*
+ * A_SBLK (block, its host copy static: on the threads back end its slices
+ * become runs of the host's copy once scattered) goes through layouts that
+ * data mappings give it (Wu 1984, Section 1.2), each change a remap:
+ *   1  the block's owner o = e >> (SL - n) mapped by F1: bit t of the
+ *      processor is o_t + o_{t+1} (t < n - 1; o_{n-1} for the last), XOR 5;
+ *      the block's offsets;
+ *   2  owner bit t = e_{SL-n+t} + e_t, offset bit t = e_t + e_{t+1} (the
+ *      last offset bit alone), XOR 3: both maps change;
+ *   0  the block itself (the array table's bit field).
+ * The test places elements by these definitions, not by the rows it gives
+ * the runtime.
+ */
+static uint64_t rl_owner1[SL], rl_offset1[SL], rl_owner2[SL], rl_offset2[SL];
+static hd_layout_desc rl_layout1, rl_layout2;
+
+static void describe_relayouts(void)
+{
+    int low = SL - n;
+    for (int t = 0; t < n; t++) {
+        rl_owner1[t] = (UINT64_C(1) << (low + t)) | (t + 1 < n ? UINT64_C(1) << (low + t + 1) : 0);
+        rl_owner2[t] = (UINT64_C(1) << (low + t)) | (UINT64_C(1) << t);
+    }
+    for (int t = 0; t < low; t++) {
+        rl_offset1[t] = UINT64_C(1) << t;
+        rl_offset2[t] = (UINT64_C(1) << t) | (t + 1 < low ? UINT64_C(1) << (t + 1) : 0);
+    }
+    rl_layout1 = (hd_layout_desc){ rl_owner1, (uint64_t)(5 & (P - 1)), rl_offset1, 0 };
+    rl_layout2 = (hd_layout_desc){ rl_owner2, (uint64_t)(3 & (P - 1)), rl_offset2,
+                                   (uint64_t)(3 & ((1 << low) - 1)) };
+}
+
+/* Where element e lives under layout k (1, 2, or 0 for the block). */
+static void rl_place(int k, hd_index e, int *owner, hd_index *offset)
+{
+    int low = SL - n;
+    hd_index lowbits = e & (((hd_index)1 << low) - 1);
+    int o = (int)(e >> low);
+    if (k == 0) {
+        *owner = o;
+        *offset = lowbits;
+    } else if (k == 1) {
+        *owner = ((o ^ (o >> 1)) ^ 5) & (P - 1);
+        *offset = lowbits;
+    } else {
+        *owner = (o ^ (int)lowbits ^ 3) & (P - 1);
+        *offset = (lowbits ^ (lowbits >> 1) ^ 3) & (((hd_index)1 << low) - 1);
+    }
+}
+
+typedef struct {
+    int layout, round;
+} rl_env;
+
+/* Each processor checks that the element the layout puts at each of its
+ * offsets holds round's bytes, and writes round + 1's. */
+static void relayout_node(const void *env)
+{
+    const rl_env *x = env;
+    int v = v_get_pid();
+    int64_t *loc = hd_local(A_SBLK);
+    hd_index count = (hd_index)1 << (SL - n);
+    size_t bad = 0, misplaced = 0;
+    for (hd_index o = 0; o < count; o++) {
+        hd_index e = -1;
+        for (hd_index f = 0; f < ((hd_index)1 << SL); f++) {
+            int owner;
+            hd_index offset;
+            rl_place(x->layout, f, &owner, &offset);
+            if (owner != v || offset != o)
+                continue;
+            misplaced += e >= 0;
+            e = f;
+        }
+        if (e < 0) {
+            misplaced++;
+            continue;
+        }
+        bad += loc[o] != (int64_t)e * 1000 + x->round;
+        loc[o] = (int64_t)e * 1000 + x->round + 1;
+    }
+    note(misplaced == 0, "relayout: the test's placement is not one-to-one", x->layout,
+         (long)misplaced);
+    note(bad == 0, "relayout: an element is not where its layout puts it", x->layout,
+         (long)bad);
+}
+
+static void rl_check(int layout, int round)
+{
+    rl_env x = { layout, round };
+    hd_doall(15, &x, sizeof x);
+}
+
+/* Does the host's copy hold round's values? */
+static int rl_home(int round)
+{
+    int failed = 0;
+    hd_gather(A_SBLK, host_sblk);
+    for (int e = 0; e < (1 << SL); e++)
+        failed |= host_sblk[e] != (int64_t)e * 1000 + round;
+    return failed;
+}
+
+static void rl_send(int round)
+{
+    hd_host_access(A_SBLK);
+    for (int e = 0; e < (1 << SL); e++)
+        host_sblk[e] = (int64_t)e * 1000 + round;
+    hd_scatter(A_SBLK, host_sblk);
+}
+
+/* Remaps that move the elements (hd_relayout: from the aliased block to
+ * layout 1, to 2, back to the block), then ones that only change the
+ * layout before the host sends the elements anew (hd_set_layout: to 2,
+ * and to the block, whose slices are then runs of the host's copy again). */
+static int relayout_main(int argc, char **argv)
+{
+    int failed = 0;
+    (void)argc;
+    (void)argv;
+    rl_send(0);
+    hd_relayout(A_SBLK, &rl_layout1);
+    rl_check(1, 0);
+    hd_relayout(A_SBLK, &rl_layout2);
+    rl_check(2, 1);
+    hd_relayout(A_SBLK, NULL);
+    rl_check(0, 2);
+    failed |= rl_home(3);
+    hd_set_layout(A_SBLK, &rl_layout2);
+    rl_send(4);
+    rl_check(2, 4);
+    failed |= rl_home(5);
+    hd_set_layout(A_SBLK, NULL);
+    rl_send(6);
+    rl_check(0, 6);
+    failed |= rl_home(7);
+    if (failed)
+        printf("relayout: the host does not see what the processors wrote\n");
+    return report("relayout", 2 * 5) | failed * 2;
+}
+
 /* ------------------------------------------------------ main */
 
 static const hd_node_fn doalls[] = {
@@ -865,6 +1008,7 @@ static const hd_node_fn doalls[] = {
     alias_node,          /* 12 */
     layout_node,         /* 13 */
     err_request_owner_node, /* 14 */
+    relayout_node,       /* 15 */
 };
 
 static const struct {
@@ -881,6 +1025,7 @@ static const struct {
     { "requests", requests_main, 0 },
     { "alias", alias_main, 0 },
     { "layout", layout_main, 0 },
+    { "relayout", relayout_main, 0 },
     { "exit_return", exit_return_main, 3 },
     { "exit_call", exit_call_main, 3 },
     { "err_send_range", err_main, 0 },  /* doall 6 */
@@ -937,6 +1082,10 @@ int main(int argc, char **argv)
     arrays[A_SKEW] = (hd_array_desc){ "skew", 8, 2 * n, n, HD_ARRAY_HOST_STATIC };
     if (n <= SKEW_MAX_N)
         describe_skew();
+    if (n <= SL / 2)
+        describe_relayouts();
+    else if (scenarios[s].main == relayout_main)
+        return 64;
     else if (scenarios[s].main == layout_main)
         return 64;
     const hd_layout_desc *layouts[NARRAYS] = { [A_SKEW] = &skew_layout };

@@ -202,6 +202,11 @@ static void test_layout(void **state)
     for (int n = 0; n <= top(4); n++)
         expect_ok("layout", n, n & 1, NULL);
     expect_ok("layout", top(3), 0, NULL);
+    /* Remaps (hd_relayout, hd_set_layout) between a block and two layouts
+     * that data mappings give it (rt_prog's relayout scenario). */
+    for (int n = 0; n <= top(4); n++)
+        expect_ok("relayout", n, n & 1, NULL);
+    expect_ok("relayout", top(3), 0, NULL);
 }
 
 static void test_exit(void **state)

@@ -4,18 +4,21 @@
 # -fsanitize=thread, run, and any report is a failure.  The threads share
 # the host's copies of block arrays (HD_ARRAY_HOST_STATIC), one copy of a
 # doall's environment, the mailboxes and the message buffers: races there
-# would print right answers most of the time.
+# would print right answers most of the time.  tests/e2e/maps.c's and
+# maps4.c's remaps change the shared layouts and move aliased slices
+# between doalls.
 #
 #   tsan.sh HYPERDO SOURCE_DIR WORKDIR
 #
 # Runs tests/runtime/rt_prog.c's scenarios (n = 3, both mappings) and
-# tests/e2e/{guards,streams,indirect_levels}.c translated for the 3-cube.
+# tests/e2e/{guards,streams,indirect_levels,maps}.c translated for the 3-cube
+# and tests/e2e/maps4.c for the 4-cube.
 set -u
 hyperdo=$1 src=$2 work=$3
 cc=${CC:-cc}
 mkdir -p "$work" || exit 1
 rt="$src/runtime/src/common.c $src/runtime/src/layout.c $src/runtime/src/exchange.c
-    $src/runtime/src/requests.c
+    $src/runtime/src/relayout.c $src/runtime/src/requests.c
     $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c"
 flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src")
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
@@ -24,7 +27,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 # shellcheck disable=SC2086
 "$cc" "${flags[@]}" "$src/tests/runtime/rt_prog.c" $rt -pthread -o "$work/rt_prog" \
     || fail "build rt_prog with -fsanitize=thread"
-for scenario in permute scatter exchange groups requests alias; do
+for scenario in permute scatter exchange groups requests alias relayout; do
     for map in 0 1; do
         "$work/rt_prog" $scenario 3 $map >"$work/out" 2>"$work/err" ||
             { cat "$work/out" "$work/err"; fail "rt_prog $scenario 3 $map"; }
@@ -33,11 +36,12 @@ for scenario in permute scatter exchange groups requests alias; do
 done
 echo "ok: rt_prog scenarios under ThreadSanitizer"
 
-for prog in guards streams indirect_levels; do
+for entry in guards:3 streams:3 indirect_levels:3 maps:3 maps4:4; do
+    prog=${entry%:*} dim=${entry#*:}
     "$cc" -std=c11 -O1 -Wno-unknown-pragmas -I"$src/runtime/include" "$src/tests/e2e/$prog.c" \
         -lm -o "$work/$prog.seq" || fail "sequential $prog"
     "$work/$prog.seq" >"$work/$prog.seq.out"
-    "$hyperdo" translate --dim 3 "$src/tests/e2e/$prog.c" -o "$work/$prog.spmd.c" \
+    "$hyperdo" translate --dim "$dim" "$src/tests/e2e/$prog.c" -o "$work/$prog.spmd.c" \
         -- -I"$src/runtime/include" || fail "translate $prog"
     # shellcheck disable=SC2086
     "$cc" "${flags[@]}" "$work/$prog.spmd.c" $rt -pthread -lm -o "$work/$prog" \

@@ -22,6 +22,15 @@
  *            costs its slices only, no host copy (its resident size
  *            against memory_named.c's, whose host names the array).
  *
+ *   remaps   tests/codegen/node/remaps.c under the simulation back end on
+ *            the 2-, 3- and 4-cube: each remap between two data mappings
+ *            (Wu 1984) whose elements move is a phase of the report, and
+ *            its messages and bytes, and HYPERDO_STATS's per array, must be
+ *            what this file works out from the mappings alone: the
+ *            elements whose owner changes, one message per ordered pair of
+ *            processors between which some move; a remap that only changes
+ *            the layout has no phase.
+ *
  *     node_test MODE HYPERDO INCLUDE_DIR LIBRARY WORK_DIR SOURCE_DIR
  *
  * Environment: CC (cc), HYPERDO_TEST_CFLAGS (flags a sanitizer build's
@@ -238,6 +247,160 @@ static void counts(int n)
     }
 }
 
+/* ------------------------------------------------------------ remaps */
+
+/* An element of AGL(n, 2) as remaps.c's map pragmas write it: bit j of
+ * rows[i] is a_ij, c the complement; NULL is the identity. */
+typedef struct {
+    unsigned rows[4], c;
+} agl;
+
+/* remaps.c's mappings, by cube dimension (index n). */
+static const agl F0[5] = { [2] = { { 3, 2 }, 1 }, [3] = { { 3, 6, 4 }, 2 },
+                           [4] = { { 3, 2, 12, 8 }, 5 } };
+static const agl F1[5] = { [2] = { { 1, 3 }, 0 }, [3] = { { 7, 2, 4 }, 5 },
+                           [4] = { { 15, 2, 4, 8 }, 9 } };
+static const agl F2[5] = { [2] = { { 1, 2 }, 2 }, [3] = { { 1, 3, 7 }, 1 },
+                           [4] = { { 1, 3, 7, 15 }, 0 } };
+static const agl F3[5] = { [2] = { { 2, 1 }, 3 }, [3] = { { 6, 3, 1 }, 0 },
+                           [4] = { { 2, 1, 8, 4 }, 15 } };
+
+static unsigned apply(const agl *f, unsigned v, int n)
+{
+    if (!f)
+        return v;
+    unsigned y = f->c;
+    for (int i = 0; i < n; i++)
+        y ^= (unsigned)__builtin_parity(f->rows[i] & v) << i;
+    return y;
+}
+
+static int block_owner(int e, int n)
+{
+    return e >> (LOGN - n);
+}
+
+static int cyclic_owner(int e, int n)
+{
+    return e & ((1 << n) - 1);
+}
+
+/* A remap of a 2^LOGN-element array of doubles from `from` to `to`: the
+ * elements whose processor changes, one message per pair. */
+static figures remap_expected(int (*owner_of)(int, int), const agl *from, const agl *to, int n)
+{
+    bool pair[16][16] = { { false } };
+    figures f = { 0, 0 };
+    for (int e = 0; e < N; e++) {
+        unsigned o = (unsigned)owner_of(e, n), p = apply(from, o, n), q = apply(to, o, n);
+        if (p == q)
+            continue;
+        f.bytes += sizeof(double);
+        if (!pair[p][q])
+            f.messages++;
+        pair[p][q] = true;
+    }
+    return f;
+}
+
+/* The remaps that move, per array, in the order the program runs them. */
+typedef struct {
+    const char *array;
+    figures want[2];
+    int count;
+} array_remaps;
+
+static void remaps(int n)
+{
+    int P = 1 << n;
+    char defs[32];
+    snprintf(defs, sizeof defs, "-DDIM=%d", n);
+    if (build_and_run_as("remaps", "remaps", n, defs, "",
+                         "HYPERDO_SIM_REPORT=report HYPERDO_STATS=stats")) {
+        failures++;
+        return;
+    }
+    array_remaps want[3] = {
+        { "x", { remap_expected(block_owner, &F0[n], NULL, n) }, 1 },
+        { "y", { remap_expected(block_owner, NULL, &F1[n], n),
+                 remap_expected(block_owner, &F1[n], &F2[n], n) }, 2 },
+        { "z", { remap_expected(cyclic_owner, NULL, &F3[n], n) }, 1 },
+    };
+    figures got[3][4];
+    int seen[3] = { 0, 0, 0 };
+    figures stats[3] = { { 0, 0 } };
+    unsigned long long stat_runs[3] = { 0, 0, 0 };
+    char *path;
+    if (asprintf(&path, "%s/remaps.%d/report", work, n) < 0)
+        exit(2);
+    FILE *f = fopen(path, "r");
+    free(path);
+    char line[512], name[64];
+    unsigned phase;
+    unsigned long long runs, msgs, bytes;
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%u remap:%63s %llu %llu", &phase, name, &msgs, &bytes) != 4)
+            continue;
+        for (int a = 0; a < 3; a++)
+            if (strcmp(name, want[a].array) == 0 && seen[a] < 4)
+                got[a][seen[a]++] = (figures){ msgs, bytes };
+    }
+    if (f)
+        fclose(f);
+    if (asprintf(&path, "%s/remaps.%d/stats", work, n) < 0)
+        exit(2);
+    f = fopen(path, "r");
+    free(path);
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "remap %63s %llu %llu %llu", name, &runs, &msgs, &bytes) != 4)
+            continue;
+        for (int a = 0; a < 3; a++)
+            if (strcmp(name, want[a].array) == 0) {
+                stat_runs[a] = runs;
+                stats[a] = (figures){ msgs, bytes };
+            }
+    }
+    if (f)
+        fclose(f);
+    for (int a = 0; a < 3; a++) {
+        const array_remaps *w = &want[a];
+        figures total = { 0, 0 };
+        if (seen[a] != w->count) {
+            fprintf(stderr, "remaps, P = %d: %d phases remap:%s in the report, %d expected (the "
+                    "remaps that move elements)\n", P, seen[a], w->array, w->count);
+            failures++;
+            continue;
+        }
+        for (int k = 0; k < w->count; k++) {
+            total.messages += w->want[k].messages;
+            total.bytes += w->want[k].bytes;
+            if (got[a][k].messages != w->want[k].messages || got[a][k].bytes != w->want[k].bytes) {
+                fprintf(stderr, "remaps, P = %d, remap %d of %s: %llu messages, %llu bytes; the "
+                        "mappings give %llu messages, %llu bytes\n", P, k + 1, w->array,
+                        (unsigned long long)got[a][k].messages,
+                        (unsigned long long)got[a][k].bytes,
+                        (unsigned long long)w->want[k].messages,
+                        (unsigned long long)w->want[k].bytes);
+                failures++;
+            } else {
+                printf("remaps, P = %d, remap %d of %s: %llu messages, %llu bytes, as the "
+                       "mappings give\n", P, k + 1, w->array,
+                       (unsigned long long)w->want[k].messages,
+                       (unsigned long long)w->want[k].bytes);
+            }
+        }
+        if (stat_runs[a] != (unsigned long long)w->count || stats[a].messages != total.messages ||
+            stats[a].bytes != total.bytes) {
+            fprintf(stderr, "remaps, P = %d: HYPERDO_STATS says %s was remapped %llu times, %llu "
+                    "messages, %llu bytes; expected %d, %llu, %llu\n", P, w->array, stat_runs[a],
+                    (unsigned long long)stats[a].messages, (unsigned long long)stats[a].bytes,
+                    w->count, (unsigned long long)total.messages,
+                    (unsigned long long)total.bytes);
+            failures++;
+        }
+    }
+}
+
 /* ------------------------------------------------------------ visits */
 
 static void visits(int n)
@@ -351,7 +514,8 @@ static void memory(void)
 int main(int argc, char **argv)
 {
     if (argc != 7) {
-        fprintf(stderr, "usage: node_test counts|visits|memory HYPERDO INCLUDE LIBRARY WORK SOURCE\n");
+        fprintf(stderr, "usage: node_test counts|visits|memory|remaps HYPERDO INCLUDE LIBRARY WORK "
+                "SOURCE\n");
         return 2;
     }
     hyperdo = argv[2];
@@ -360,12 +524,20 @@ int main(int argc, char **argv)
     work = argv[5];
     source = argv[6];
     bool do_counts = strcmp(argv[1], "counts") == 0;
-    if (!do_counts && strcmp(argv[1], "visits") != 0 && strcmp(argv[1], "memory") != 0) {
+    if (!do_counts && strcmp(argv[1], "visits") != 0 && strcmp(argv[1], "memory") != 0 &&
+        strcmp(argv[1], "remaps") != 0) {
         fprintf(stderr, "node_test: unknown mode %s\n", argv[1]);
         return 2;
     }
     if (shell("mkdir -p '%s'", work))
         return 2;
+    if (strcmp(argv[1], "remaps") == 0) {
+        for (int n = 2; n <= 4; n++)
+            remaps(n);
+        if (failures)
+            fprintf(stderr, "node_test remaps: %d failures\n", failures);
+        return failures ? 1 : 0;
+    }
     if (strcmp(argv[1], "memory") == 0) {
         memory();
         if (failures)
