@@ -57,7 +57,8 @@ static const char *source_dir, *cc = "cc";
 static char tmpdir[64];
 
 /* Driver sources living beside the corpus, which are not corpus files. */
-static const char *const not_corpus[] = { "frontend_corpus.c", "test_bits.c", "test_cfront.c" };
+static const char *const not_corpus[] = { "frontend_corpus.c", "test_bits.c", "test_cfront.c",
+                                           "test_spec.c" };
 
 /* ------------------------------------------------------------- helpers */
 
