@@ -350,13 +350,15 @@ int hd_wu_algorithm5(const hd_target *t, const hd_agl *P, int k,
 int hd_wu_common_mapping(const hd_target *t, const hd_agl *P, const hd_agl *Q, hd_agl *F);
 int hd_wu_cheap_remap(const hd_target *t, const hd_agl *from, const hd_agl *G, hd_agl *out);
 
-/* Heuristics for any n.  Pairs: Theorem 3.5's construction (P_1 with
- * P_2, P_3 with P_4, ... by Lemma 3.3, a lone last one on itself, remaps
- * made one pass by Theorem 3.4): cost <= 3k/2 - 1 (k even), (3k - 1)/2
- * (k odd).  Runs: the longest runs of consecutive transfers one static
- * search (hd_wu_static_feasible, `budget` nodes each) makes one pass,
- * F = P_h where that is one of them, remaps by Theorem 3.4; never worse
- * than pairs' bound.  HD_OK, HD_EINVAL; runs: HD_ETOOBIG past budget. */
+/* Heuristics for any n.  Pairs: Theorem 3.5's construction (consecutive
+ * pairs by Lemma 3.3, remaps made one pass by Theorem 3.4), with the lone
+ * transfer of an odd k first, on itself: cost <= 3k/2 - 1 (k even),
+ * 3(k-1)/2 (k odd; Theorem 3.5 prints (3k-1)/2).  Runs: the longest runs
+ * of consecutive transfers one static search (hd_wu_static_feasible,
+ * `budget` nodes each) makes one pass, F = P_h where that is one of them,
+ * remaps by Theorem 3.4; at most ceil(k/2) runs (any two transfers share
+ * one, Lemma 3.3), so cost <= 3k/2 - 1 (even), (3k-1)/2 (odd).  HD_OK,
+ * HD_EINVAL; runs: HD_ETOOBIG past budget. */
 int hd_wu_pairs(const hd_target *t, const hd_agl *P, int k, hd_wu_plan *out);
 int hd_wu_runs(const hd_target *t, const hd_agl *P, int k, long budget, hd_wu_plan *out);
 

@@ -1370,12 +1370,18 @@ int hd_wu_pairs(const hd_target *t, const hd_agl *P, int k, hd_wu_plan *out)
         return HD_EINVAL;
     hd_agl *F = hd_xmalloc((size_t)k * sizeof *F);
     int *start = hd_xmalloc((size_t)(k + 1) * sizeof *start), nrun = 0;
-    for (int i = 0; i < k; i += 2) {
+    /* For odd k the lone transfer goes first, on itself: it costs 0 and
+     * Theorem 3.4 moves only the later mappings, so the total is at most
+     * 3(k-1)/2, one below Theorem 3.5's (3k-1)/2, whose proof lets the
+     * lone one cost 1. */
+    int i = 0;
+    if (k % 2) {
+        start[nrun++] = 0;
+        F[0] = P[0];
+        i = 1;
+    }
+    for (; i < k; i += 2) {
         start[nrun++] = i;
-        if (i + 1 == k) {
-            F[i] = P[i];                /* a lone last transfer on itself */
-            break;
-        }
         hd_agl c;
         hd_wu_common_mapping(t, &P[i], &P[i + 1], &c);   /* Lemma 3.3 */
         F[i] = F[i + 1] = run_mapping(t, P, i, i + 1, &c);
