@@ -284,7 +284,9 @@ typedef struct {
     int claimed;       /* what the algorithm believed it cost (differs
                         * from cost only for a pseudo-code variant) */
     long work;         /* candidates formed (Algorithm I), table entries
-                        * updated (DP), search nodes (heuristics) */
+                        * updated (DP), search nodes (hd_wu_runs) */
+    int stopped;       /* hd_wu_runs: runs ended by the search budget
+                        * rather than by a proof that none is longer */
 } hd_wu_plan;
 void hd_wu_plan_free(hd_wu_plan *p);
 
@@ -353,12 +355,14 @@ int hd_wu_cheap_remap(const hd_target *t, const hd_agl *from, const hd_agl *G, h
 /* Heuristics for any n.  Pairs: Theorem 3.5's construction (consecutive
  * pairs by Lemma 3.3, remaps made one pass by Theorem 3.4), with the lone
  * transfer of an odd k first, on itself: cost <= 3k/2 - 1 (k even),
- * 3(k-1)/2 (k odd; Theorem 3.5 prints (3k-1)/2).  Runs: the longest runs
- * of consecutive transfers one static search (hd_wu_static_feasible,
- * `budget` nodes each) makes one pass, F = P_h where that is one of them,
- * remaps by Theorem 3.4; at most ceil(k/2) runs (any two transfers share
- * one, Lemma 3.3), so cost <= 3k/2 - 1 (even), (3k-1)/2 (odd).  HD_OK,
- * HD_EINVAL; runs: HD_ETOOBIG past budget. */
+ * 3(k-1)/2 (k odd; Theorem 3.5 prints (3k-1)/2); O(k n^3).  Runs: the
+ * longest runs of consecutive transfers one static search makes one pass
+ * (hd_wu_static_feasible, `budget` nodes each, 0 for none: proving that
+ * a run cannot grow is the exponential part), F = P_h where that is one
+ * of them, remaps by Theorem 3.4.  A search stopped by the budget ends
+ * its run (counted in `stopped`); any two transfers share a mapping, so
+ * there are at most ceil(k/2) runs and cost <= 3k/2 - 1 (k even),
+ * (3k-1)/2 (k odd).  HD_OK or HD_EINVAL. */
 int hd_wu_pairs(const hd_target *t, const hd_agl *P, int k, hd_wu_plan *out);
 int hd_wu_runs(const hd_target *t, const hd_agl *P, int k, long budget, hd_wu_plan *out);
 
@@ -390,7 +394,7 @@ typedef struct {
                             * sequences of v_j are tried, each with the
                             * later vectors optimised after it */
     hd_wu_inner inner;
-    long budget;           /* RUNS: nodes per static search */
+    long budget;           /* RUNS: nodes per static search (hd_wu_runs) */
 } hd_wu_alg2_options;
 
 typedef struct {

@@ -873,6 +873,7 @@ int hd_wu_dp(const hd_target *t, const hd_agl *P, int k, const hd_agl *first,
     plan_from_codes(&g, t, P, codes, k, out);
     out->claimed = total;
     out->work = work;
+    out->stopped = 0;
     free(codes);
     free(pc);
     free(seed);
@@ -1287,6 +1288,7 @@ static int alg1_optima(const hd_target *t, const hd_agl *P, int k, const hd_wu_a
             plan_from_codes(&g, &tt, P, codes, k, &out[*count]);
             out[*count].claimed = a.seq0.cost;
             out[*count].work = a.formed;
+            out[*count].stopped = 0;
             (*count)++;
         }
         free(codes);
@@ -1392,6 +1394,7 @@ int hd_wu_pairs(const hd_target *t, const hd_agl *P, int k, hd_wu_plan *out)
     out->F = F;
     out->cost = out->claimed = hd_wu_sequence_cost(t, P, F, k);
     out->work = nrun;
+    out->stopped = 0;
     free(start);
     return HD_OK;
 }
@@ -1401,28 +1404,25 @@ int hd_wu_runs(const hd_target *t, const hd_agl *P, int k, long budget, hd_wu_pl
     if (!exact_args(t, P, k))
         return HD_EINVAL;
     hd_agl *F = hd_xmalloc((size_t)k * sizeof *F);
-    int *start = hd_xmalloc((size_t)(k + 1) * sizeof *start), nrun = 0;
+    int *start = hd_xmalloc((size_t)(k + 1) * sizeof *start), nrun = 0, stopped = 0;
     long nodes = 0;
     for (int i = 0; i < k;) {
         int j = i;
         hd_agl g = P[i];
         while (j + 1 < k) {
             hd_wu_static s;
-            long left = budget > 0 ? budget - nodes : 0;
-            if (budget > 0 && left <= 0) {
-                free(F);
-                free(start);
-                return HD_ETOOBIG;
-            }
-            int r = hd_wu_static_feasible(t, &P[i], j + 2 - i, left, &s);
+            int r = hd_wu_static_feasible(t, &P[i], j + 2 - i, budget, &s);
             nodes += s.nodes;
-            if (r < 0) {
-                free(F);
-                free(start);
-                return r;
+            if (r == HD_ETOOBIG && j > i) {
+                stopped++;              /* the run ends here, said in out */
+                break;
             }
             if (r == 0)
                 break;
+            /* Two transfers always share a mapping (Lemma 3.3): a search
+             * that stops on a pair is replaced by the construction. */
+            if (r == HD_ETOOBIG)
+                hd_wu_common_mapping(t, &P[i], &P[i + 1], &s.F);
             g = s.F;
             j++;
         }
@@ -1438,6 +1438,7 @@ int hd_wu_runs(const hd_target *t, const hd_agl *P, int k, long budget, hd_wu_pl
     out->F = F;
     out->cost = out->claimed = hd_wu_sequence_cost(t, P, F, k);
     out->work = nodes;
+    out->stopped = stopped;
     free(start);
     return HD_OK;
 }
