@@ -297,7 +297,7 @@ void hd_wu_plan_free(hd_wu_plan *p);
  * the one-pass class's two triangular groups (translations in the upper
  * one here), not by pairs.  O(k |AGL(n,2)| n^2) time, k 2^(n^2+n) bytes.
  * `first` non-NULL fixes F_1.  HD_OK, HD_ETOOBIG (n >
- * HD_WU_EXACT_MAX_DIM), HD_EINVAL (k < 1, bad arguments). */
+ * HD_WU_EXACT_MAX_DIM), HD_EINVAL (k < 1 or k > 4096, bad arguments). */
 int hd_wu_dp(const hd_target *t, const hd_agl *P, int k, const hd_agl *first,
              hd_wu_plan *out);
 
@@ -335,7 +335,8 @@ int hd_wu_algorithm1(const hd_target *t, const hd_agl *P, int k,
 /* Its optimum sequences, up to `limit` (>= 1) of them with pairwise
  * different first mappings, taken from the final candidates of cost Min
  * (one per last mapping, Theorem 3.7, so not every optimum); *count set.
- * Release each with hd_wu_plan_free and the array with free(). */
+ * On HD_OK release each with hd_wu_plan_free and the array with free();
+ * otherwise *out is NULL. */
 int hd_wu_algorithm1_optima(const hd_target *t, const hd_agl *P, int k,
                             const hd_wu_alg1_options *opt, int limit,
                             hd_wu_plan **out, int *count);

@@ -1309,6 +1309,10 @@ int hd_wu_algorithm1_optima(const hd_target *t, const hd_agl *P, int k,
         return HD_ETOOBIG;
     *out = hd_xcalloc((size_t)limit, sizeof **out);
     int status = alg1_optima(t, P, k, opt, limit, false, *out, count);
+    if (status != HD_OK) {
+        free(*out);
+        *out = NULL;
+    }
     return status;
 }
 

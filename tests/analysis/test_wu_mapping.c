@@ -551,6 +551,15 @@ static void test_theorem22(void **state)
         }
         hd_matrix finv = t_inverse(&F.A);
         TU_CHECK(hd_matrix_equal(&B, &finv), "Lemma 2.1, n = %d", n);
+        /* Before Lemma 2.3 the matrix called P_b (p_{i,i+1} = 1 for i <=
+         * n-2, p_{n-1,0} = 1) is the shuffle P_s of Definition 2.1. */
+        hd_matrix pp = hd_matrix_zero(n);
+        for (int i = 0; i < n; i++) {
+            int j = i <= n - 2 ? i + 1 : 0;
+            pp.row[n - 1 - i] |= UINT64_C(1) << (n - 1 - j);
+        }
+        TU_CHECK(hd_matrix_equal(&pp, &ps.A) && (n == 2 || !hd_matrix_equal(&pp, &pb.A)),
+                 "n = %d: the p_ij before Lemma 2.3 are P_s's", n);
         /* Lemma 2.1's proof splits F = C + D with D's rows "n/2 <= i <=
          * n-2 (n odd)": taken as printed (ceil) the shuffle needs two
          * passes; F's own range (n-1)/2 is the right one. */
@@ -1162,6 +1171,37 @@ static void test_inversion(void **state)
     hd_wu_plan_free(&d);
 }
 
+
+/* n = 1 (AGL(1, 2): the identity and the complement) and bad arguments. */
+static void test_edges(void **state)
+{
+    (void)state;
+    hd_agl id = hd_agl_identity(1), c = { hd_matrix_identity(1), 1 };
+    hd_agl P[3] = { c, id, c };
+    hd_wu_plan a, d, p;
+    assert_int_equal(hd_wu_dp(OMEGA(1), P, 3, NULL, &d), HD_OK);
+    assert_int_equal(hd_wu_algorithm1(OMEGA(1), P, 3, NULL, &a), HD_OK);
+    assert_int_equal(hd_wu_pairs(OMEGA(1), P, 3, &p), HD_OK);
+    /* remaps cost 1 each: staying on c costs 1 (for id), so 1 is best */
+    assert_int_equal(d.cost, 1);
+    assert_int_equal(a.cost, 1);
+    TU_CHECK(p.cost >= 1 && p.cost <= 3, "pairs on n = 1: %d", p.cost);
+    hd_wu_plan_free(&a);
+    hd_wu_plan_free(&d);
+    hd_wu_plan_free(&p);
+    hd_wu_static s;
+    assert_int_equal(hd_wu_static_feasible(OMEGA(1), P, 3, 0, &s), 1);
+    assert_int_equal(hd_wu_static_best(OMEGA(1), P, 3, 0, &s), HD_OK);
+    assert_int_equal(s.cost, 1);
+    hd_agl sing = { hd_matrix_zero(2), 0 }, two = t_random_agl(2);
+    assert_int_equal(hd_wu_transfer_cost(OMEGA(2), &sing, &two), HD_EINVAL);
+    assert_int_equal(hd_wu_transfer_cost(OMEGA(3), &two, &two), HD_EINVAL);
+    assert_int_equal(hd_wu_dp(OMEGA(2), &two, 0, NULL, &d), HD_EINVAL);
+    const hd_target ecube = hd_target_ecube(2);
+    assert_int_equal(hd_wu_pairs(&ecube, &two, 1, &p), HD_EINVAL);
+    assert_int_equal(hd_wu_static_feasible(&ecube, &two, 1, 0, &s), HD_EINVAL);
+}
+
 /* ------------------------------------------------------------- main */
 
 int main(void)
@@ -1185,6 +1225,7 @@ int main(void)
         cmocka_unit_test(test_algorithm2),
         cmocka_unit_test(test_fft),
         cmocka_unit_test(test_inversion),
+        cmocka_unit_test(test_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
