@@ -749,14 +749,12 @@ static void test_static_search(void **state)
                     TU_CHECK(t_D(&x, false) <= 1, "n = %d, m = %d: the F found", n, m);
                 }
         }
-    /* Any two transfers share one F (Lemma 3.3); many random ones at n =
-     * 3 rarely do: a budget of 1 node stops the search. */
-    hd_agl P[12];
-    for (int j = 0; j < 12; j++)
-        P[j] = t_random_agl(4);
+    /* A solution takes at least n nodes (a column each): a budget of 3
+     * stops the search for the shuffle and the bit reversal at n = 16. */
+    hd_agl P[2] = { hd_wu_perfect_shuffle(16), hd_wu_bit_reversal(16) };
     hd_wu_static s;
-    assert_int_equal(hd_wu_static_feasible(OMEGA(4), P, 12, 1, &s), HD_ETOOBIG);
-    assert_int_equal(hd_wu_static_feasible(OMEGA(4), P, 0, 0, &s), HD_EINVAL);
+    assert_int_equal(hd_wu_static_feasible(OMEGA(16), P, 2, 3, &s), HD_ETOOBIG);
+    assert_int_equal(hd_wu_static_feasible(OMEGA(16), P, 0, 0, &s), HD_EINVAL);
 }
 
 /* ------------------------------------- Lemma 3.3, Theorem 3.4, heuristics */
