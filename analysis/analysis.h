@@ -253,7 +253,7 @@ typedef struct {
 } hd_wu_static;
 
 /* An F with D(P_j F^-1) <= 1 for j < m (the thesis sets up nonlinear
- * equations and solves them by hand; this is a search).  F^-1's linear
+ * equations and gives no way to solve them; this is a search).  F^-1's linear
  * part M is built a column at a time from the right: P_j M is one pass
  * iff every trailing principal block is nonsingular, i.e. iff the span
  * V_k of M's last k columns meets A_j^-1 <e_0 .. e_{n-k-1}> only in 0;
@@ -346,10 +346,10 @@ int hd_wu_algorithm5(const hd_target *t, const hd_agl *P, int k,
                      const hd_wu_alg1_options *opt, hd_wu_plan *out);
 
 /* Lemma 3.3: one F under which both P and Q pass in one pass (from
- * Q P^-1's U L U factors, hd_two_pass); Theorem 3.4: G' = L G with L unit
- * lower (so every transfer one pass under G stays so, Theorem 3.2) and
- * D(G' F^-1) <= 1 (from G F^-1's L U L factors).  HD_OK or HD_EINVAL;
- * any n, O(n^3). */
+ * P Q^-1's U L U factors, hd_two_pass).  Theorem 3.4: G' = L G, L unit
+ * lower (unit upper on the butterfly), so that every transfer one pass
+ * under G stays so (Theorem 3.2), with D(G' from^-1) <= 1 (from G from^-1's
+ * L U L factors).  HD_OK or HD_EINVAL; any n, O(n^3). */
 int hd_wu_common_mapping(const hd_target *t, const hd_agl *P, const hd_agl *Q, hd_agl *F);
 int hd_wu_cheap_remap(const hd_target *t, const hd_agl *from, const hd_agl *G, hd_agl *out);
 

@@ -181,7 +181,8 @@ static void bench_sequences(int reps)
                         P[h] = random_agl(n);
                     hd_wu_plan p;
                     stamp a = now();
-                    status = alg ? hd_wu_algorithm1(&t, P, k, NULL, &p) : hd_wu_dp(&t, P, k, NULL, &p);
+                    status = alg ? hd_wu_algorithm1(&t, P, k, NULL, &p)
+                                 : hd_wu_dp(&t, P, k, NULL, &p);
                     stamp b = now();
                     if (status == HD_OK) {
                         worst_add(&w, a, b, p.work, p.cost);
@@ -228,8 +229,9 @@ static void bench_heuristics(int reps, long nodes)
                     stopped += p.stopped;
                     hd_wu_plan_free(&p);
                 }
-                printf("%-6s %3d %3d  %9.3fs %9.3fs  %d .. %d, %d .. %d, %d\n", h ? "runs" : "pairs",
-                       n, k, w.cpu, w.wall, w.cost_min, w.cost_max, k - 1, upper_bound(k), stopped);
+                printf("%-6s %3d %3d  %9.3fs %9.3fs  %d .. %d, %d .. %d, %d\n",
+                       h ? "runs" : "pairs", n, k, w.cpu, w.wall, w.cost_min, w.cost_max, k - 1,
+                       upper_bound(k), stopped);
             }
     printf("\nAlgorithm II with the runs heuristic inside, 6 vectors of 4 transfers, each\n"
            "feeding an earlier one with probability 1/2:\n");
@@ -247,7 +249,8 @@ static void bench_heuristics(int reps, long nodes)
                 v[j].use = use[j];
                 for (int q = 0; q < 4; q++) {
                     use[j][q].P = random_agl(n);
-                    use[j][q].into = j && next_random() % 2 ? (int)(next_random() % (uint64_t)j) : -1;
+                    bool feeds = j && next_random() % 2;
+                    use[j][q].into = feeds ? (int)(next_random() % (uint64_t)j) : -1;
                 }
             }
             hd_wu_alg2_options o = { 1, HD_WU_INNER_RUNS, nodes };

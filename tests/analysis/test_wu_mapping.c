@@ -285,7 +285,8 @@ static void test_algorithm1_equals_dp(void **state)
             TU_CHECK(a.cost == d.cost, "k = %d: Algorithm I %d, DP %d", k, a.cost, d.cost);
             if (distinct) {
                 int hi = k % 2 ? (3 * k - 1) / 2 : 3 * k / 2 - 1;
-                TU_CHECK(d.cost >= k - 1 && d.cost <= hi, "Theorem 3.5: k = %d, optimum %d", k, d.cost);
+                TU_CHECK(d.cost >= k - 1 && d.cost <= hi, "Theorem 3.5: k = %d, optimum %d", k,
+                         d.cost);
             }
             hd_wu_plan_free(&a);
             hd_wu_plan_free(&d);
@@ -580,8 +581,8 @@ static void test_example_n5(void **state)
     static const char *const PsFp[5] = { "10010", "01100", "01000", "10000", "00001" };
     static const char *const Lsp[5] = { "10000", "01000", "01100", "10010", "00001" };
     static const char *const Usp[5] = { "10010", "01100", "00100", "00010", "00001" };
-    static const unsigned chen[32] = { 0,  18, 12, 30, 4, 22, 8,  26, 2, 16, 14, 28, 6, 20, 10, 24,
-                                       1,  19, 13, 31, 5, 23, 9,  27, 3, 17, 15, 29, 7, 21, 11, 25 };
+    static const unsigned chen[32] = { 0, 18, 12, 30, 4, 22, 8, 26, 2, 16, 14, 28, 6, 20, 10, 24,
+                                       1, 19, 13, 31, 5, 23, 9, 27, 3, 17, 15, 29, 7, 21, 11, 25 };
     const int n = 5;
     /* The printed matrices, in the thesis's order: row i = bit n-1-i. */
     hd_matrix Ft = tu_matrix_from_rows(n, Fp), J = hd_bit_reversal(n);
@@ -710,8 +711,8 @@ static void test_static_brute_force(void **state)
                     hd_agl x = t_div(&P[j], &b.F);
                     again += t_D(&x, butterfly);
                 }
-                TU_CHECK(b.cost == best && again == best, "n = %d, m = %d: best %d (%d), brute %d", n,
-                         m, b.cost, again, best);
+                TU_CHECK(b.cost == best && again == best,
+                         "n = %d, m = %d: best %d (%d), brute %d", n, m, b.cost, again, best);
             }
         free(all);
     }
@@ -733,6 +734,29 @@ static void test_static_search(void **state)
             hd_agl x = t_div(&P[j], &s.F);
             TU_CHECK(t_D(&x, false) <= 1, "n = %d: the F found for P_s, P_b", n);
         }
+    }
+    /* For n <= 4, every F of AGL(n, 2) for the pair: Theorem 2.2's and the
+     * search's are among those that serve both. */
+    for (int n = 2; n <= 4; n++) {
+        int N, count = 0;
+        hd_agl *all = t_all_agl(n, &N);
+        hd_agl P[2] = { hd_wu_perfect_shuffle(n), hd_wu_bit_reversal(n) }, th = hd_wu_theorem22(n);
+        hd_wu_static s;
+        assert_int_equal(hd_wu_static_feasible(OMEGA(n), P, 2, 0, &s), 1);
+        bool has_thm = false, has_search = false;
+        for (int f = 0; f < N; f++) {
+            hd_agl fi = t_inv(&all[f]), a = t_compose(&P[0], &fi), b = t_compose(&P[1], &fi);
+            if (t_D(&a, false) > 1 || t_D(&b, false) > 1)
+                continue;
+            count++;
+            hd_agl lin = { all[f].A, 0 };
+            has_thm |= t_agl_equal(&lin, &th);
+            has_search |= t_agl_equal(&all[f], &s.F);
+        }
+        printf("    n = %d: %d of %d mappings make P_s and P_b both one pass\n", n, count, N);
+        TU_CHECK(has_thm && has_search, "n = %d: Theorem 2.2 %d, search %d", n, has_thm,
+                 has_search);
+        free(all);
     }
     for (int n = 8; n <= 16; n += 8)
         for (long c = 0; c < tu_cases(5); c++) {
@@ -844,8 +868,8 @@ static void test_algorithm5_butterfly(void **state)
             assert_int_equal(hd_wu_dp(BUTTERFLY(n), P, k, NULL, &d), HD_OK);
             int cv = t_seq_cost(P, v.F, k, true);
             TU_CHECK(cv == v.cost && v.cost == d.cost && v.claimed == v.cost,
-                     "k = %d: Algorithm V %d (claimed %d), DP on the butterfly %d", k, cv, v.claimed,
-                     d.cost);
+                     "k = %d: Algorithm V %d (claimed %d), DP on the butterfly %d", k, cv,
+                     v.claimed, d.cost);
             hd_wu_plan_free(&v);
             hd_wu_plan_free(&d);
         }
@@ -924,11 +948,12 @@ static void test_algorithm2(void **state)
             for (int li = 0; li < 2; li++) {
                 hd_wu_alg2_options o = { li ? 8 : 1, HD_WU_INNER_EXACT, 0 };
                 hd_wu_program_plan pp;
-                int r = butterfly ? hd_wu_algorithm6(t, v, 3, &o, &pp) : hd_wu_algorithm2(t, v, 3, &o, &pp);
+                int r = butterfly ? hd_wu_algorithm6(t, v, 3, &o, &pp)
+                                  : hd_wu_algorithm2(t, v, 3, &o, &pp);
                 assert_int_equal(r, HD_OK);
                 int mine = t_program_cost(v, 3, pp.plan, butterfly);
-                TU_CHECK(mine == pp.cost, "Algorithm %s: cost %d, recomputed %d", butterfly ? "VI" : "II",
-                         pp.cost, mine);
+                TU_CHECK(mine == pp.cost, "Algorithm %s: cost %d, recomputed %d",
+                         butterfly ? "VI" : "II", pp.cost, mine);
                 TU_CHECK(pp.cost >= opt, "below the optimum %d: %d", opt, pp.cost);
                 optimal[li] += pp.cost == opt;
                 hd_wu_program_plan_free(&pp);
@@ -1028,7 +1053,8 @@ static void test_fft(void **state)
     hd_agl dd = t_from_table(n, mv[0]), ddd = t_from_table(n, mv[1]);
     TU_CHECK(t_agl_equal(&Pd, &dd) && t_agl_equal(&Pdd, &ddd), "the printed P-dot, P-ddot");
     /* The final bit reversal into normal order. */
-    static const int a4d[8] = { 0, 4, 2, 6, 9, 13, 11, 15 }, a4dd[8] = { 8, 12, 10, 14, 1, 5, 3, 7 };
+    static const int a4d[8] = { 0, 4, 2, 6, 9, 13, 11, 15 };
+    static const int a4dd[8] = { 8, 12, 10, 14, 1, 5, 3, 7 };
     uint64_t rd[8], rdd[8];
     for (int p = 0; p < 8; p++) {
         int h, q;
