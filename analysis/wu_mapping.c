@@ -723,62 +723,51 @@ static uint32_t gen_apply(const wu_group *g, uint32_t c, int kind, int i, int j)
 
 /* Marks with `bit` every element of W S, W the one-pass class: S closed
  * under the right factor's group (the omega network's unit lower, the
- * butterfly's unit upper), then under the left factor's and the
- * translations.  Depth first over a stack of g->nel codes; `tmp` is a
- * bit of mark the caller keeps clear. */
+ * butterfly's unit upper), then the result under the left factor's and
+ * the translations (W = UP LO here, the thesis's L U).  Each element is
+ * pushed once on `stack` (g->nel codes): phase 1 marks with `tmp`, a bit
+ * the caller keeps clear, phase 2 with `bit`. */
 static void close_one_pass(const wu_group *g, const uint32_t *seed, uint32_t ns,
                            uint8_t *mark, uint8_t bit, uint8_t tmp, uint32_t *stack)
 {
     int n = g->n;
-    uint32_t top = 0, nlist = 0;
-    /* phase 1: right factor */
+    uint32_t top = 0, scan = 0;
     for (uint32_t s = 0; s < ns; s++)
         if (!(mark[seed[s]] & tmp)) {
             mark[seed[s]] |= tmp;
             stack[top++] = seed[s];
         }
-    /* The stack's prefix [0, nlist) is kept as the phase-1 set: pushes go
-     * above `top`, and the set is everything pushed. */
-    uint32_t scan = 0;
-    while (scan < top) {
-        uint32_t c = stack[scan++];
+    for (; scan < top; scan++)
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 if (i == j || (g->butterfly ? i > j : i < j))
                     continue;
-                uint32_t d = gen_apply(g, c, 0, i, j);
+                uint32_t d = gen_apply(g, stack[scan], 0, i, j);
                 if (!(mark[d] & tmp)) {
                     mark[d] |= tmp;
                     stack[top++] = d;
                 }
             }
-    }
-    nlist = top;
-    /* phase 2: left factor and translations, from the phase-1 set */
-    for (uint32_t s = 0; s < nlist; s++) {
-        mark[stack[s]] &= (uint8_t)~tmp;
-        mark[stack[s]] |= bit;
-    }
-    scan = 0;
-    while (scan < top) {
-        uint32_t c = stack[scan++];
+    /* Phase 2 starts from everything phase 1 reached. */
+    for (uint32_t s = 0; s < top; s++)
+        mark[stack[s]] = (uint8_t)((mark[stack[s]] & ~tmp) | bit);
+    for (scan = 0; scan < top; scan++)
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 if (i == j || (g->butterfly ? i < j : i > j))
                     continue;
-                uint32_t d = gen_apply(g, c, 0, i, j);
+                uint32_t d = gen_apply(g, stack[scan], 0, i, j);
                 if (!(mark[d] & bit)) {
                     mark[d] |= bit;
                     stack[top++] = d;
                 }
             }
-            uint32_t d = gen_apply(g, c, 1, i, 0);
+            uint32_t d = gen_apply(g, stack[scan], 1, i, 0);
             if (!(mark[d] & bit)) {
                 mark[d] |= bit;
                 stack[top++] = d;
             }
         }
-    }
 }
 
 static void plan_from_codes(const wu_group *g, const hd_target *t, const hd_agl *P,
@@ -1121,17 +1110,14 @@ static void reduce(alg1 *a)
     a->seq0.cost = C;
     a->seq1.cost = C + 1;
     uint32_t nseed = 0;
+    uint32_t *seed = hd_xmalloc((size_t)(a->ntouched ? a->ntouched : 1) * sizeof *seed);
     for (uint32_t i = 0; i < a->ntouched; i++) {
         int32_t c = a->cand[a->touched[i]];
         if (a->node[c].cost == C) {
             set_push(&a->seq0, c);
-            a->stack[nseed++] = a->touched[i];
+            seed[nseed++] = a->touched[i];
         }
     }
-    /* The stack doubles as the seed list: close_one_pass pushes above
-     * what it reads, so copy the seeds first. */
-    uint32_t *seed = hd_xmalloc((size_t)(nseed ? nseed : 1) * sizeof *seed);
-    memcpy(seed, a->stack, (size_t)nseed * sizeof *seed);
     memset(a->mark, 0, g->size);
     close_one_pass(g, seed, nseed, a->mark, 1, 2, a->stack);
     free(seed);
