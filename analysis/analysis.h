@@ -218,7 +218,223 @@ uint64_t hd_omega_mapped_passes(const hd_target *t, const hd_lcc *const *c,
 
 /* -------------------- Wu 1984, Chapters 2-3 and 5: data mappings (wu_mapping.c) */
 
-/* (declarations of wu_mapping.c) */
+/* Wu's model (Sections 1.2, 2.2 and the start of Chapter 3).  A vector v
+ * is moved by logical transfers P_1 .. P_k, elements of AGL(n, 2) (Wu's
+ * Delta, Definition 2.3), each into an identity-mapped vector; under the
+ * data mapping F (logical element i of v on processor F(i)) transfer h is
+ * the physical permutation P_h F^-1 and costs D(P_h F^-1) passes
+ * (hd_passes, the direction the data move in), and remapping v from F to
+ * G costs D(G F^-1).  A mapping sequence F_1 .. F_k costs Wu's D_{1,k}
+ * (Notation 3.2): sum_h D(P_h F_h^-1) + sum_{h>=2} D(F_h F_{h-1}^-1).
+ *
+ * Bit order: everything is in Hyperdo's order (omega.c), where the omega
+ * network's one-pass class is W = {x -> U L x + b} and the thesis's L and
+ * U trade places.  So the mappings that make P one pass are Theorem 3.3's
+ * {U L P} read here as L U P: {x -> L U P x + c}, L unit lower, U unit
+ * upper, 2^(n^2) of them (the thesis counts augmented (n+1) x (n+1)
+ * matrices: complements included).  docs/omega-mapping.md has the
+ * translation of every statement used, the misprints, and the budgets.
+ *
+ * Targets: HD_TARGET_OMEGA, and HD_TARGET_BUTTERFLY through Chapter 5 (R
+ * = bit reversal); HD_EINVAL for another kind or agl values of another
+ * dimension. */
+
+/* The exact sequence optimizers (hd_wu_dp, hd_wu_algorithm1 and those
+ * built on it) index tables by the 2^(n^2+n) bit patterns of an element
+ * of AGL(n, 2) (|AGL(4, 2)| = 322 560 in 2^20 slots): n above this is
+ * HD_ETOOBIG.  bench/bench_wu_mapping.c measures what each does in 10 s. */
+#define HD_WU_EXACT_MAX_DIM 4
+
+/* D(P F^-1), D(G F^-1) and D_{1,k}; negative: hd_passes's HD_EINVAL. */
+int hd_wu_transfer_cost(const hd_target *t, const hd_agl *P, const hd_agl *F);
+int hd_wu_remap_cost(const hd_target *t, const hd_agl *from, const hd_agl *to);
+int hd_wu_sequence_cost(const hd_target *t, const hd_agl *P, const hd_agl *F, int k);
+
+/* Definitions 2.1 and 2.2 in Hyperdo's order (n >= 1): the perfect
+ * shuffle x -> x rotated left one place (y_i = x_{i-1}, y_0 = x_{n-1};
+ * Table I calls this "Unshuffle", a misprint), the bit reversal. */
+hd_agl hd_wu_perfect_shuffle(int n);
+hd_agl hd_wu_bit_reversal(int n);
+/* Theorem 2.2's F (n >= 2), J F_thesis J: both the shuffle and the bit
+ * reversal pass in one pass under it, for every n (checked to n = 64). */
+hd_agl hd_wu_theorem22(int n);
+
+/* ------- static mapping (Section 2.2): one F for all of v's transfers */
+
+/* What a static search found. */
+typedef struct {
+    hd_agl F;
+    int cost;          /* sum_j D(P_j F^-1) */
+    int one_pass;      /* transfers with D(P_j F^-1) <= 1 */
+    long nodes;        /* search nodes visited (partial flags) */
+} hd_wu_static;
+
+/* An F with D(P_j F^-1) <= 1 for j < m (the thesis sets up nonlinear
+ * equations and gives no way to solve them; this is a search).  F^-1's linear
+ * part M is built a column at a time from the right: P_j M is one pass
+ * iff every trailing principal block is nonsingular, i.e. iff the span
+ * V_k of M's last k columns meets A_j^-1 <e_0 .. e_{n-k-1}> only in 0;
+ * given V_{k-1}, the next column must avoid one hyperplane per transfer,
+ * i.e. solve m linear equations lambda_{j,k}(v) = 1 — an affine space,
+ * tried a coset of V_{k-1} at a time, depth first, with the subspaces
+ * that led nowhere remembered.  O(m n^3) a node; at most
+ * sum_k [n choose k]_2 nodes (about 2^(n^2/4)), far fewer in practice.
+ * 1 (found, *out set), 0 (none exists), HD_ETOOBIG (more than `budget`
+ * nodes, budget > 0), HD_EINVAL (m < 1, a singular or ill-sized P_j). */
+int hd_wu_static_feasible(const hd_target *t, const hd_agl *P, int m, long budget,
+                          hd_wu_static *out);
+/* The least sum_j D(P_j F^-1) over all F (D = 0 only for F = P_j): the
+ * better of F = each P_i, and of the largest subset of transfers that one
+ * F makes one pass (subsets by decreasing size, each a feasibility
+ * search).  HD_OK, HD_ETOOBIG (the searches together passed `budget`
+ * nodes), HD_EINVAL (m < 1 or m > 30, or a bad P_j). */
+int hd_wu_static_best(const hd_target *t, const hd_agl *P, int m, long budget,
+                      hd_wu_static *out);
+
+/* -------------- mapping sequences (Chapter 3; Chapter 5 for butterfly) */
+
+/* A sequence of data mappings for one vector's k transfers. */
+typedef struct {
+    int k;
+    hd_agl *F;         /* k mappings (owned) */
+    int cost;          /* hd_wu_sequence_cost of them */
+    int claimed;       /* what the algorithm believed it cost (differs
+                        * from cost only for a pseudo-code variant) */
+    long work;         /* candidates formed (Algorithm I), table entries
+                        * updated (DP), search nodes (hd_wu_runs) */
+    int stopped;       /* hd_wu_runs: runs ended by the search budget
+                        * rather than by a proof that none is longer */
+} hd_wu_plan;
+void hd_wu_plan_free(hd_wu_plan *p);
+
+/* The exact optimum by dynamic programming over AGL(n, 2), the tests'
+ * oracle: best_h(F) = D(P_h F^-1) + min(best_{h-1}(F), c + 1 if F is one
+ * pass from some G with best_{h-1}(G) = c = min best_{h-1}, else c + 2),
+ * the middle set found by closing {G : best = c} under the generators of
+ * the one-pass class's two triangular groups (translations in the upper
+ * one here), not by pairs.  O(k |AGL(n,2)| n^2) time, k 2^(n^2+n) bytes.
+ * `first` non-NULL fixes F_1.  HD_OK, HD_ETOOBIG (n >
+ * HD_WU_EXACT_MAX_DIM), HD_EINVAL (k < 1 or k > 4096, bad arguments). */
+int hd_wu_dp(const hd_target *t, const hd_agl *P, int k, const hd_agl *first,
+             hd_wu_plan *out);
+
+/* Where Algorithm I's printed pseudo-code (Section 3.3) differs from the
+ * corrected one run by default; each bit runs that part as printed, to
+ * show by computation what it breaks (tests/analysis/test_wu_mapping.c):
+ *   APPEND:  Form_Subsequence appends U_j F_0 where F_0 F^-1 = U_j (or
+ *            = U_j L_r U_t), at a cost without a remap: the function whose
+ *            remap from F is one pass is U_j^-1 F_0 (Observations 3, 4);
+ *   OBS1:    "NOT(Min(SET) + D(P_h F_0^-1) + 1 >= C + 1)" drops
+ *            candidates of cost C + 1, which Observation 1 keeps (">");
+ *   NO_PH:   the block "IF t = 0", which appends P_h itself, never runs
+ *            as called (t >= 1, Notation 3.4 numbers L_1 = I). */
+enum {
+    HD_WU_PRINTED_APPEND = 1,
+    HD_WU_PRINTED_OBS1 = 2,
+    HD_WU_PRINTED_NO_PH = 4,
+};
+typedef struct {
+    unsigned printed;      /* HD_WU_PRINTED_* bits; 0 for the corrected */
+    long max_candidates;   /* > 0: HD_ETOOBIG once more candidate
+                            * subsequences than this are kept */
+} hd_wu_alg1_options;
+
+/* Algorithm I (Section 3.3) on the omega network: Wu's partial
+ * enumeration, candidates of cost Min and Min + 1 only (Theorem 3.6), one
+ * per last mapping (3.7), those one pass from a cheaper one dropped
+ * (3.8), appended mappings from F_all,h and the previous one (3.9, 3.10),
+ * F_all,h taken a coset U L_t P_h (here L U_t P_h) at a time.  An
+ * optimum; opt NULL for the corrected algorithm.  Up to Wu's k C (4C + 3)
+ * candidates, C = 2^(n^2).  HD_OK, HD_ETOOBIG (n > HD_WU_EXACT_MAX_DIM or
+ * past max_candidates), HD_EINVAL (not the omega network, k < 1, ...). */
+int hd_wu_algorithm1(const hd_target *t, const hd_agl *P, int k,
+                     const hd_wu_alg1_options *opt, hd_wu_plan *out);
+/* Its optimum sequences, up to `limit` (>= 1) of them with pairwise
+ * different first mappings, taken from the final candidates of cost Min
+ * (one per last mapping, Theorem 3.7, so not every optimum); *count set.
+ * On HD_OK release each with hd_wu_plan_free and the array with free();
+ * otherwise *out is NULL. */
+int hd_wu_algorithm1_optima(const hd_target *t, const hd_agl *P, int k,
+                            const hd_wu_alg1_options *opt, int limit,
+                            hd_wu_plan **out, int *count);
+/* Algorithm V (Section 5.1) on the butterfly, R = bit reversal: Algorithm
+ * I on R P_h, then F_h = R F'_h (Theorems 5.1-5.2).  As Algorithm I. */
+int hd_wu_algorithm5(const hd_target *t, const hd_agl *P, int k,
+                     const hd_wu_alg1_options *opt, hd_wu_plan *out);
+
+/* Lemma 3.3: one F under which both P and Q pass in one pass (from
+ * P Q^-1's U L U factors, hd_two_pass).  Theorem 3.4: G' = L G, L unit
+ * lower (unit upper on the butterfly), so that every transfer one pass
+ * under G stays so (Theorem 3.2), with D(G' from^-1) <= 1 (from G from^-1's
+ * L U L factors).  HD_OK or HD_EINVAL; any n, O(n^3). */
+int hd_wu_common_mapping(const hd_target *t, const hd_agl *P, const hd_agl *Q, hd_agl *F);
+int hd_wu_cheap_remap(const hd_target *t, const hd_agl *from, const hd_agl *G, hd_agl *out);
+
+/* Heuristics for any n.  Pairs: Theorem 3.5's construction (consecutive
+ * pairs by Lemma 3.3, remaps made one pass by Theorem 3.4), with the lone
+ * transfer of an odd k first, on itself: cost <= 3k/2 - 1 (k even),
+ * 3(k-1)/2 (k odd; Theorem 3.5 prints (3k-1)/2); O(k n^3).  Runs: the
+ * longest runs of consecutive transfers one static search makes one pass
+ * (hd_wu_static_feasible, `budget` nodes each, 0 for none: proving that
+ * a run cannot grow is the exponential part), F = P_h where that is one
+ * of them, remaps by Theorem 3.4.  A search stopped by the budget ends
+ * its run (counted in `stopped`); any two transfers share a mapping, so
+ * there are at most ceil(k/2) runs and cost <= 3k/2 - 1 (k even),
+ * (3k-1)/2 (k odd).  HD_OK or HD_EINVAL. */
+int hd_wu_pairs(const hd_target *t, const hd_agl *P, int k, hd_wu_plan *out);
+int hd_wu_runs(const hd_target *t, const hd_agl *P, int k, long budget, hd_wu_plan *out);
+
+/* ------ many vectors with precedence: Algorithms II (omega), VI (butterfly) */
+
+/* One logical transfer of a vector, into the expression tree whose result
+ * is vector `into` (< the vector's own index: Wu's order v_1 .. v_z, step
+ * 2 of Algorithm II), or -1 for an identity-mapped result.  The transfer
+ * the vector's mapping sees is F_into,1 P, the result's first mapping
+ * after P (Section 3.4.1: "due to the initial data mapping function P_b
+ * for F, the sequence ... for C is P_b theta_4 P_a, ...").  Step 1 of
+ * Algorithm II (a new vector for a result that depends on its old value)
+ * is the caller's. */
+typedef struct {
+    hd_agl P;
+    int into;
+} hd_wu_use;
+typedef struct {
+    int k;
+    const hd_wu_use *use;  /* k >= 1 transfers in program order */
+} hd_wu_vector;
+
+typedef enum {
+    HD_WU_INNER_EXACT,     /* Algorithm I (V on the butterfly): n <= 4 */
+    HD_WU_INNER_RUNS,      /* hd_wu_runs: any n, one sequence (limit 1) */
+} hd_wu_inner;
+typedef struct {
+    int limit;             /* Wu's `limit` (>= 1): how many optimum
+                            * sequences of v_j are tried, each with the
+                            * later vectors optimised after it */
+    hd_wu_inner inner;
+    long budget;           /* RUNS: nodes per static search (hd_wu_runs) */
+} hd_wu_alg2_options;
+
+typedef struct {
+    int z;
+    hd_wu_plan *plan;      /* one per vector, mappings for its k uses */
+    int cost;              /* the program's total (Chapter 3's cost) */
+    int identity_cost;     /* every vector identity-mapped */
+    long runs;             /* inner optimizer calls */
+} hd_wu_program_plan;
+void hd_wu_program_plan_free(hd_wu_program_plan *p);
+
+/* Algorithm II (Section 3.3) on the omega network, Algorithm VI (Section
+ * 5.1) on the butterfly; a heuristic (not an optimum): O(limit z^2)
+ * inner runs.  HD_OK, HD_EINVAL (a use into a later vector, limit < 1,
+ * a target of the other kind, ...), or the inner optimizer's status. */
+int hd_wu_algorithm2(const hd_target *t, const hd_wu_vector *v, int z,
+                     const hd_wu_alg2_options *opt, hd_wu_program_plan *out);
+int hd_wu_algorithm6(const hd_target *t, const hd_wu_vector *v, int z,
+                     const hd_wu_alg2_options *opt, hd_wu_program_plan *out);
+/* The program's cost under given mappings (plan[j].F for vector j). */
+int hd_wu_program_cost(const hd_target *t, const hd_wu_vector *v, int z,
+                       const hd_wu_plan *plan);
 
 /* -------------------------- Wu 1984, Chapters 4-5: operand alignment (wu_align.c) */
 
