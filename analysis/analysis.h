@@ -155,6 +155,9 @@ hd_agl hd_agl_compose(const hd_agl *second, const hd_agl *first); /* second afte
 /* false when p->A is singular. */
 bool hd_agl_inverse(const hd_agl *p, hd_agl *inv);
 bool hd_agl_equal(const hd_agl *p, const hd_agl *q);
+/* p as a map of n bits (what a map pragma's F is), and back. */
+hd_affine hd_agl_affine(const hd_agl *p);
+hd_agl hd_affine_agl(const hd_affine *F, int n);
 
 /* A = U L (U unit upper, L unit lower triangular; every trailing
  * principal submatrix nonsingular), O(n^2) row operations; U and L may
@@ -806,5 +809,148 @@ void hd_advise_layouts(hd_program *p, const hd_target *t, hd_objective obj,
 void hd_layout_advice_free(hd_layout_advice *a);
 /* "cyclic", "block_cyclic(4)", "skew": the pragma's words for c. */
 void hd_layout_candidate_name(const hd_layout_candidate *c, char *buf, size_t size);
+
+/* ----------------------- Wu 1984's programs: both approaches (wu_program.c) */
+
+/* A program in Wu 1984's terms (Section 1.2): statements in program
+ * order, each giving a vector (its left-hand side) the value of an
+ * expression tree whose leaves read vectors through logical transfers,
+ * elements of AGL(n, 2).  Read from a spec (hd_wu_prog_from_spec: its
+ * statements as written) or from a C program (hd_wu_prog_from_c: one
+ * statement per doall, in the order of the text, its home array on the
+ * left and the other arrays it writes in `also`, a leaf for each read of
+ * a distributed array whose communication is a permutation, the leaves
+ * joined by binary operations: Chapter 3 needs only the transfers, and
+ * owner computes fixes where a doall's operations run, so Chapter 4 is
+ * not run on C). */
+typedef struct {
+    int lhs;              /* the vector it assigns */
+    int nalso;            /* C: the other vectors the doall writes */
+    int *also;            /* owned */
+    int line;             /* of the stmt line, or of the doall's for */
+    int loop;             /* C: the doall's index in hd_program.loops; -1 */
+    hd_align_tree tree;   /* leaves: P the transfer, reads -1 */
+    int *leaf_vector;     /* per node: the vector a leaf reads, -1 for an
+                           * operation (owned) */
+    char **leaf_text;     /* per node: a leaf as written ("A[s]", the C
+                           * reference), NULL for an operation (owned) */
+    unsigned func_begin;  /* C: the doall's function (hd_loop.func_begin) */
+    int unpriced;         /* C: reads of distributed arrays that are no
+                           * permutation (LCG, LCS, general): outside Wu's
+                           * model, left out */
+    int nwhole;           /* C: the vectors it writes every element of,
+                           * which need no remap before it */
+    int *whole;           /* owned */
+} hd_wu_stmt;
+
+typedef struct {
+    int n;
+    int nvectors;
+    char **vectors;       /* their names (owned) */
+    int *array;           /* C: each vector's index in hd_program.arrays */
+    hd_agl *own;          /* C: the program's own mapping of each vector
+                           * at each statement (map pragmas; the
+                           * identity without), own[s * nvectors + v];
+                           * the transfers are the logical ones, these
+                           * undone (owned) */
+    int nstmts;
+    hd_wu_stmt *stmts;
+    bool from_c;
+} hd_wu_prog;
+
+void hd_wu_prog_free(hd_wu_prog *w);
+/* HD_OK; HD_EINVAL for a spec without statements. */
+int hd_wu_prog_from_spec(const hd_spec *s, hd_wu_prog *out);
+/* Every doall of p that writes (a home) with the analysis a; HD_OK, or
+ * HD_EINVAL when p has no cube (n < 1).  A program without such doalls
+ * gives no statements. */
+int hd_wu_prog_from_c(const hd_program *p, const hd_analysis *a, hd_wu_prog *out);
+
+/* One use of a vector (Chapter 3): a read in a statement, or (C) the copy
+ * of a doall's result into another array the doall writes (node -1,
+ * P the identity), which Hyperdo makes as Wu's remap of that array. */
+typedef struct {
+    int stmt;
+    int node;             /* its leaf, -1 for a copy */
+    hd_agl P;             /* the logical transfer */
+    int into;             /* the version it goes into, -1 when that is
+                           * never read again (identity-mapped) */
+    hd_agl F;             /* the vector's mapping for it */
+    int passes;           /* D(F_into,1 P F^-1) */
+    int remap;            /* D(F F_previous^-1); 0 for the first use */
+} hd_wu_prog_use;
+
+/* A vector between two assignments (Algorithm II, step 1). */
+typedef struct {
+    int vector;
+    int defined_by;       /* the statement that assigns it, -1: the input */
+    int nuses;
+    hd_wu_prog_use *uses; /* owned, in program order */
+} hd_wu_prog_version;
+
+/* What Wu 1984's two approaches make of a program on an omega-class
+ * target, in passes (Chapter 6: "one may choose to use only one of the
+ * approaches"; both are reported beside the cost with nothing done). */
+typedef struct {
+    /* Chapter 3 (5 for the butterfly), data mappings, alignments the
+     * identity: Algorithm II (VI), each vector's sequences by Algorithm I
+     * (V) when exact, else by the runs heuristic (hd_wu_runs). */
+    int map_status;       /* HD_OK; HD_ETOOBIG: more versions than
+                           * HD_WU_PROGRAM_MAX_VERSIONS; the inner status */
+    bool map_exact;       /* n <= HD_WU_PROGRAM_EXACT_MAX_DIM */
+    int map_limit;        /* Wu's `limit` used */
+    int map_identity;     /* every mapping the identity */
+    int map_cost;         /* Algorithm II's mappings */
+    int nversions;        /* the versions with uses, Wu's v_z .. v_1 */
+    hd_wu_prog_version *versions;   /* owned, in program order */
+    /* C: the mapping of each vector at each doall, Hyperdo's way (one per
+     * array and doall, the arrays a doall writes under one): at[s *
+     * nvectors + v] where used[...]; the cost of the same transfers and
+     * remaps under it (text order, every remap priced), under the
+     * program's own map pragmas, and whether it beats the identity. */
+    hd_agl *at;           /* owned */
+    bool *used;           /* owned */
+    int realized;
+    int program_own;      /* the program's map pragmas (identity: none) */
+    bool improves;        /* realized < map_identity */
+    /* Chapter 4 (Algorithms IV and VIII), data mappings the identity;
+     * specs only: */
+    int align_status;     /* HD_OK; HD_ETOOBIG past Algorithm III's limit;
+                           * HD_EINVAL: not run (a C program) */
+    int align_identity;   /* every operation where its result goes */
+    int align_free;       /* roots free (the thesis) */
+    int align_fixed;      /* roots fixed to the left-hand side (owner
+                           * computes) */
+    hd_agl *root_free;    /* owned, nstmts: where each result is */
+    int *cost_free, *cost_fixed;    /* owned, nstmts */
+} hd_wu_prog_result;
+
+void hd_wu_prog_result_free(hd_wu_prog_result *r);
+
+/* HD_OK, the statuses inside *out; HD_EINVAL for a target not of the
+ * omega class or a program without statements. */
+int hd_wu_prog_analyse(const hd_target *t, const hd_wu_prog *w, hd_wu_prog_result *out);
+
+/* The map pragmas that put a C program's arrays under r->at (hd_map_at's
+ * rule: a pragma right before a doall holds from it on in its function,
+ * an array starts each function under the identity): one entry wherever
+ * an array's mapping at a doall differs from the one the text leaves it
+ * under there, in the order of the text.  The count; *out malloc'ed
+ * (NULL for none). */
+typedef struct {
+    int stmt;
+    int vector;
+    hd_agl F;
+} hd_wu_map;
+int hd_wu_prog_maps(const hd_wu_prog *w, const hd_wu_prog_result *r, hd_wu_map **out);
+/* The passes of a C program's remaps when vector v is under at[s *
+ * nvectors + v] at statement s and processors are renamed by Q (NULL:
+ * not renamed): D(Q G F^-1 Q^-1) for each change of a vector's mapping
+ * between two statements that use it, in the order of the text, except
+ * before a statement that writes every element without reading it (the
+ * runtime moves nothing then, nor when the host's copy is the newer:
+ * an upper bound on a straight run). */
+int hd_wu_prog_remaps(const hd_target *t, const hd_wu_prog *w, const hd_agl *at,
+                      const hd_mapping *Q);
 
 #endif

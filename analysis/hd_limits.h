@@ -59,4 +59,29 @@
  * known ("conflict": null), and the report says this limit is why. */
 #define HD_ENUMERATE_MAX_BITS 22
 
+/* Statements of a spec's program once its loops are unrolled, and how
+ * deep loops nest ("loop K" ... "end", docs/lcc-format.md).  Beyond:
+ * "the loop of line L makes more than 4096 statements", "loops nested
+ * deeper than 16". */
+#define HD_SPEC_MAX_STMTS 4096
+#define HD_SPEC_MAX_LOOP_DEPTH 16
+
+/* Wu 1984's programs (wu_program.c): Algorithm II (VI on the butterfly)
+ * runs each vector's sequence optimizer O(limit z^2) times for z
+ * versions.  Up to this dimension the inner optimizer is Algorithm I (V),
+ * exact: milliseconds at n = 3, seconds a call at n = 4 (bench_wu_mapping),
+ * too slow for z^2 calls; beyond, the runs heuristic (hd_wu_runs), which
+ * the report names. */
+#define HD_WU_PROGRAM_EXACT_MAX_DIM 3
+/* Wu's `limit` (optimal sequences of each vector tried) while a program
+ * has at most HD_WU_PROGRAM_WIDE_VERSIONS versions, 1 beyond; past
+ * HD_WU_PROGRAM_MAX_VERSIONS the data-mapping section is not computed and
+ * the report says why (HD_ETOOBIG): a million inner runs would take
+ * hours. */
+#define HD_WU_PROGRAM_LIMIT 4
+#define HD_WU_PROGRAM_WIDE_VERSIONS 16
+#define HD_WU_PROGRAM_MAX_VERSIONS 256
+/* Nodes each static search of the runs heuristic may visit. */
+#define HD_WU_PROGRAM_BUDGET 20000L
+
 #endif

@@ -21,6 +21,24 @@ hd_agl hd_agl_identity(int n)
     return p;
 }
 
+hd_affine hd_agl_affine(const hd_agl *p)
+{
+    hd_affine F = hd_affine_identity(p->A.n);
+    for (int t = 0; t < p->A.n; t++)
+        F.row[t] = p->A.row[t];
+    F.c = p->b;
+    return F;
+}
+
+hd_agl hd_affine_agl(const hd_affine *F, int n)
+{
+    hd_agl p = hd_agl_identity(n);
+    for (int t = 0; t < n; t++)
+        p.A.row[t] = F->row[t] & hd_mask(n);
+    p.b = F->c & hd_mask(n);
+    return p;
+}
+
 uint64_t hd_agl_apply(const hd_agl *p, uint64_t x)
 {
     return hd_matrix_apply(&p->A, x) ^ p->b;

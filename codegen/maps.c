@@ -117,19 +117,9 @@ void maps_set_layouts(gen *g, const hd_loop *l)
 /* "rows(3, 2, 4) xor(1)", "identity": F as the map pragma writes it. */
 static void put_map(text *t, const hd_affine *F, int n)
 {
-    bool linear_identity = true;
-    for (int i = 0; F && i < n; i++)
-        linear_identity &= (F->row[i] & hd_mask(n)) == UINT64_C(1) << i;
-    if (linear_identity) {
-        put(t, "identity");
-    } else {
-        put(t, "rows(");
-        for (int i = 0; i < n; i++)
-            putf(t, "%s%llu", i ? ", " : "", (unsigned long long)(F->row[i] & hd_mask(n)));
-        put(t, ")");
-    }
-    if (F && (F->c & hd_mask(n)))
-        putf(t, " xor(%llu)", (unsigned long long)(F->c & hd_mask(n)));
+    char buf[HD_MAP_TEXT_MAX];
+    hd_map_text(F, n, buf, sizeof buf);
+    put(t, buf);
 }
 
 /* ----------------------------------------------------- the prologue */

@@ -4,6 +4,7 @@
  */
 #include "model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,26 @@ const hd_data_map *hd_map_initial(const hd_program *p, int arr)
         if (p->maps[k].array == arr && p->maps[k].file_scope)
             return &p->maps[k];
     return NULL;
+}
+
+void hd_map_text(const hd_affine *F, int n, char *buf, size_t size)
+{
+    bool linear_identity = true;
+    for (int i = 0; F && i < n; i++)
+        linear_identity &= (F->row[i] & hd_mask(n)) == UINT64_C(1) << i;
+    size_t at = 0;
+    if (linear_identity) {
+        at += (size_t)snprintf(buf, size, "identity");
+    } else {
+        at += (size_t)snprintf(buf, size, "rows(");
+        for (int i = 0; i < n && at < size; i++)
+            at += (size_t)snprintf(buf + at, size - at, "%s%llu", i ? ", " : "",
+                                   (unsigned long long)(F->row[i] & hd_mask(n)));
+        if (at < size)
+            at += (size_t)snprintf(buf + at, size - at, ")");
+    }
+    if (F && (F->c & hd_mask(n)) && at < size)
+        snprintf(buf + at, size - at, " xor(%llu)", (unsigned long long)(F->c & hd_mask(n)));
 }
 
 bool hd_map_is_identity(const hd_affine *F, int n)

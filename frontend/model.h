@@ -495,6 +495,11 @@ const hd_data_map *hd_map_at(const hd_program *p, const hd_loop *l, int arr);
 const hd_data_map *hd_map_initial(const hd_program *p, int arr);
 /* Is F (on n bits) the identity, with no complement? */
 bool hd_map_is_identity(const hd_affine *F, int n);
+/* F as the map pragma writes it (NULL: the identity): "identity" or
+ * "rows(r_0, ..., r_{n-1})", then " xor(c)" for a complement; into buf,
+ * which HD_MAP_TEXT_MAX bytes always hold. */
+#define HD_MAP_TEXT_MAX 1536
+void hd_map_text(const hd_affine *F, int n, char *buf, size_t size);
 /* Layout l under F: owner F(owner(e)), the same offsets.  l itself when F
  * is NULL or the identity (a bit field stays one); otherwise a layout
  * whose owner is no bit field (shift -1). */

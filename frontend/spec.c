@@ -27,6 +27,9 @@ typedef struct {
     size_t at;
     hd_spec_stmt *stmt;
     int nodecap;
+    /* loop K ... end: the open loops, innermost last */
+    int nloops;
+    struct open_loop { int line; long times; int first; } loops[HD_SPEC_MAX_LOOP_DEPTH];
 } reader;
 
 /* ------------------------------------------------------------ errors */
@@ -537,6 +540,49 @@ static int directive_stmt(reader *r)
     return HD_SPEC_OK;
 }
 
+/* loop = "loop" K, then statements and loops, then "end"
+ * Wu 1984's programs repeat statements (the FFT's stages, the inversion's
+ * steps); his algorithms take straight-line sequences, so a loop is its
+ * body K times over, unrolled as it is read. */
+static int directive_loop(reader *r)
+{
+    long times;
+    if (!r->spec->n)
+        return error(r, "'loop' before 'n': give the hypercube dimension first, e.g. 'n 3'");
+    if (r->ntok != 2 || !parse_number(r->tok[1], &times) || times < 1 ||
+        times > HD_SPEC_MAX_STMTS)
+        return error(r, "'loop' needs a count from 1 to %d, e.g. 'loop 4'", HD_SPEC_MAX_STMTS);
+    if (r->nloops == HD_SPEC_MAX_LOOP_DEPTH)
+        return error(r, "loops nested deeper than %d", HD_SPEC_MAX_LOOP_DEPTH);
+    r->loops[r->nloops++] = (struct open_loop){ r->line, times, r->spec->nstmts };
+    return HD_SPEC_OK;
+}
+
+static int directive_end(reader *r)
+{
+    if (r->ntok != 1)
+        return error(r, "'end' takes nothing after it");
+    if (r->nloops == 0)
+        return error(r, "'end' without a 'loop' to close");
+    struct open_loop lp = r->loops[--r->nloops];
+    hd_spec *s = r->spec;
+    int body = s->nstmts - lp.first;
+    if (body == 0)
+        return error(r, "the loop of line %d has no statement", lp.line);
+    if ((long)body * lp.times > HD_SPEC_MAX_STMTS - lp.first)
+        return error(r, "the loop of line %d makes more than %d statements", lp.line,
+                     HD_SPEC_MAX_STMTS);
+    for (long t = 1; t < lp.times; t++)
+        for (int k = 0; k < body; k++) {
+            hd_spec_stmt st = s->stmts[lp.first + k];
+            st.nodes = hd_xmalloc((size_t)st.nnodes * sizeof *st.nodes);
+            memcpy(st.nodes, s->stmts[lp.first + k].nodes, (size_t)st.nnodes * sizeof *st.nodes);
+            hd_xreserve(&s->stmts, &r->stmtcap, s->nstmts + 1, sizeof *s->stmts);
+            s->stmts[s->nstmts++] = st;
+        }
+    return HD_SPEC_OK;
+}
+
 /* ------------------------------------------------------------ the file */
 
 static int parse_line(reader *r)
@@ -551,8 +597,12 @@ static int parse_line(reader *r)
         return directive_array(r);
     if (equal(r->tok[0], "stmt"))
         return directive_stmt(r);
-    return error(r, "unknown directive '%.40s': expected 'n', 'lcc', 'array' or 'stmt'",
-                 r->tok[0]);
+    if (equal(r->tok[0], "loop"))
+        return directive_loop(r);
+    if (equal(r->tok[0], "end"))
+        return directive_end(r);
+    return error(r, "unknown directive '%.40s': expected 'n', 'lcc', 'array', 'stmt', "
+                 "'loop' or 'end'", r->tok[0]);
 }
 
 static int parse(const char *text, size_t len, const char *path,
@@ -568,9 +618,17 @@ static int parse(const char *text, size_t len, const char *path,
         const char *eol = nl ? nl : end;
         r.line++;
         rc = tokenize(&r, p, (size_t)(eol - p));
+        if (rc == HD_SPEC_OK && r.nloops && r.ntok && !equal(r.tok[0], "stmt") &&
+            !equal(r.tok[0], "loop") && !equal(r.tok[0], "end"))
+            rc = error(&r, "only 'stmt', 'loop' and 'end' may stand inside a loop (the loop "
+                       "of line %d)", r.loops[r.nloops - 1].line);
         if (rc == HD_SPEC_OK)
             rc = parse_line(&r);
         p = nl ? nl + 1 : end;
+    }
+    if (rc == HD_SPEC_OK && r.nloops) {
+        r.line = r.loops[r.nloops - 1].line;
+        rc = error(&r, "the loop of this line has no 'end'");
     }
     if (rc == HD_SPEC_OK && spec.m == 0) {
         r.line = r.line ? r.line : 1;

@@ -211,7 +211,7 @@ static const reader *reader_for(const char *path)
 
 /* The spec of a C file's communications, which points into *results. */
 static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
-                  hd_layout_advice *advice, const char **network)
+                  hd_layout_advice *advice, const char **network, hd_wu_prog *wu)
 {
     hd_program prog;
     hd_c_options copt = { opt->dim, opt->nclang, (const char *const *)opt->clang,
@@ -219,6 +219,8 @@ static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
     if (hd_read_c_program(opt->path, copt, &prog, results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     hd_program_spec(&prog, results, spec);
+    if (prog.n >= 1)
+        hd_wu_prog_from_c(&prog, results, wu);
     *network = prog.network;   /* a static string (hd_network_words) */
     if (opt->layouts && prog.n >= 1) {
         hd_target target = hd_target_ecube(prog.n);
@@ -246,13 +248,13 @@ static void say_kind(const options *opt)
 /* The input's spec; a C file's points into *results (empty for a spec
  * file), released after it. */
 static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
-                      hd_layout_advice *advice, const char **network)
+                      hd_layout_advice *advice, const char **network, hd_wu_prog *wu)
 {
     const char *path = opt->path;
     const reader *rd = opt->kind == 2 ? NULL : opt->kind == 1 ? &readers[0] : reader_for(path);
     *network = NULL;
     if (!rd) {
-        int status = read_c(opt, spec, results, advice, network);
+        int status = read_c(opt, spec, results, advice, network, wu);
         if (status == HD_EXIT_FAILURE)
             say_kind(opt);
         return status;
@@ -275,6 +277,8 @@ static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
         hd_spec_free(spec);
         return HD_EXIT_FAILURE;
     }
+    if (spec->nstmts > 0)
+        hd_wu_prog_from_spec(spec, wu);
     return HD_EXIT_OK;
 }
 
@@ -287,7 +291,9 @@ static int analyze(void *dest)
     hd_spec spec;
     hd_layout_advice advice = { 0, NULL };
     const char *pragma_network;
-    int status = read_input(opt, &spec, &results, &advice, &pragma_network);
+    hd_wu_prog wu = { .nstmts = 0 };
+    hd_wu_prog_result wu_result = { .nversions = 0 };
+    int status = read_input(opt, &spec, &results, &advice, &pragma_network, &wu);
     if (status != HD_EXIT_OK)
         return status;
 
@@ -296,9 +302,19 @@ static int analyze(void *dest)
     res.spec = &spec;
     res.advice = opt->layouts ? &advice : NULL;
     res.networks = NULL;
+    res.wu = NULL;
+    res.wu_result = NULL;
     /* --network, else the file's pragma, else the e-cube hypercube. */
     const char *word = opt->network ? opt->network : pragma_network ? pragma_network : "ecube";
     bool all = strcmp(word, "all") == 0;
+    /* Wu 1984's programs on the one omega-class network analysed. */
+    hd_target wt;
+    if (!all && wu.nstmts > 0 && hd_target_parse(word, spec.n, &wt) &&
+        wt.kind != HD_TARGET_ECUBE_HYPERCUBE &&
+        hd_wu_prog_analyse(&wt, &wu, &wu_result) == HD_OK) {
+        res.wu = &wu;
+        res.wu_result = &wu_result;
+    }
     hd_plan plans[HD_NETWORKS];
     int built = 0, rc = HD_OK;
     for (int k = 0; k < (all ? HD_NETWORKS : 1) && rc == HD_OK; k++) {
@@ -323,6 +339,8 @@ static int analyze(void *dest)
     hd_spec_free(&spec);
     hd_analysis_free(&results);
     hd_layout_advice_free(&advice);
+    hd_wu_prog_result_free(&wu_result);
+    hd_wu_prog_free(&wu);
     return status;
 }
 

@@ -20,6 +20,10 @@ typedef struct {
     /* --network all: the plans on each network, by hd_target_kind (p is
      * the e-cube one's copy); NULL otherwise. */
     const hd_plan *networks;
+    /* The program in Wu 1984's terms and what his algorithms make of it,
+     * on an omega-class network (NULL otherwise, or without statements). */
+    const hd_wu_prog *wu;
+    const hd_wu_prog_result *wu_result;
 } hd_analyze_result;
 
 /* The networks --network all compares, in hd_target_kind's order. */

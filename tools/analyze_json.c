@@ -376,6 +376,118 @@ static void put_integer(FILE *out, const char *sep, const char *key, json_int_t 
     fputs(p, out);
 }
 
+/* ------------------------------------------- Wu 1984's programs */
+
+static json_t *json_status(int rc)
+{
+    return json_string(rc == HD_OK ? "ok" : rc == HD_ETOOBIG ? "too large" : "failed");
+}
+
+static json_t *json_map(const hd_agl *F)
+{
+    char buf[HD_MAP_TEXT_MAX];
+    hd_affine f = hd_agl_affine(F);
+    hd_map_text(&f, F->A.n, buf, sizeof buf);
+    json_t *o = json_agl(F, F->A.n);
+    json_object_set_new(o, "map", json_string(buf));
+    return o;
+}
+
+static json_t *json_versions(const hd_wu_prog *w, const hd_wu_prog_result *r)
+{
+    json_t *list = json_array();
+    for (int x = 0; x < r->nversions; x++) {
+        const hd_wu_prog_version *ver = &r->versions[x];
+        json_t *o = json_object(), *uses = json_array();
+        json_object_set_new(o, "vector", json_string(w->vectors[ver->vector]));
+        json_object_set_new(o, "assigned_line", ver->defined_by < 0 ? json_null()
+                            : json_integer(w->stmts[ver->defined_by].line));
+        for (int h = 0; h < ver->nuses; h++) {
+            const hd_wu_prog_use *u = &ver->uses[h];
+            const hd_wu_stmt *st = &w->stmts[u->stmt];
+            json_t *e = json_object();
+            json_object_set_new(e, "line", json_integer(st->line));
+            json_object_set_new(e, "read", u->node >= 0 ? json_string(st->leaf_text[u->node])
+                                                       : json_null());
+            json_object_set_new(e, "P", json_agl(&u->P, w->n));
+            json_object_set_new(e, "into", u->into >= 0 ? json_integer(u->into) : json_null());
+            json_object_set_new(e, "F", json_map(&u->F));
+            json_object_set_new(e, "passes", json_integer(u->passes));
+            json_object_set_new(e, "remap", json_integer(u->remap));
+            json_array_append_new(uses, e);
+        }
+        json_object_set_new(o, "uses", uses);
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+/* A C program's: the map pragmas that give Algorithm II's mappings. */
+static json_t *json_pragmas(const hd_wu_prog *w, const hd_wu_prog_result *r)
+{
+    json_t *list = json_array();
+    hd_wu_map *m;
+    int count = r->improves ? hd_wu_prog_maps(w, r, &m) : 0;
+    for (int k = 0; k < count; k++) {
+        json_t *o = json_map(&m[k].F);
+        json_object_set_new(o, "line", json_integer(w->stmts[m[k].stmt].line));
+        json_object_set_new(o, "array", json_string(w->vectors[m[k].vector]));
+        json_array_append_new(list, o);
+    }
+    if (count)
+        free(m);
+    return list;
+}
+
+static json_t *json_wu_program(const hd_analyze_result *res)
+{
+    const hd_wu_prog *w = res->wu;
+    const hd_wu_prog_result *r = res->wu_result;
+    bool omega = res->p.target.kind == HD_TARGET_OMEGA;
+    json_t *o = json_object(), *m = json_object();
+    json_object_set_new(o, "statements", json_integer(w->nstmts));
+    json_object_set_new(m, "algorithm", json_string(omega ? "II" : "VI"));
+    json_object_set_new(m, "inner", json_string(!r->map_exact ? "runs"
+                                                : omega ? "I" : "V"));
+    json_object_set_new(m, "limit", json_integer(r->map_limit));
+    json_object_set_new(m, "status", json_status(r->map_status));
+    json_object_set_new(m, "identity", json_integer(r->map_identity));
+    json_object_set_new(m, "cost", json_integer(r->map_cost));
+    json_object_set_new(m, "versions", json_versions(w, r));
+    if (w->from_c) {
+        int unpriced = 0;
+        for (int s = 0; s < w->nstmts; s++)
+            unpriced += w->stmts[s].unpriced;
+        json_object_set_new(m, "per_doall", json_integer(r->realized));
+        json_object_set_new(m, "program_maps", json_integer(r->program_own));
+        json_object_set_new(m, "improves", json_boolean(r->improves));
+        json_object_set_new(m, "unpriced_reads", json_integer(unpriced));
+        json_object_set_new(m, "pragmas", json_pragmas(w, r));
+    }
+    json_object_set_new(o, "data_mappings", m);
+    if (!w->from_c) {
+        json_t *a = json_object(), *list = json_array();
+        json_object_set_new(a, "algorithm", json_string(omega ? "IV" : "VIII"));
+        json_object_set_new(a, "status", json_status(r->align_status));
+        if (r->align_status == HD_OK) {
+            json_object_set_new(a, "identity", json_integer(r->align_identity));
+            json_object_set_new(a, "free", json_integer(r->align_free));
+            json_object_set_new(a, "fixed", json_integer(r->align_fixed));
+            for (int s = 0; s < w->nstmts; s++) {
+                json_t *e = json_object();
+                json_object_set_new(e, "line", json_integer(w->stmts[s].line));
+                json_object_set_new(e, "cost_free", json_integer(r->cost_free[s]));
+                json_object_set_new(e, "cost_fixed", json_integer(r->cost_fixed[s]));
+                json_object_set_new(e, "root_free", json_map(&r->root_free[s]));
+                json_array_append_new(list, e);
+            }
+        }
+        json_object_set_new(a, "statements", list);
+        json_object_set_new(o, "alignment", a);
+    }
+    return o;
+}
+
 /*
  * The pieces of the JSON that do not depend on the set's order, encoded
  * once: every entry's strings, and for each distinct LCC its shared
@@ -514,6 +626,8 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
         put_list(out, "layouts", json_advice(res->advice));
     if (res->spec && res->spec->arrays)
         put_list(out, "arrays", json_arrays(res->spec));
+    if (res->wu)
+        put_list(out, "program", json_wu_program(res));
     fputs("}\n", out);
     for (int r = 0; r < res->p.m; r++)
         free(after[r]);

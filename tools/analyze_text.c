@@ -456,6 +456,163 @@ static void print_passes(FILE *out, const hd_analyze_result *res)
             (unsigned long long)p->passes_before, (unsigned long long)p->passes_after);
 }
 
+/* ------------------------------------------- Wu 1984's programs */
+
+static void print_F(FILE *out, const hd_agl *F)
+{
+    char buf[HD_MAP_TEXT_MAX];
+    hd_affine f = hd_agl_affine(F);
+    hd_map_text(&f, F->A.n, buf, sizeof buf);
+    fputs(buf, out);
+}
+
+static const char *status_words(int rc)
+{
+    return rc == HD_ETOOBIG ? "beyond its limits (docs/omega.md, \"Programs\")"
+                            : "not computed (internal error)";
+}
+
+/* The versions' uses with the mappings Algorithm II (VI) chose. */
+static void print_versions(FILE *out, const hd_wu_prog *w, const hd_wu_prog_result *r)
+{
+    for (int x = 0; x < r->nversions; x++) {
+        const hd_wu_prog_version *ver = &r->versions[x];
+        fprintf(out, "\n  %s", w->vectors[ver->vector]);
+        if (ver->defined_by < 0)
+            fprintf(out, " as the program starts");
+        else
+            fprintf(out, " assigned on line %d", w->stmts[ver->defined_by].line);
+        fprintf(out, ":\n");
+        for (int h = 0; h < ver->nuses; h++) {
+            const hd_wu_prog_use *u = &ver->uses[h];
+            const hd_wu_stmt *st = &w->stmts[u->stmt];
+            fprintf(out, "    line %d, %s into ", st->line,
+                    u->node >= 0 ? st->leaf_text[u->node] : "a copy");
+            if (u->into >= 0)
+                fprintf(out, "%s", w->vectors[r->versions[u->into].vector]);
+            else
+                fprintf(out, "%s (never read again)",
+                        w->vectors[u->node >= 0 ? st->lhs : ver->vector]);
+            fprintf(out, ": F = ");
+            print_F(out, &u->F);
+            fprintf(out, ", %d pass%s", u->passes, u->passes == 1 ? "" : "es");
+            if (u->remap)
+                fprintf(out, " after a remap of %d", u->remap);
+            fputc('\n', out);
+        }
+    }
+}
+
+/* A C program's doalls as Wu's statements: the map pragmas that give
+ * Algorithm II's mappings, one per array and doall. */
+static void print_wu_pragmas(FILE *out, const hd_wu_prog *w, const hd_wu_prog_result *r)
+{
+    int unpriced = 0;
+    for (int s = 0; s < w->nstmts; s++)
+        unpriced += w->stmts[s].unpriced;
+    bool own = r->program_own != r->map_identity;
+    for (int s = 0; s < w->nstmts && !own; s++)
+        for (int v = 0; v < w->nvectors && !own; v++) {
+            hd_agl id = hd_agl_identity(w->n);
+            own = !hd_agl_equal(&w->own[(size_t)s * (size_t)w->nvectors + (size_t)v], &id);
+        }
+    fprintf(out, "\n  Hyperdo gives an array one mapping per doall (a map pragma), the arrays a\n"
+            "  doall writes the same one: Algorithm II's mappings under that rule cost\n"
+            "  %d pass%s (remaps priced in the order of the text)", r->realized,
+            r->realized == 1 ? "" : "es");
+    if (own)
+        fprintf(out, "; the program's own map\n  pragmas, %d", r->program_own);
+    fprintf(out, ".\n");
+    if (unpriced)
+        fprintf(out, "  %d read%s of distributed arrays %s no permutation (an LCG, an LCS or general),\n"
+                "  outside Wu's model: not counted here, but moved by the mappings too.\n",
+                unpriced, unpriced == 1 ? "" : "s", unpriced == 1 ? "is" : "are");
+    if (!r->improves) {
+        fprintf(out, "  That is no better than no mappings: none suggested.\n");
+        return;
+    }
+    hd_wu_map *m;
+    int count = hd_wu_prog_maps(w, r, &m);
+    fprintf(out, "  The map pragmas that give it (hyperdo translate --maps wu writes\n"
+            "  them itself):\n");
+    for (int k = 0; k < count; k++) {
+        if (k == 0 || m[k].stmt != m[k - 1].stmt)
+            fprintf(out, "    before the doall of line %d:\n", w->stmts[m[k].stmt].line);
+        /* Arrays of one doall under one mapping share a pragma. */
+        bool first = true;
+        for (int j = 0; j < k && first; j++)
+            first = !(m[j].stmt == m[k].stmt && hd_agl_equal(&m[j].F, &m[k].F));
+        if (!first)
+            continue;
+        fprintf(out, "      #pragma hyperdo map(%s", w->vectors[m[k].vector]);
+        for (int j = k + 1; j < count && m[j].stmt == m[k].stmt; j++)
+            if (hd_agl_equal(&m[j].F, &m[k].F))
+                fprintf(out, ", %s", w->vectors[m[j].vector]);
+        fprintf(out, " : ");
+        print_F(out, &m[k].F);
+        fprintf(out, ")\n");
+    }
+    free(m);
+}
+
+/* Alignments (Chapter 4), specs only. */
+static void print_alignment(FILE *out, const hd_target *t, const hd_wu_prog *w,
+                            const hd_wu_prog_result *r)
+{
+    bool omega = t->kind == HD_TARGET_OMEGA;
+    fprintf(out, "\n== Operand alignment (Wu 1984, Chapter 4; Algorithm %s) ==\n"
+            "  Every data mapping the identity; each operation of a statement computed at\n"
+            "  A(i) for an alignment A.  The thesis leaves the root free (the result stays\n"
+            "  where it was computed); owner computes fixes it where the left-hand side\n"
+            "  lives (docs/omega-align.md).\n\n", omega ? "IV" : "VIII");
+    if (r->align_status != HD_OK) {
+        fprintf(out, "  Alignments %s.\n", status_words(r->align_status));
+        return;
+    }
+    fprintf(out, "  passes in all: %d with every operation where its result goes, %d with roots\n"
+            "  free, %d with roots fixed (owner computes).\n\n",
+            r->align_identity, r->align_free, r->align_fixed);
+    fprintf(out, "  %6s  %10s  %11s  %s\n", "line", "root free", "root fixed",
+            "result of the free root at");
+    for (int s = 0; s < w->nstmts; s++) {
+        fprintf(out, "  %6d  %10d  %11d  ", w->stmts[s].line, r->cost_free[s], r->cost_fixed[s]);
+        print_F(out, &r->root_free[s]);
+        fputc('\n', out);
+    }
+}
+
+static void print_wu_program(FILE *out, const hd_analyze_result *res)
+{
+    const hd_wu_prog *w = res->wu;
+    const hd_wu_prog_result *r = res->wu_result;
+    const hd_target *t = &res->p.target;
+    bool omega = t->kind == HD_TARGET_OMEGA;
+    fprintf(out, "\n== Data mappings for the program (Wu 1984, Chapter %s; Algorithm %s) ==\n",
+            omega ? "3" : "5", omega ? "II" : "VI");
+    fprintf(out, "  %s; each vector between two assignments is\n"
+            "  a version, moved by its transfers in program order, each under a data\n"
+            "  mapping F of its own, remaps between them paid (Notation 3.2).  Inside,\n"
+            "  each version's sequence by %s, limit %d.\n",
+            w->from_c ? "The doalls in the order of the text are Wu's statements (a loop or a\n"
+                        "  branch around them is not followed)"
+                      : "The spec's statements in order",
+            r->map_exact ? (omega ? "Algorithm I (exact)" : "Algorithm V (exact)")
+                         : "the runs heuristic (n > 3: Algorithm I would take seconds a call)",
+            r->map_limit);
+    if (r->map_status != HD_OK) {
+        fprintf(out, "\n  Mappings %s; with every mapping the identity: %d passes.\n",
+                status_words(r->map_status), r->map_identity);
+    } else {
+        fprintf(out, "\n  passes in all: %d with every mapping the identity, %d with Algorithm %s's.\n",
+                r->map_identity, r->map_cost, omega ? "II" : "VI");
+        print_versions(out, w, r);
+    }
+    if (w->from_c && r->map_status == HD_OK)
+        print_wu_pragmas(out, w, r);
+    if (!w->from_c)
+        print_alignment(out, t, w, r);
+}
+
 /* --network all: each LCC on the three networks, each with its mapping. */
 static void print_networks(FILE *out, const hd_analyze_result *res)
 {
@@ -525,6 +682,8 @@ char *hd_analyze_report(const hd_analyze_result *res)
             print_lcc(out, &res->p.comm[r], r, res->p.m, w);
         if (omega_class(res->p.target.kind)) {
             print_passes(out, res);
+            if (res->wu)
+                print_wu_program(out, res);
         } else {
             print_set_mapping(out, res, w);
             print_summary(out, res, w);
