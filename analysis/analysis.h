@@ -906,10 +906,15 @@ typedef struct {
     /* C: the mapping of each vector at each doall, Hyperdo's way (one per
      * array and doall, the arrays a doall writes under one): at[s *
      * nvectors + v] where used[...]; the cost of the same transfers and
-     * remaps under it (text order, every remap priced), under the
-     * program's own map pragmas, and whether it beats the identity. */
+     * remaps (hd_wu_prog_remaps) under Algorithm II's mappings projected
+     * onto that rule, under one mapping F for everything (the static
+     * problem), under the better of the two after a descent (Hyperdo's,
+     * not Wu's: at holds it), under the program's own map pragmas, and
+     * whether the descent's beats the identity. */
     hd_agl *at;           /* owned */
     bool *used;           /* owned */
+    int projected;
+    int static_cost;
     int realized;
     int program_own;      /* the program's map pragmas (identity: none) */
     bool improves;        /* realized < map_identity */

@@ -83,5 +83,12 @@
 #define HD_WU_PROGRAM_MAX_VERSIONS 256
 /* Nodes each static search of the runs heuristic may visit. */
 #define HD_WU_PROGRAM_BUDGET 20000L
+/* Hyperdo's descent over a C program's mappings, one per array and doall
+ * (wu_program.c): rounds over every doall, and the mappings it tries in
+ * each place beside the local moves (the identity, the static F and the
+ * first of Algorithm II's).  A round costs O(cells x candidates) local
+ * prices; the descent stops earlier when a round changes nothing. */
+#define HD_WU_DESCENT_ROUNDS 8
+#define HD_WU_DESCENT_CANDIDATES 62
 
 #endif

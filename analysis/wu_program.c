@@ -522,6 +522,216 @@ int hd_wu_prog_remaps(const hd_target *t, const hd_wu_prog *w, const hd_agl *at,
     return total;
 }
 
+/* ------------------- Hyperdo's completion: one mapping per array and doall */
+
+/* Which statements use vector v before and after statement s (-1: none),
+ * for the remaps a change at s touches. */
+typedef struct {
+    const hd_target *t;
+    const hd_wu_prog *w;
+    hd_agl *at;
+    int *prev, *next;     /* [s * nvectors + v] */
+} search;
+
+static int remap_between(const search *x, int v, int s, int s2)
+{
+    int nv = x->w->nvectors;
+    if (s < 0 || s2 < 0 || use_of(&x->w->stmts[s2], v) != 2)
+        return 0;
+    const hd_agl *F = &x->at[(size_t)s * (size_t)nv + (size_t)v];
+    const hd_agl *G = &x->at[(size_t)s2 * (size_t)nv + (size_t)v];
+    if (hd_agl_equal(F, G))
+        return 0;
+    hd_agl finv = agl_inverse(F), moves = hd_agl_compose(G, &finv);
+    return hd_passes(x->t, &moves);
+}
+
+/* The passes a change of the cell (vectors cell[0 .. count) of statement
+ * s) can alter: s's reads, and the remaps into and out of s. */
+static int local_price(const search *x, int s, const int *cell, int count)
+{
+    const hd_wu_stmt *st = &x->w->stmts[s];
+    int nv = x->w->nvectors, total = 0;
+    const hd_agl *row = &x->at[(size_t)s * (size_t)nv];
+    for (int i = 0; i < st->tree.count; i++) {
+        int v = st->leaf_vector[i];
+        if (v < 0)
+            continue;
+        hd_agl moved = hd_agl_compose(&row[st->lhs], &st->tree.node[i].P);
+        total += hd_wu_transfer_cost(x->t, &moved, &row[v]);
+    }
+    for (int k = 0; k < count; k++) {
+        size_t c = (size_t)s * (size_t)nv + (size_t)cell[k];
+        total += remap_between(x, cell[k], x->prev[c], s) + remap_between(x, cell[k], s, x->next[c]);
+    }
+    return total;
+}
+
+static void set_cell(search *x, int s, const int *cell, int count, const hd_agl *F)
+{
+    for (int k = 0; k < count; k++)
+        x->at[(size_t)s * (size_t)x->w->nvectors + (size_t)cell[k]] = *F;
+}
+
+/* The best of `cands` (and of the moves that make one read of the cell,
+ * or one remap, cost nothing) for the cell, if better than what it has. */
+static bool improve_cell(search *x, int s, const int *cell, int count, bool written,
+                         const hd_agl *cands, int ncand)
+{
+    const hd_wu_stmt *st = &x->w->stmts[s];
+    int nv = x->w->nvectors;
+    hd_agl *row = &x->at[(size_t)s * (size_t)nv];
+    hd_agl keep = row[cell[0]], best = keep;
+    int best_cost = local_price(x, s, cell, count);
+    int nlocal = 2 * st->tree.count + 2 * count;
+    hd_agl *local = hd_xmalloc((size_t)(nlocal + 1) * sizeof *local);
+    int m = 0;
+    for (int i = 0; i < st->tree.count; i++) {
+        int v = st->leaf_vector[i];
+        if (v < 0)
+            continue;
+        if (written) {           /* F_home = F_v P^-1: this read stays home */
+            hd_agl pinv = agl_inverse(&st->tree.node[i].P);
+            local[m++] = hd_agl_compose(&row[v], &pinv);
+        } else if (v == cell[0]) {   /* F_v = F_home P */
+            local[m++] = hd_agl_compose(&row[st->lhs], &st->tree.node[i].P);
+        }
+    }
+    for (int k = 0; k < count; k++) {
+        size_t c = (size_t)s * (size_t)nv + (size_t)cell[k];
+        if (x->prev[c] >= 0)
+            local[m++] = x->at[(size_t)x->prev[c] * (size_t)nv + (size_t)cell[k]];
+        if (x->next[c] >= 0)
+            local[m++] = x->at[(size_t)x->next[c] * (size_t)nv + (size_t)cell[k]];
+    }
+    for (int j = 0; j < ncand + m; j++) {
+        const hd_agl *F = j < ncand ? &cands[j] : &local[j - ncand];
+        set_cell(x, s, cell, count, F);
+        int c = local_price(x, s, cell, count);
+        if (c < best_cost) {
+            best_cost = c;
+            best = *F;
+        }
+    }
+    set_cell(x, s, cell, count, &best);
+    free(local);
+    return !hd_agl_equal(&best, &keep);
+}
+
+/* A descent from *at (Hyperdo's, not Wu's): each statement's written
+ * vectors as one cell, each vector it only reads as another, given the
+ * candidate that lowers the program's passes most, until none does or
+ * HD_WU_DESCENT_ROUNDS rounds. */
+static void descend(const hd_target *t, const hd_wu_prog *w, hd_agl *at, const hd_agl *cands,
+                    int ncand)
+{
+    int nv = w->nvectors;
+    size_t cells = (size_t)(w->nstmts + 1) * (size_t)(nv + 1);
+    search x = { t, w, at, hd_xmalloc(cells * sizeof(int)), hd_xmalloc(cells * sizeof(int)) };
+    for (int v = 0; v < nv; v++) {
+        int last = -1;
+        for (int s = 0; s < w->nstmts; s++) {
+            x.prev[(size_t)s * (size_t)nv + (size_t)v] = last;
+            if (use_of(&w->stmts[s], v))
+                last = s;
+        }
+        last = -1;
+        for (int s = w->nstmts - 1; s >= 0; s--) {
+            x.next[(size_t)s * (size_t)nv + (size_t)v] = last;
+            if (use_of(&w->stmts[s], v))
+                last = s;
+        }
+    }
+    int *cell = hd_xmalloc((size_t)(nv + 1) * sizeof *cell);
+    for (int round = 0; round < HD_WU_DESCENT_ROUNDS; round++) {
+        bool changed = false;
+        for (int s = 0; s < w->nstmts; s++) {
+            const hd_wu_stmt *st = &w->stmts[s];
+            cell[0] = st->lhs;
+            memcpy(cell + 1, st->also, (size_t)st->nalso * sizeof *cell);
+            changed |= improve_cell(&x, s, cell, 1 + st->nalso, true, cands, ncand);
+            for (int v = 0; v < nv; v++)
+                if (use_of(st, v) == 2 && v != st->lhs && !in_list(st->also, st->nalso, v)) {
+                    cell[0] = v;
+                    changed |= improve_cell(&x, s, cell, 1, false, cands, ncand);
+                }
+        }
+        if (!changed)
+            break;
+    }
+    free(cell);
+    free(x.prev);
+    free(x.next);
+}
+
+/* One linear F for every array everywhere (the static problem, as the
+ * plan solves it for processors: hd_omega_choose_mapping) over the
+ * logical transfers: a start the descent can only improve on. */
+static hd_agl static_mapping(const hd_target *t, const hd_wu_prog *w)
+{
+    int m = 0;
+    for (int s = 0; s < w->nstmts; s++)
+        m += w->stmts[s].tree.count;
+    hd_lcc *c = hd_xmalloc((size_t)(m + 1) * sizeof *c);
+    const hd_lcc **cp = hd_xmalloc((size_t)(m + 1) * sizeof *cp);
+    uint64_t *weight = hd_xmalloc((size_t)(m + 1) * sizeof *weight);
+    int k = 0;
+    for (int s = 0; s < w->nstmts; s++)
+        for (int i = 0; i < w->stmts[s].tree.count; i++)
+            if (w->stmts[s].leaf_vector[i] >= 0) {
+                const hd_agl *P = &w->stmts[s].tree.node[i].P;
+                c[k] = (hd_lcc){ .dir = HD_GATHER, .A = P->A, .b = P->b };
+                cp[k] = &c[k];
+                weight[k++] = 1;
+            }
+    hd_agl F = hd_agl_identity(w->n);
+    uint64_t passes;
+    if (k > 0)
+        hd_omega_choose_mapping(t, cp, weight, k, &F.A, &passes);
+    free(c);
+    free(cp);
+    free(weight);
+    return F;
+}
+
+/* The mappings Hyperdo runs: Algorithm II's projected, and the static
+ * mapping, each improved by the descent; the cheaper kept in r->at. */
+static void complete(const hd_target *t, const hd_wu_prog *w, hd_wu_prog_result *r)
+{
+    int nv = w->nvectors;
+    size_t cells = (size_t)(w->nstmts + 1) * (size_t)(nv + 1);
+    r->projected = price(t, w, r->at);
+    /* Candidates: every mapping the projection uses, the identity and F. */
+    hd_agl F = static_mapping(t, w);
+    hd_agl *cands = hd_xmalloc((HD_WU_DESCENT_CANDIDATES + 2) * sizeof *cands);
+    int ncand = 0;
+    cands[ncand++] = hd_agl_identity(w->n);
+    cands[ncand++] = F;
+    for (size_t c = 0; c < cells && ncand < HD_WU_DESCENT_CANDIDATES + 2; c++) {
+        if (!r->used[c])
+            continue;
+        bool seen = false;
+        for (int j = 0; j < ncand && !seen; j++)
+            seen = hd_agl_equal(&cands[j], &r->at[c]);
+        if (!seen)
+            cands[ncand++] = r->at[c];
+    }
+    hd_agl *other = hd_xmalloc(cells * sizeof *other);
+    for (size_t c = 0; c < cells; c++)
+        other[c] = F;
+    r->static_cost = price(t, w, other);
+    descend(t, w, r->at, cands, ncand);
+    descend(t, w, other, cands, ncand);
+    r->realized = price(t, w, r->at);
+    int o = price(t, w, other);
+    if (o < r->realized) {
+        memcpy(r->at, other, cells * sizeof *other);
+        r->realized = o;
+    }
+    free(other);
+    free(cands);
+}
+
 /* --------------------------------------------- Chapter 4: alignment */
 
 /* The statements' trees with their reads: a leaf of a vector an earlier
@@ -624,7 +834,10 @@ int hd_wu_prog_analyse(const hd_target *t, const hd_wu_prog *w, hd_wu_prog_resul
     versions_free(&vs);
     if (w->from_c) {
         project(w, out);
-        out->realized = out->map_status == HD_OK ? price(t, w, out->at) : out->map_identity;
+        if (out->map_status == HD_OK)
+            complete(t, w, out);
+        else
+            out->realized = out->projected = out->static_cost = out->map_identity;
         out->program_own = price(t, w, w->own);
         out->improves = out->map_status == HD_OK && out->realized < out->map_identity;
         out->align_status = HD_EINVAL;

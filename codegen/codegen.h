@@ -24,6 +24,9 @@ typedef struct {
     hd_objective objective;     /* --objective): the plan's choices */
     const char *out_path;  /* the output's name, for its own #line
                             * directives; NULL: none */
+    const char *maps_note; /* what the translator decided about data
+                            * mappings (translate --maps wu), a sentence
+                            * for the header; NULL: nothing */
 } hd_codegen_options;
 
 /*

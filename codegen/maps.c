@@ -250,6 +250,19 @@ static void put_remap_cost(text *t, const gen *g, const hd_affine *F, const hd_a
 void put_map_header(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
+    /* The driver's note, a line of the header per line of it. */
+    for (const char *c = g->opt->maps_note; c && *c;) {
+        const char *nl = strchr(c, '\n');
+        size_t len = nl ? (size_t)(nl - c) : strlen(c);
+        char *line = hd_xmalloc(len + 1);
+        memcpy(line, c, len);
+        line[len] = '\0';
+        put(t, c == g->opt->maps_note ? " *\n * " : " * ");
+        put_commented(t, line);
+        put(t, "\n");
+        free(line);
+        c += len + (nl != NULL);
+    }
     if (!p->nmaps)
         return;
     int n = p->n;
@@ -269,6 +282,9 @@ void put_map_header(text *t, const gen *g)
         put(t, ": ");
         put_map(t, map_F(hd_map_initial(p, a)), n);
         put(t, " from the start");
+        bool chosen = false;
+        for (int k = 0; k < p->nmaps; k++)
+            chosen |= p->maps[k].array == a && p->maps[k].chosen;
         for (int k = 0; k < p->nmaps; k++) {
             const hd_data_map *m = &p->maps[k];
             if (m->array != a || m->file_scope)
@@ -282,6 +298,8 @@ void put_map_header(text *t, const gen *g)
             put_map(t, &m->F, n);
             putf(t, " from the doall of line %d", line);
         }
+        if (chosen)
+            put(t, " (chosen: --maps wu)");
         put(t, "\n");
     }
     bool header = false;

@@ -266,7 +266,8 @@ void map_arrays(reader *r)
             prog->maps = hd_xrealloc(prog->maps, (size_t)(prog->nmaps + 1) * sizeof *prog->maps);
             prog->maps[prog->nmaps++] = (hd_data_map){
                 .array = a, .F = F, .line = p->line, .file_scope = p->map->file_scope,
-                .from = p->map->from, .func_begin = p->map->func_begin };
+                .from = p->map->from, .func_begin = p->map->func_begin,
+                .offset = (unsigned)p->name_cols[j] };
         }
     }
 }

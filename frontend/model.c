@@ -208,6 +208,14 @@ const hd_data_map *hd_map_at(const hd_program *p, const hd_loop *l, int arr)
     return found ? found : hd_map_initial(p, arr);
 }
 
+void hd_program_add_map(hd_program *p, int arr, const hd_loop *l, const hd_affine *F)
+{
+    p->maps = hd_xrealloc(p->maps, (size_t)(p->nmaps + 1) * sizeof *p->maps);
+    p->maps[p->nmaps++] = (hd_data_map){ .array = arr, .F = *F, .line = l->pragma_line,
+                                         .from = l->pragma_begin, .func_begin = l->func_begin,
+                                         .offset = l->pragma_begin, .chosen = true };
+}
+
 const hd_data_map *hd_map_initial(const hd_program *p, int arr)
 {
     for (int k = 0; k < p->nmaps; k++)

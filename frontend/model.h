@@ -445,6 +445,9 @@ typedef struct {
     unsigned from;          /* not file_scope: the line of the doall pragma
                              * (hd_loop.pragma_begin) it holds from, */
     unsigned func_begin;    /* in the function that starts here */
+    unsigned offset;        /* of the array's name in the pragma */
+    bool chosen;            /* chosen by the translator (translate --maps
+                             * wu), not written in the program */
 } hd_data_map;
 
 /* The words of '#pragma hyperdo network(...)' and of --network, in the
@@ -491,6 +494,9 @@ void hd_program_free(hd_program *p);
  * text alone, not on the path control takes: the host makes sure of the
  * array's mapping before each doall (docs/annotations.md). */
 const hd_data_map *hd_map_at(const hd_program *p, const hd_loop *l, int arr);
+/* Array arr under F from doall l on, as a map pragma right before l
+ * would put it, marked chosen (the translator's, not the program's). */
+void hd_program_add_map(hd_program *p, int arr, const hd_loop *l, const hd_affine *F);
 /* arr's file-scope mapping, or NULL (the identity). */
 const hd_data_map *hd_map_initial(const hd_program *p, int arr);
 /* Is F (on n bits) the identity, with no complement? */

@@ -458,6 +458,8 @@ static json_t *json_wu_program(const hd_analyze_result *res)
         int unpriced = 0;
         for (int s = 0; s < w->nstmts; s++)
             unpriced += w->stmts[s].unpriced;
+        json_object_set_new(m, "projected", json_integer(r->projected));
+        json_object_set_new(m, "static", json_integer(r->static_cost));
         json_object_set_new(m, "per_doall", json_integer(r->realized));
         json_object_set_new(m, "program_maps", json_integer(r->program_own));
         json_object_set_new(m, "improves", json_boolean(r->improves));

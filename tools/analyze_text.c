@@ -505,7 +505,8 @@ static void print_versions(FILE *out, const hd_wu_prog *w, const hd_wu_prog_resu
 
 /* A C program's doalls as Wu's statements: the map pragmas that give
  * Algorithm II's mappings, one per array and doall. */
-static void print_wu_pragmas(FILE *out, const hd_wu_prog *w, const hd_wu_prog_result *r)
+static void print_wu_pragmas(FILE *out, const hd_wu_prog *w, const hd_wu_prog_result *r,
+                             bool omega)
 {
     int unpriced = 0;
     for (int s = 0; s < w->nstmts; s++)
@@ -517,12 +518,15 @@ static void print_wu_pragmas(FILE *out, const hd_wu_prog *w, const hd_wu_prog_re
             own = !hd_agl_equal(&w->own[(size_t)s * (size_t)w->nvectors + (size_t)v], &id);
         }
     fprintf(out, "\n  Hyperdo gives an array one mapping per doall (a map pragma), the arrays a\n"
-            "  doall writes the same one: Algorithm II's mappings under that rule cost\n"
-            "  %d pass%s (remaps priced in the order of the text)", r->realized,
-            r->realized == 1 ? "" : "es");
+            "  doall writes the same one.  Under that rule, with the remaps priced in the\n"
+            "  order of the text (at most what the runtime moves):\n"
+            "    Algorithm %s's mappings, each array taking its first one at a doall  %d\n"
+            "    one mapping F for every array (the static problem)                  %d\n"
+            "    the better of the two after Hyperdo's descent (a mapping at a time)  %d\n",
+            omega ? "II" : "VI", r->projected, r->static_cost, r->realized);
     if (own)
-        fprintf(out, "; the program's own map\n  pragmas, %d", r->program_own);
-    fprintf(out, ".\n");
+        fprintf(out, "    the program's own map pragmas                                      %d\n",
+                r->program_own);
     if (unpriced)
         fprintf(out, "  %d read%s of distributed arrays %s no permutation (an LCG, an LCS or general),\n"
                 "  outside Wu's model: not counted here, but moved by the mappings too.\n",
@@ -533,7 +537,7 @@ static void print_wu_pragmas(FILE *out, const hd_wu_prog *w, const hd_wu_prog_re
     }
     hd_wu_map *m;
     int count = hd_wu_prog_maps(w, r, &m);
-    fprintf(out, "  The map pragmas that give it (hyperdo translate --maps wu writes\n"
+    fprintf(out, "  The map pragmas that give the last (hyperdo translate --maps wu writes\n"
             "  them itself):\n");
     for (int k = 0; k < count; k++) {
         if (k == 0 || m[k].stmt != m[k - 1].stmt)
@@ -608,7 +612,7 @@ static void print_wu_program(FILE *out, const hd_analyze_result *res)
         print_versions(out, w, r);
     }
     if (w->from_c && r->map_status == HD_OK)
-        print_wu_pragmas(out, w, r);
+        print_wu_pragmas(out, w, r, omega);
     if (!w->from_c)
         print_alignment(out, t, w, r);
 }

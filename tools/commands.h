@@ -30,7 +30,13 @@ typedef struct {
     hd_codegen_options gen;   /* --mapping, --objective */
     int network;              /* --network: 1 + an hd_target_kind; 0: the
                                * file's network pragma, else ecube */
+    int maps;                 /* --maps: HD_MAPS_PROGRAM or HD_MAPS_WU */
 } hd_translate_options;
+
+/* Where the data mappings of a translation come from: the program's map
+ * pragmas (default), or Wu 1984's Algorithm II (VI) on an omega-class
+ * network, kept where they make the program cheaper (docs/omega.md). */
+enum { HD_MAPS_PROGRAM = 0, HD_MAPS_WU = 1 };
 
 /* The input of a translation: the annotated C file, the options that
  * shape its program, and the arguments for clang after "--". */

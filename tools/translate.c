@@ -39,7 +39,8 @@ typedef struct {
 
 static const char usage_line[] =
     "usage: hyperdo translate [--dim n] [--mapping optimal|identity] "
-    "[--objective max|maxsum|sum] [--network ecube|omega|butterfly] [-MD [-MF depfile]] "
+    "[--objective max|maxsum|sum] [--network ecube|omega|butterfly] [--maps program|wu] "
+    "[-MD [-MF depfile]] "
     "[-p builddir] in.c -o out.c [-- clang args...]";
 
 static void print_help(void)
@@ -67,6 +68,11 @@ static void print_help(void)
         "                      omega or butterfly (Wu 1984: the linear mapping\n"
         "                      with the fewest passes, docs/omega.md); wins over\n"
         "                      '#pragma hyperdo network(...)'\n"
+        "  --maps M            program (default): the data mappings of the\n"
+        "                      program's '#pragma hyperdo map'; wu: those Wu 1984's\n"
+        "                      Algorithm II (VI) chooses, one per array and doall,\n"
+        "                      where they make the program cheaper (omega and\n"
+        "                      butterfly only; the header says what was decided)\n"
         "  -MD                 also write a make rule listing the files out.c\n"
         "                      depends on, to out.d (out.c without .c) or -MF\n"
         "  -MF depfile         where -MD writes it\n"
@@ -126,6 +132,17 @@ static bool parse_mapping(const char *value, void *mapping)
     return true;
 }
 
+static bool parse_maps(const char *value, void *maps)
+{
+    if (strcmp(value, "program") == 0)
+        *(int *)maps = HD_MAPS_PROGRAM;
+    else if (strcmp(value, "wu") == 0)
+        *(int *)maps = HD_MAPS_WU;
+    else
+        return false;
+    return true;
+}
+
 static const hd_option translate_options[] = {
     { "--dim", HD_OPT_VALUE, take_dim, 0, NULL, NULL },
     { "--mapping", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, gen.mapping),
@@ -134,6 +151,8 @@ static const hd_option translate_options[] = {
       "max, maxsum or sum", hd_option_objective },
     { "--network", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, network),
       "ecube, omega or butterfly", hd_option_network },
+    { "--maps", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, maps),
+      "'program' or 'wu'", parse_maps },
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
@@ -341,6 +360,133 @@ static char *default_depfile(const char *out)
     return d;
 }
 
+/* --------------------------------------------- --maps wu (Wu 1984) */
+
+/* The passes of the whole program under the program's data mappings now:
+ * its plan's (the communications, under the processor mapping the plan
+ * chooses) and, given Wu's view w and its mappings at, the remaps. */
+static int program_passes(const hd_program *prog, const hd_analysis *results,
+                          const hd_target *t, const hd_codegen_options *gen,
+                          const hd_wu_prog *w, const hd_agl *at, uint64_t *passes)
+{
+    hd_spec comms;
+    hd_plan plan;
+    hd_program_spec(prog, results, &comms);
+    int rc = hd_plan_build(&comms, t, gen->objective, gen->mapping, &plan);
+    if (rc == HD_OK) {
+        *passes = plan.passes_after;
+        if (at)
+            *passes += (uint64_t)hd_wu_prog_remaps(t, w, at, &plan.mapping);
+        hd_plan_free(&plan);
+    }
+    hd_spec_free(&comms);
+    return rc;
+}
+
+/* The analysis again, after the model's mappings changed. */
+static int reanalyse(const char *path, hd_program *prog, hd_analysis *results)
+{
+    hd_diags d;
+    hd_diags_init(&d, path);
+    hd_diags_set_source(&d, prog->source, prog->source_len);
+    hd_analysis_free(results);
+    int errors = hd_analyse_program(prog, &d, results);
+    char *text = hd_diags_text(&d);
+    hd_diags_free(&d);
+    if (errors) {
+        fprintf(stderr, "hyperdo: error: the program does not analyse under the data mappings "
+                        "--maps wu chose (internal error):\n%s", text ? text : "");
+    }
+    free(text);
+    return errors ? HD_EXIT_FAILURE : HD_EXIT_OK;
+}
+
+/*
+ * --maps wu: the data mappings of Wu 1984's Algorithm II (VI on the
+ * butterfly) for the doalls in the order of the text, one per array and
+ * doall (wu_program.c), put into the model as if map pragmas had stood
+ * before the doalls, then the whole program priced with and without
+ * them (its plan's passes under the processor mapping chosen for each,
+ * and the remaps): kept only when cheaper.  What was decided goes into
+ * the header as a note.  Correctness does not rest on the choice: the
+ * runtime remaps before each doall whatever the path (docs/omega.md).
+ */
+static int choose_wu_maps(const char *path, hd_program *prog, hd_analysis *results,
+                          const hd_target *t, const hd_codegen_options *gen, char *note,
+                          size_t size)
+{
+    if (t->kind != HD_TARGET_OMEGA && t->kind != HD_TARGET_BUTTERFLY) {
+        fprintf(stderr, "hyperdo: error: '--maps wu' needs an omega-class network (--network "
+                        "omega or butterfly, or '#pragma hyperdo network(...)'): Wu 1984 "
+                        "prices data mappings in passes\n");
+        return HD_EXIT_FAILURE;
+    }
+    if (prog->nmaps) {
+        hd_diags d;
+        hd_diags_init(&d, path);
+        hd_diags_set_source(&d, prog->source, prog->source_len);
+        hd_report(&d, HD_ERROR, prog->maps[0].offset, prog->maps[0].line,
+                  "'--maps wu' chooses the data mappings itself, and the program has map "
+                  "pragmas of its own: remove them, or translate without '--maps wu'");
+        char *text = hd_diags_text(&d);
+        hd_diags_free(&d);
+        fputs(text ? text : "", stderr);
+        free(text);
+        return HD_EXIT_FAILURE;
+    }
+    const char *alg = t->kind == HD_TARGET_OMEGA ? "II" : "VI";
+    hd_wu_prog w;
+    hd_wu_prog_result r;
+    memset(&r, 0, sizeof r);
+    hd_wu_prog_from_c(prog, results, &w);
+    int status = HD_EXIT_OK;
+    uint64_t before = 0, after = 0;
+    if (w.nstmts == 0 || hd_wu_prog_analyse(t, &w, &r) != HD_OK) {
+        snprintf(note, size, "--maps wu: no doall writes a distributed array: no data mapping.");
+    } else if (r.map_status != HD_OK) {
+        snprintf(note, size, "--maps wu: Algorithm %s was not run (%d versions, more than %d): "
+                 "no data mapping.", alg, r.nversions, HD_WU_PROGRAM_MAX_VERSIONS);
+    } else if (!r.improves) {
+        snprintf(note, size, "--maps wu: the data mappings from Algorithm %s, one per array and "
+                 "doall, would cost\n%d passes against %d without (Wu's transfers and "
+                 "remaps): none applied.", alg, r.realized, r.map_identity);
+    } else if (program_passes(prog, results, t, gen, &w, NULL, &before) != HD_OK) {
+        status = HD_EXIT_FAILURE;
+    } else {
+        hd_wu_map *m;
+        int count = hd_wu_prog_maps(&w, &r, &m);
+        for (int k = 0; k < count; k++) {
+            hd_affine F = hd_agl_affine(&m[k].F);
+            hd_program_add_map(prog, w.array[m[k].vector], &prog->loops[w.stmts[m[k].stmt].loop],
+                               &F);
+        }
+        free(m);
+        status = reanalyse(path, prog, results);
+        if (status == HD_EXIT_OK &&
+            program_passes(prog, results, t, gen, &w, r.at, &after) != HD_OK)
+            status = HD_EXIT_FAILURE;
+        if (status == HD_EXIT_OK && after >= before) {
+            prog->nmaps = 0;
+            status = reanalyse(path, prog, results);
+            snprintf(note, size, "--maps wu: the data mappings from Algorithm %s (%d map pragmas) "
+                     "would cost %llu passes\nwith the remaps, against %llu without: none "
+                     "applied.",
+                     alg, count, (unsigned long long)after, (unsigned long long)before);
+        } else if (status == HD_EXIT_OK) {
+            snprintf(note, size, "--maps wu: the data mappings below come from Algorithm %s (Wu "
+                     "1984), one per array and doall,\nimproved by Hyperdo's descent "
+                     "(docs/omega.md): %llu passes with the remaps, against %llu\nwithout "
+                     "them (each under its plan's processor mapping).",
+                     alg, (unsigned long long)after, (unsigned long long)before);
+        }
+    }
+    if (status != HD_EXIT_OK && !note[0])
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
+    hd_wu_prog_result_free(&r);
+    hd_wu_prog_free(&w);
+    return status;
+}
+
 int hd_translate_file(const hd_translate_input *in, const char *build_dir,
                       const char *out_path, char **out, size_t *out_len,
                       hd_program *prog)
@@ -362,6 +508,19 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     }
     hd_codegen_options gen = in->t.gen;
     gen.out_path = out_path;
+    char note[512] = "";
+    if (in->t.maps == HD_MAPS_WU && prog->n >= 1 && prog->n <= HD_CODEGEN_MAX_DIM) {
+        hd_target target;
+        hd_target_parse(in->t.network ? hd_target_word((hd_target_kind)(in->t.network - 1))
+                        : prog->network ? prog->network : "ecube", prog->n, &target);
+        if (choose_wu_maps(in->path, prog, &results, &target, &gen, note, sizeof note) !=
+            HD_EXIT_OK) {
+            hd_program_free(prog);
+            hd_analysis_free(&results);
+            return HD_EXIT_FAILURE;
+        }
+        gen.maps_note = note;
+    }
     /* The plan of the program's communications: the mapping, once
      * (codegen reports a cube it cannot translate without one). */
     hd_spec comms;

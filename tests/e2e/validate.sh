@@ -7,7 +7,7 @@
 # For PROG.c, one back end and each (dim, mapping) asked for:
 #   1. compile PROG.c with $CC as plain C11 and run it: stdout and exit status
 #      are the reference (once per program);
-#   2. hyperdo translate --dim N --mapping M [--network NET] PROG.c -o OUT.spmd.c, twice:
+#   2. hyperdo translate --dim N --mapping M [--network NET] [--maps MAPS] PROG.c -o OUT.spmd.c, twice:
 #      both outputs must be identical bytes;
 #   3. OUT.spmd.c must compile with $CC and with $CLANG under
 #      -std=c11 -Wall -Wextra -Werror;
@@ -18,7 +18,8 @@
 # Usage:
 #   validate.sh --hyperdo PATH --include DIR --lib ARCHIVE
 #               [--backend threads|mpi] [--dim N | --dims A-B]
-#               [--mapping identity|optimal]... [--network NET] [--workdir DIR]
+#               [--mapping identity|optimal]... [--network NET] [--maps MAPS]
+#               [--workdir DIR]
 #               [--cppflags "FLAGS"] [--timeout SECONDS] PROG.c
 #
 # The dimensions PROG.c supports come from its first line,
@@ -38,7 +39,7 @@ usage() {
     exit 2
 }
 
-hyperdo='' include='' lib='' backend=threads dims='' workdir='' cppflags='' network=''
+hyperdo='' include='' lib='' backend=threads dims='' workdir='' cppflags='' network='' maps=''
 mappings=()
 timeout_s=${E2E_TIMEOUT:-120}
 while [ $# -gt 0 ]; do
@@ -51,6 +52,7 @@ while [ $# -gt 0 ]; do
     --dims) dims=$2; shift 2 ;;
     --mapping) mappings+=("$2"); shift 2 ;;
     --network) network=$2; shift 2 ;;
+    --maps) maps=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
     --cppflags) cppflags=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
@@ -150,14 +152,14 @@ ref_cmds=("${cmdlog[@]}")
 failures=0 passes=0
 for ((n = lo; n <= hi; n++)); do
     for m in "${mappings[@]}"; do
-        tag="$name: $backend, --dim $n, --mapping $m${network:+, --network $network}"
+        tag="$name: $backend, --dim $n, --mapping $m${network:+, --network $network}${maps:+, --maps $maps}"
         base=$workdir/$name.$n.$m
         cmdlog=("${ref_cmds[@]}")
         ok=1
 
         # 2. Translate, twice to the same name (the output names itself in
         # its #line directives); the two must be the same bytes.
-        translate=("$hyperdo" translate --dim "$n" --mapping "$m" ${network:+--network "$network"})
+        translate=("$hyperdo" translate --dim "$n" --mapping "$m" ${network:+--network "$network"} ${maps:+--maps "$maps"})
         if ! step "$tag: hyperdo translate failed" \
                 "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}" ||
             ! mv "$base.spmd.c" "$base.again.spmd.c" ||
