@@ -916,6 +916,7 @@ typedef struct {
     int projected;
     int static_cost;
     int realized;
+    int realized_transfers;   /* realized without its remaps */
     int program_own;      /* the program's map pragmas (identity: none) */
     bool improves;        /* realized < map_identity */
     /* Chapter 4 (Algorithms IV and VIII), data mappings the identity;

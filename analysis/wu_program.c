@@ -728,6 +728,7 @@ static void complete(const hd_target *t, const hd_wu_prog *w, hd_wu_prog_result 
         memcpy(r->at, other, cells * sizeof *other);
         r->realized = o;
     }
+    r->realized_transfers = r->realized - hd_wu_prog_remaps(t, w, r->at, NULL);
     free(other);
     free(cands);
 }
@@ -837,7 +838,8 @@ int hd_wu_prog_analyse(const hd_target *t, const hd_wu_prog *w, hd_wu_prog_resul
         if (out->map_status == HD_OK)
             complete(t, w, out);
         else
-            out->realized = out->projected = out->static_cost = out->map_identity;
+            out->realized = out->projected = out->static_cost = out->realized_transfers =
+                out->map_identity;
         out->program_own = price(t, w, w->own);
         out->improves = out->map_status == HD_OK && out->realized < out->map_identity;
         out->align_status = HD_EINVAL;

@@ -461,6 +461,7 @@ static json_t *json_wu_program(const hd_analyze_result *res)
         json_object_set_new(m, "projected", json_integer(r->projected));
         json_object_set_new(m, "static", json_integer(r->static_cost));
         json_object_set_new(m, "per_doall", json_integer(r->realized));
+        json_object_set_new(m, "per_doall_transfers", json_integer(r->realized_transfers));
         json_object_set_new(m, "program_maps", json_integer(r->program_own));
         json_object_set_new(m, "improves", json_boolean(r->improves));
         json_object_set_new(m, "unpriced_reads", json_integer(unpriced));

@@ -546,3 +546,86 @@ uint64_t tu_objective_cost(hd_objective obj, const hd_lcc *set, int m, const hd_
                 "hd_objective_cost rc");
     return cost;
 }
+
+/* ------------------------------- Wu 1984: AGL(n, 2) and the omega network */
+
+hd_matrix tu_matrix_inverse(const hd_matrix *a)
+{
+    int n = a->n;
+    int m[HD_MAX_DIM][2 * HD_MAX_DIM];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            m[i][j] = tu_entry(a, i, j);
+            m[i][n + j] = i == j;
+        }
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        while (p < n && !m[p][c])
+            p++;
+        assert_true(p < n);
+        for (int j = 0; j < 2 * n; j++) {
+            int t = m[c][j];
+            m[c][j] = m[p][j];
+            m[p][j] = t;
+        }
+        for (int r = 0; r < n; r++)
+            if (r != c && m[r][c])
+                for (int j = 0; j < 2 * n; j++)
+                    m[r][j] ^= m[c][j];
+    }
+    hd_matrix out = hd_matrix_zero(n);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (m[i][n + j])
+                out.row[i] |= UINT64_C(1) << j;
+    return out;
+}
+
+hd_agl tu_agl_compose(const hd_agl *second, const hd_agl *first)
+{
+    hd_agl p = { tu_naive_mul(&second->A, &first->A),
+                 tu_naive_apply(&second->A, first->b) ^ second->b };
+    return p;
+}
+
+hd_agl tu_agl_inverse(const hd_agl *p)
+{
+    hd_agl q = { tu_matrix_inverse(&p->A), 0 };
+    q.b = tu_naive_apply(&q.A, p->b);
+    return q;
+}
+
+hd_agl tu_agl_div(const hd_agl *p, const hd_agl *q)
+{
+    hd_agl qi = tu_agl_inverse(q);
+    return tu_agl_compose(p, &qi);
+}
+
+static bool is_identity(const hd_matrix *a)
+{
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < a->n; j++)
+            if (tu_entry(a, i, j) != (i == j))
+                return false;
+    return true;
+}
+
+/* Corollary 2.1 in Hyperdo's order (omega: trailing blocks), and its
+ * mirror for the butterfly (Lemma 5.1: leading blocks). */
+bool tu_one_pass(const hd_matrix *a, bool butterfly)
+{
+    int n = a->n;
+    for (int k = 1; k <= n; k++) {
+        uint64_t set = butterfly ? hd_mask(k) : hd_mask(n) & ~hd_mask(n - k);
+        if (tu_gauss_rank_sub(a, set, set) != k)
+            return false;
+    }
+    return true;
+}
+
+int tu_agl_passes(const hd_agl *p, bool butterfly)
+{
+    if (is_identity(&p->A))
+        return p->b != 0;
+    return tu_one_pass(&p->A, butterfly) ? 1 : 2;
+}

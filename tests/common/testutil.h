@@ -154,4 +154,19 @@ void tu_contention(const hd_lcc *c, uint64_t T[]);
 void tu_contention_after(const hd_lcc *c, const hd_order *o, uint64_t T[]);
 uint64_t tu_objective_cost(hd_objective obj, const hd_lcc *set, int m, const hd_order *o);
 
+/* ------------------------------- Wu 1984: AGL(n, 2) and the omega network */
+
+/* The inverse of a nonsingular matrix, by the test's own elimination
+ * (fails the test for a singular one); second after first, p^-1, p q^-1,
+ * entry by entry. */
+hd_matrix tu_matrix_inverse(const hd_matrix *a);
+hd_agl tu_agl_compose(const hd_agl *second, const hd_agl *first);
+hd_agl tu_agl_inverse(const hd_agl *p);
+hd_agl tu_agl_div(const hd_agl *p, const hd_agl *q);
+/* Corollary 2.1 in Hyperdo's order (omega: every trailing principal block
+ * nonsingular), or its mirror for the butterfly (Lemma 5.1: leading
+ * blocks), by tu_gauss_rank_sub; D: 0 for the identity, 1, or 2. */
+bool tu_one_pass(const hd_matrix *a, bool butterfly);
+int tu_agl_passes(const hd_agl *p, bool butterfly);
+
 #endif

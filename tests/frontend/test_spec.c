@@ -100,11 +100,47 @@ static void test_plain_spec(void **state)
     hd_spec_free(&s);
 }
 
+/* Loops are their bodies K times over, nested ones multiplied, each copy
+ * its own nodes: the statements in the order the loops run them. */
+static void test_loops(void **state)
+{
+    (void)state;
+    hd_spec s;
+    read_ok("n 2\n"
+            "lcc s perm 1 0\n"
+            "array A B\n"
+            "stmt A = B[s]\n"          /* 0 */
+            "loop 3\n"
+            "  stmt B = A[s] + B\n"    /* 1, 4, 7 */
+            "  loop 2\n"
+            "    stmt A = B\n"         /* 2 3, 5 6, 8 9 */
+            "  end\n"
+            "end\n"
+            "stmt B = A * A\n",        /* 10 */
+            &s);
+    assert_int_equal(s.nstmts, 11);
+    static const int lines[11] = { 4, 6, 8, 8, 6, 8, 8, 6, 8, 8, 11 };
+    static const char *lhs[11] = { "A", "B", "A", "A", "B", "A", "A", "B", "A", "A", "B" };
+    for (int k = 0; k < 11; k++) {
+        assert_int_equal(s.stmts[k].line, lines[k]);
+        assert_string_equal(s.vectors[s.stmts[k].lhs], lhs[k]);
+    }
+    for (int k = 4; k <= 7; k += 3) {
+        assert_int_equal(s.stmts[k].nnodes, 3);
+        assert_true(s.stmts[k].nodes != s.stmts[1].nodes);
+        expect_leaf(&s, &s.stmts[k].nodes[0], "A", "s");
+        expect_leaf(&s, &s.stmts[k].nodes[1], "B", "");
+        expect_op(&s.stmts[k].nodes[2], '+', 0, 1);
+    }
+    hd_spec_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trees),
         cmocka_unit_test(test_plain_spec),
+        cmocka_unit_test(test_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

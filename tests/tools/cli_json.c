@@ -5,6 +5,8 @@
  * message hop by hop with e-cube routing (Section 2.3), independently of
  * the analysis library.
  */
+#define _DEFAULT_SOURCE   /* mkstemps */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -450,6 +452,104 @@ static void test_omega_passes(void **state)
     }
 }
 
+/* analyze --json on a C program, omega and butterfly: the map pragmas
+ * the program section suggests, written into the program's text before
+ * their doalls and analysed again (the front end reads them, the analysis
+ * composes each array's layout with them), give exactly the transfers'
+ * passes the section claimed, each LCC's passes checked by routing it
+ * through the test's own model of the network; and the program's own map
+ * pragmas are then priced as the section's mappings were. */
+static json_t *analyze_c(const char *path, const char *net)
+{
+    run_result r;
+    run_hyperdo(&r, NULL, "analyze", "--json", "--network", net, "--dim", "4", path, NULL);
+    if (r.status != 0)
+        fprintf(stderr, "hyperdo said: %s", r.err);
+    assert_int_equal(r.status, 0);
+    json_t *root = json_loads(r.out, 0, NULL);
+    run_result_free(&r);
+    assert_non_null(root);
+    return root;
+}
+
+static void test_wu_pragmas(void **state)
+{
+    (void)state;
+    static const char *const nets[] = { "omega", "butterfly" };
+    const char *prog = "tests/e2e/wu_maps.c";
+    for (int k = 0; k < 2; k++) {
+        bool bf = k == 1;
+        json_t *root = analyze_c(source_path(prog), nets[k]);
+        json_t *dm = json_object_get(json_object_get(root, "program"), "data_mappings");
+        assert_non_null(dm);
+        assert_true(json_is_true(json_object_get(dm, "improves")));
+        long claimed = (long)json_integer_value(json_object_get(dm, "per_doall_transfers"));
+        long per_doall = (long)json_integer_value(json_object_get(dm, "per_doall"));
+        assert_true(per_doall < json_integer_value(json_object_get(dm, "identity")));
+        json_t *pragmas = json_object_get(dm, "pragmas");
+        assert_true(json_array_size(pragmas) > 0);
+        /* The program with the pragmas, each right before the doall pragma
+         * of its doall's for line; from the bottom up, so that the lines
+         * above keep their numbers. */
+        char *text = slurp(source_path(prog), NULL);
+        assert_non_null(text);
+        int nlines = count_lines(text);
+        char **line = calloc((size_t)nlines + 2, sizeof *line);
+        for (int i = 1; i <= nlines; i++)
+            line[i] = nth_line(text, i);
+        words *extra = calloc((size_t)nlines + 2, sizeof *extra);
+        size_t idx;
+        json_t *p;
+        json_array_foreach(pragmas, idx, p) {
+            int at = (int)json_integer_value(json_object_get(p, "line"));
+            while (at > 1 && !strstr(line[at], "#pragma hyperdo doall"))
+                at--;
+            assert_true(at > 1 && at <= nlines);
+            char *pr = xasprintf("#pragma hyperdo map(%s : %s)",
+                                 json_string_value(json_object_get(p, "array")),
+                                 json_string_value(json_object_get(p, "map")));
+            words_add(&extra[at], pr);
+            free(pr);
+        }
+        char path[] = "/tmp/hyperdo-wu-XXXXXX.c";
+        int fd = mkstemps(path, 2);
+        assert_true(fd >= 0);
+        FILE *out = fdopen(fd, "w");
+        for (int i = 1; i <= nlines; i++) {
+            for (int j = 0; j < extra[i].n; j++)
+                fprintf(out, "%s\n", extra[i].v[j]);
+            fprintf(out, "%s\n", line[i]);
+        }
+        assert_int_equal(fclose(out), 0);
+        json_t *again = analyze_c(path, nets[k]);
+        unlink(path);
+        long transfers = 0;
+        json_t *l;
+        json_array_foreach(json_object_get(again, "lccs"), idx, l) {
+            const char *cls = json_string_value(json_object_get(l, "class"));
+            if (!cls || strcmp(cls, "LCP") != 0)
+                continue;
+            unsigned to[16];
+            table_of(l, 4, to);
+            int d = passes_of(to, 4, bf);
+            assert_int_equal(json_integer_value(json_object_get(l, "passes")), d);
+            transfers += d;
+        }
+        assert_int_equal(transfers, claimed);
+        json_t *dm2 = json_object_get(json_object_get(again, "program"), "data_mappings");
+        assert_int_equal(json_integer_value(json_object_get(dm2, "program_maps")), per_doall);
+        for (int i = 0; i <= nlines; i++)
+            words_free(&extra[i]);
+        free(extra);
+        for (int i = 1; i <= nlines; i++)
+            free(line[i]);
+        free(line);
+        free(text);
+        json_decref(again);
+        json_decref(root);
+    }
+}
+
 /* ------------------------------------------------------------- tests */
 
 /* Examples 1 and 3, Section 6.1: all three have T = (1,2,4,8,8,4,2,1) and
@@ -668,6 +768,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_not_utf8),
         cmocka_unit_test(test_lenient_layout),
         cmocka_unit_test(test_omega_passes),
+        cmocka_unit_test(test_wu_pragmas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

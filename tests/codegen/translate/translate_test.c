@@ -417,6 +417,8 @@ static void test_usage_errors(void **state)
           "option '--network' needs ecube, omega or butterfly" },
         { { "translate", "--mapping=", in, "-o", out, NULL },
           "option '--mapping' needs 'optimal' or 'identity'" },
+        { { "translate", "--maps", "best", in, "-o", out, NULL },
+          "option '--maps' needs 'program' or 'wu'" },
         { { "translate", in, "-o", out, "--mapping", NULL },
           "option '--mapping' needs 'optimal' or 'identity'" },
         { { "translate", "--objective", "min", in, "-o", out, NULL },
@@ -716,6 +718,19 @@ static const char flow_error[] =
     "    return 0;\n"
     "}\n";
 
+/* --maps wu chooses the data mappings: not over the program's own. */
+static const char own_maps[] =
+    "#pragma hyperdo network(omega)\n"
+    "double a[8], b[8];\n"
+    "#pragma hyperdo map(b : rows(3, 2, 4))\n"
+    "int main(void)\n"
+    "{\n"
+    "#pragma hyperdo doall\n"
+    "    for (int i = 0; i < 8; i++)\n"
+    "        a[i] = b[i ^ 1];\n"
+    "    return 0;\n"
+    "}\n";
+
 static void test_failures_keep_output(void **state)
 {
     (void)state;
@@ -723,8 +738,10 @@ static void test_failures_keep_output(void **state)
     char *out = xasprintf("%s/out.c", dir), *good = xasprintf("%s/good.c", dir),
          *fe = xasprintf("%s/frontend.c", dir), *ce = xasprintf("%s/cerror.c", dir),
          *fl = xasprintf("%s/flow.c", dir), *missing = xasprintf("%s/none.c", dir),
-         *baddep = xasprintf("%s/no/such/dir/out.d", dir);
+         *baddep = xasprintf("%s/no/such/dir/out.d", dir),
+         *om = xasprintf("%s/own_maps.c", dir);
     copy_file(valid_input(), good);
+    write_text(om, own_maps);
     write_text(fe, front_end_error);
     write_text(ce, c_error);
     write_text(fl, flow_error);
@@ -747,6 +764,11 @@ static void test_failures_keep_output(void **state)
         { "-MD with an unwritable dependency file",
           { "translate", "-MD", "-MF", baddep, good, "-o", out, NULL }, 1,
           "hyperdo: error: " },
+        { "--maps wu on the e-cube", { "translate", "--maps", "wu", good, "-o", out, NULL }, 1,
+          "hyperdo: error: '--maps wu' needs an omega-class network" },
+        { "--maps wu over the program's map pragmas",
+          { "translate", "--maps", "wu", om, "-o", out, NULL }, 1,
+          "own_maps.c:3:21: error: '--maps wu' chooses the data mappings itself" },
     };
     int bad = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -776,6 +798,7 @@ static void test_failures_keep_output(void **state)
     free(fl);
     free(missing);
     free(baddep);
+    free(om);
     free(dir);
     if (bad)
         fail_msg("%d failing run(s) did not leave out.c alone, above", bad);
