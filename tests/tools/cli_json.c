@@ -550,6 +550,82 @@ static void test_wu_pragmas(void **state)
     }
 }
 
+/* Wu 1984's FFT as a program (samples/lcc/wu_fft.lcc): 20 passes with
+ * every mapping the identity, the thesis's "20 routing steps" (Section
+ * 3.4.2), and Algorithm II no worse than its Table II's 8; every use's
+ * passes and remap recomputed from the JSON's P, F and the first mapping
+ * of the version it goes into, routed through the test's own network. */
+static void compose_tables(const unsigned *second, const unsigned *first, unsigned *out, int n)
+{
+    for (unsigned x = 0; x < 1u << n; x++)
+        out[x] = second[first[x]];
+}
+
+static void inverse_table(const unsigned *t, unsigned *out, int n)
+{
+    for (unsigned x = 0; x < 1u << n; x++)
+        out[t[x]] = x;
+}
+
+static void test_wu_fft_program(void **state)
+{
+    (void)state;
+    static const char *const nets[] = { "omega", "butterfly" };
+    for (int k = 0; k < 2; k++) {
+        bool bf = k == 1;
+        run_result r;
+        run_hyperdo(&r, NULL, "analyze", "--json", "--network", nets[k],
+                    source_path("samples/lcc/wu_fft.lcc"), NULL);
+        assert_int_equal(r.status, 0);
+        json_t *root = json_loads(r.out, 0, NULL);
+        run_result_free(&r);
+        assert_non_null(root);
+        json_t *prog = json_object_get(root, "program");
+        json_t *dm = json_object_get(prog, "data_mappings");
+        assert_int_equal(json_integer_value(json_object_get(prog, "statements")), 18);
+        assert_int_equal(json_integer_value(json_object_get(dm, "identity")), 20);
+        long cost = (long)json_integer_value(json_object_get(dm, "cost"));
+        assert_true(cost <= 8);
+        json_t *versions = json_object_get(dm, "versions");
+        long total = 0;
+        size_t i, h;
+        json_t *v, *u;
+        json_array_foreach(versions, i, v) {
+            unsigned prev[8];
+            json_array_foreach(json_object_get(v, "uses"), h, u) {
+                unsigned P[8], F[8], Finv[8], G[8], e[8], m[8];
+                table_of(json_object_get(u, "P"), 3, P);
+                table_of(json_object_get(u, "F"), 3, F);
+                inverse_table(F, Finv, 3);
+                json_t *into = json_object_get(u, "into");
+                if (json_is_integer(into)) {
+                    json_t *w = json_array_get(versions, (size_t)json_integer_value(into));
+                    table_of(json_object_get(json_array_get(json_object_get(w, "uses"), 0), "F"),
+                             3, G);
+                    compose_tables(G, P, e, 3);
+                } else {
+                    memcpy(e, P, sizeof e);
+                }
+                compose_tables(e, Finv, m, 3);
+                int d = passes_of(m, 3, bf);
+                assert_int_equal(json_integer_value(json_object_get(u, "passes")), d);
+                int rm = 0;
+                if (h) {
+                    unsigned pinv[8];
+                    inverse_table(prev, pinv, 3);
+                    compose_tables(F, pinv, m, 3);
+                    rm = passes_of(m, 3, bf);
+                }
+                assert_int_equal(json_integer_value(json_object_get(u, "remap")), rm);
+                total += d + rm;
+                memcpy(prev, F, sizeof prev);
+            }
+        }
+        assert_int_equal(total, cost);
+        json_decref(root);
+    }
+}
+
 /* ------------------------------------------------------------- tests */
 
 /* Examples 1 and 3, Section 6.1: all three have T = (1,2,4,8,8,4,2,1) and
@@ -769,6 +845,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lenient_layout),
         cmocka_unit_test(test_omega_passes),
         cmocka_unit_test(test_wu_pragmas),
+        cmocka_unit_test(test_wu_fft_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
