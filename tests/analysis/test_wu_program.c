@@ -50,6 +50,16 @@ static hd_agl ident(int n)
     return (hd_agl){ hd_matrix_identity(n), 0 };
 }
 
+/* The next of all nall^count choices of elements (an odometer); false
+ * after the last. */
+static bool next_pick(int *pick, int count)
+{
+    int j = 0;
+    while (j < count && ++pick[j] == nall)
+        pick[j++] = 0;
+    return j < count;
+}
+
 /* D(P F^-1) */
 static int over(const hd_agl *P, const hd_agl *F, bool bf)
 {
@@ -261,10 +271,7 @@ static void check_spec(const hd_target *t, prog *p, int *optimal, int *cases)
             int c = chapter3(v, nv, first, G, n, bf);
             if (c < best)
                 best = c;
-            int j = 0;
-            while (j < uses && ++pick[j] == nall)
-                pick[j++] = 0;
-            if (j == uses)
+            if (!next_pick(pick, uses))
                 break;
         }
         TU_CHECK(r.map_cost >= best, "below the optimum %d: %d", best, r.map_cost);
@@ -292,25 +299,36 @@ static void free_prog(prog *p)
     hd_wu_prog_free(&p->w);
 }
 
-static void test_spec_programs(void **state)
+typedef void checker(const hd_target *t, prog *p, int *optimal, int *cases);
+
+/* `count` random programs on both networks, each checked; how often the
+ * answer was the optimum where every assignment was tried. */
+static void run_programs(const char *name, long count, int maxvec, int maxstmt, bool from_c,
+                         checker *check, const char *what)
 {
-    (void)state;
-    tu_rng_init("test_spec_programs");
+    tu_rng_init(name);
     enumerate(2);
     for (int b = 0; b < 2; b++) {
         const hd_target *t = b ? BUTTERFLY(2) : OMEGA(2);
         int optimal = 0, cases = 0;
-        long count = tu_cases(60);
-        for (long c = 0; c < count; c++) {
+        for (long c = 0; c < tu_cases(count); c++) {
             prog p;
-            random_prog(&p, 2, 2 + (int)tu_below(2), 1 + (int)tu_below(3), false);
+            random_prog(&p, 2, 2 + (int)tu_below((uint64_t)maxvec - 1),
+                        1 + (int)tu_below((uint64_t)maxstmt), from_c);
             tu_case(c, NULL, 0, NULL);
-            check_spec(t, &p, &optimal, &cases);
+            check(t, &p, &optimal, &cases);
             free_prog(&p);
         }
-        printf("    Algorithm %s on spec programs: optimal in %d of %d (every mapping tried)\n",
-               b ? "VI" : "II", optimal, cases);
+        printf("    %s (%s): optimal in %d of %d (every mapping tried)\n", what,
+               b ? "butterfly" : "omega", optimal, cases);
     }
+}
+
+static void test_spec_programs(void **state)
+{
+    (void)state;
+    run_programs("test_spec_programs", 60, 3, 3, false, check_spec,
+                 "Algorithm II (VI) on spec programs");
 }
 
 /* ------------------------------------------- C: one mapping per doall */
@@ -481,10 +499,7 @@ static void check_c(const hd_target *t, prog *p, int *optimal, int *cases)
             int x = own_price(w, at, bf);
             if (x < best)
                 best = x;
-            int j = 0;
-            while (j < ncell && ++pick[j] == nall)
-                pick[j++] = 0;
-            if (j == ncell)
+            if (!next_pick(pick, ncell))
                 break;
         }
         TU_CHECK(r.realized >= best, "below the optimum %d: %d", best, r.realized);
@@ -498,22 +513,8 @@ static void check_c(const hd_target *t, prog *p, int *optimal, int *cases)
 static void test_c_programs(void **state)
 {
     (void)state;
-    tu_rng_init("test_c_programs");
-    enumerate(2);
-    for (int b = 0; b < 2; b++) {
-        const hd_target *t = b ? BUTTERFLY(2) : OMEGA(2);
-        int optimal = 0, cases = 0;
-        long count = tu_cases(150);
-        for (long c = 0; c < count; c++) {
-            prog p;
-            random_prog(&p, 2, 2 + (int)tu_below(3), 1 + (int)tu_below(4), true);
-            tu_case(c, NULL, 0, NULL);
-            check_c(t, &p, &optimal, &cases);
-            free_prog(&p);
-        }
-        printf("    one mapping per doall (%s): the descent optimal in %d of %d (every mapping "
-               "tried)\n", b ? "butterfly" : "omega", optimal, cases);
-    }
+    run_programs("test_c_programs", 150, 4, 4, true, check_c,
+                 "one mapping per doall, after the descent");
 }
 
 /* ------------------------------------------------------------- edges */

@@ -1909,6 +1909,87 @@ static const char *env_or(const char *name, const char *fallback)
     return v ? v : fallback;
 }
 
+/* translate --maps wu: where the chosen mappings do not make the whole
+ * program cheaper (maps/no_gain.c), the program written is the one
+ * written without --maps wu but for the header's note saying why; where
+ * they do (tests/e2e/wu_maps.c on the 4-cube), the header names them as
+ * chosen, and the output is the same bytes every time. */
+static char *translate_to(const char *dir, const char *in, const char *const *opts)
+{
+    char *out = xasprintf("%s/out.c", dir);
+    const char *args[16] = { "translate" };
+    int k = 1;
+    for (; *opts; opts++)
+        args[k++] = *opts;
+    args[k++] = in;
+    args[k++] = "-o";
+    args[k++] = out;
+    args[k] = NULL;
+    run_result r;
+    run_in(&r, NULL, args);
+    if (r.status != 0)
+        fail_msg("translate failed: %s", r.err);
+    run_result_free(&r);
+    char *text = slurp(out, NULL);
+    free(out);
+    return text;
+}
+
+/* text without the header's lines from the " *" before "--maps wu:" to
+ * the end of that note, and without the #line directives back to the
+ * output itself (the note moves them). */
+static char *without_note(const char *text)
+{
+    char *copy = xstrdup(text);
+    char *at = strstr(copy, " *\n * --maps wu:");
+    if (at) {
+        char *end = strstr(at, "none applied.\n");
+        assert_non_null(end);
+        end += strlen("none applied.\n");
+        memmove(at, end, strlen(end) + 1);
+    }
+    char *w = copy;
+    for (const char *line = copy; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        bool own = strncmp(line, "#line ", 6) == 0 && strstr(line, "out.c\"") &&
+                   strstr(line, "out.c\"") < line + len;
+        if (!own) {
+            memmove(w, line, len);
+            w += len;
+        }
+        line += len;
+    }
+    *w = '\0';
+    return copy;
+}
+
+static void test_maps_wu(void **state)
+{
+    (void)state;
+    char *dir = scratch_dir();
+    const char *no_gain = source_path("tests/codegen/translate/maps/no_gain.c");
+    char *plain = translate_to(dir, no_gain, (const char *const[]){ NULL });
+    char *wu = translate_to(dir, no_gain, (const char *const[]){ "--maps", "wu", NULL });
+    assert_non_null(strstr(wu, "none applied."));
+    char *stripped = without_note(wu), *plain_stripped = without_note(plain);
+    assert_string_equal(stripped, plain_stripped);
+    free(plain_stripped);
+    free(plain);
+    free(wu);
+    free(stripped);
+    const char *prog = source_path("tests/e2e/wu_maps.c");
+    const char *const opts[] = { "--maps", "wu", "--network", "omega", "--dim", "4", NULL };
+    char *first = translate_to(dir, prog, opts);
+    char *second = translate_to(dir, prog, opts);
+    assert_non_null(strstr(first, "--maps wu: the data mappings below come from Algorithm II"));
+    assert_non_null(strstr(first, "(chosen: --maps wu)"));
+    assert_string_equal(first, second);
+    free(first);
+    free(second);
+    free(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -1958,6 +2039,7 @@ int main(int argc, char **argv)
         nfiles = accepted_inputs(&files);
         add_file_tests(&tests, &n, files, nfiles, check_deterministic);
         add_test(&tests, &n, "other_directory", test_other_directory);
+        add_test(&tests, &n, "maps_wu", test_maps_wu);
     } else if (strcmp(mode, "depfile") == 0) {
         add_test(&tests, &n, "rule_lists_headers", test_md_rule);
         add_test(&tests, &n, "file_names", test_md_names);
