@@ -42,6 +42,10 @@
  *   HYPERDO_SIM_ROUTING  ecube (default) or pcube
  *   HYPERDO_SIM_REPORT   file for the report (default: stderr); never
  *                        stdout, which is the program's own.
+ *
+ * Each phase's messages are also put through the pass-level simulator of
+ * Wu 1984's omega network and butterfly (count_passes): the report's last
+ * two columns.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1 /* transport_threads.c, included below: sysconf, MAP_ANONYMOUS */
@@ -292,6 +296,7 @@ typedef struct {
     int max_hops;
     uint64_t max_load, cycles;
     double time_us;
+    long passes[2];     /* omega, butterfly; -1: not counted */
 } phase_result;
 
 static int popcount32(uint32_t x)
@@ -342,6 +347,40 @@ static void time_phase(hd_sim *sim, hd_sim_message *ms, const double *ready, siz
     }
 }
 
+/* The passes the phase's messages need through Wu 1984's omega network
+ * and butterfly (runtime/sim/omega.c), each message sent directly from
+ * its source to its destination as the runtime sends it: the greedy
+ * first-fit partition into conflict-free passes, an upper bound on the
+ * fewest direct passes; a message to its own processor needs none.  Wu's
+ * D of a permutation relays through intermediate processors and can be
+ * lower (the translator's header gives it).  -1 beyond
+ * HD_OMEGA_MAX_DIM. */
+static void count_passes(const hd_sim_message *ms, size_t count, phase_result *r)
+{
+    r->passes[0] = r->passes[1] = -1;
+    if (S.n > HD_OMEGA_MAX_DIM)
+        return;
+    r->passes[0] = r->passes[1] = 0;
+    if (count == 0)
+        return;
+    hd_omega_msg *om = malloc(count * sizeof *om);
+    uint32_t *pass = malloc(count * sizeof *pass);
+    if (!om || !pass)
+        hd__fatal("the simulation back end: out of memory for %zu messages", count);
+    for (size_t i = 0; i < count; i++)
+        om[i] = (hd_omega_msg){ ms[i].src, ms[i].dst };
+    for (int k = 0; k < 2; k++) {
+        uint32_t passes = 0;
+        int rc = hd_omega_partition(k ? HD_OMEGA_NET_BUTTERFLY : HD_OMEGA_NET_OMEGA, S.n, om,
+                                    count, pass, &passes);
+        if (rc != HD_SIM_OK)
+            hd__fatal("the simulation back end: hd_omega_partition failed (%d)", rc);
+        r->passes[k] = passes;
+    }
+    free(om);
+    free(pass);
+}
+
 static void report(int nprocs)
 {
     FILE *f = S.out;
@@ -353,6 +392,7 @@ static void report(int nprocs)
     hd_sim *sim = NULL;
     double sum = 0.0;
     uint64_t sum_msgs = 0, sum_bytes = 0;
+    long sum_passes[2] = { 0, 0 };
 
     if (!cursor)
         hd__fatal("the simulation back end: out of memory");
@@ -363,7 +403,7 @@ static void report(int nprocs)
                "%lu byte(s)/flit, cycle %g us\n",
             S.n, hd_sim_routing_name(S.routing), S.beta, S.tau, S.flit, cycle);
     fprintf(f, "# phase doall messages bytes max_bytes max_hops max_load cycles time_us "
-               "max_sends\n");
+               "max_sends omega_passes butterfly_passes\n");
     /* Phase 0 holds messages sent outside any doall (if a host main
      * calls v_send itself); phases 1 .. nphases are the doalls run. */
     for (uint32_t k = 0; k <= S.nphases; k++) {
@@ -421,6 +461,9 @@ static void report(int nprocs)
                 max_sends = j;
         }
         time_phase(sim, ms, ready, count, &r);
+        count_passes(ms, count, &r);
+        sum_passes[0] += r.passes[0];
+        sum_passes[1] += r.passes[1];
         r.bytes = phase_bytes;
         r.max_bytes = phase_max;
         sum += r.time_us;
@@ -436,12 +479,17 @@ static void report(int nprocs)
             fprintf(f, "%u %d %llu", k, k ? S.phase_doall[k - 1] : -1,
                     (unsigned long long)r.messages);
         }
-        fprintf(f, " %llu %llu %d %llu %llu %.2f %llu\n", (unsigned long long)r.bytes,
+        fprintf(f, " %llu %llu %d %llu %llu %.2f %llu %ld %ld\n", (unsigned long long)r.bytes,
                 (unsigned long long)r.max_bytes, r.max_hops, (unsigned long long)r.max_load,
-                (unsigned long long)r.cycles, r.time_us, (unsigned long long)max_sends);
+                (unsigned long long)r.cycles, r.time_us, (unsigned long long)max_sends,
+                r.passes[0], r.passes[1]);
     }
-    fprintf(f, "# total: %u phases, %llu messages, %llu bytes, %.2f us of communication\n",
+    fprintf(f, "# total: %u phases, %llu messages, %llu bytes, %.2f us of communication",
             S.nphases, (unsigned long long)sum_msgs, (unsigned long long)sum_bytes, sum);
+    if (S.n <= HD_OMEGA_MAX_DIM)
+        fprintf(f, ", %ld omega and %ld butterfly passes (direct, greedy)", sum_passes[0],
+                sum_passes[1]);
+    fputc('\n', f);
     fflush(f);
     hd_sim_free(sim);
     free(ms);

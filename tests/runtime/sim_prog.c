@@ -11,6 +11,10 @@
  *   a sender's k-th message of a phase is ready at k beta
  *   flits = max(1, ceil(B / flit)), one cycle = flit tau
  *
+ * and the passes each phase's messages need through Wu 1984's omega
+ * network and butterfly, sent directly (the report's last two columns),
+ * against the test's own first-fit over the networks' closed forms.
+ *
  *     sim_prog SCENARIO REPORT-FILE
  *
  * Prints "SCENARIO ok" and exits 0, or the differences and exits 1.
@@ -93,7 +97,36 @@ static void d_quiet(const void *env)
     x[0] += *(const double *)env;
 }
 
-static const hd_node_fn doalls[] = {d_neighbour, d_far, d_two, d_contend, d_quiet};
+/* doalls 5 and 6: every processor sends 8 bytes to the perfect shuffle
+ * (rotation left) of its number, then to its bit reversal; fixed points
+ * send to themselves, which needs no pass. */
+static unsigned shuffle3(unsigned p) { return ((p << 1) | (p >> 2)) & 7; }
+static unsigned reverse3(unsigned p) { return ((p & 1) << 2) | (p & 2) | (p >> 2); }
+
+static void d_permute(unsigned (*to)(unsigned))
+{
+    unsigned char buf[8] = {0};
+    unsigned p = (unsigned)hd_get_pid();
+    v_send((int)to(p), buf, 8);
+    for (unsigned q = 0; q < 8; q++)
+        if (to(q) == p)
+            v_receive((int)q, buf, 8);
+}
+
+static void d_shuffle(const void *env)
+{
+    (void)env;
+    d_permute(shuffle3);
+}
+
+static void d_reverse(const void *env)
+{
+    (void)env;
+    d_permute(reverse3);
+}
+
+static const hd_node_fn doalls[] = {d_neighbour, d_far, d_two, d_contend, d_quiet,
+                                    d_shuffle, d_reverse};
 
 static int host_main(int argc, char **argv)
 {
@@ -109,6 +142,9 @@ static int host_main(int argc, char **argv)
         printf("x[5] = %g\n", host_x[5]);
     } else if (strcmp(scenario, "contend") == 0) {
         hd_doall(3, NULL, 0);
+    } else if (strcmp(scenario, "passes") == 0) {
+        hd_doall(5, NULL, 0);
+        hd_doall(6, NULL, 0);
     }
     return 0;
 }
@@ -120,6 +156,7 @@ typedef struct {
     int max_hops;
     unsigned long long max_load;
     double time_us;
+    long passes[2];   /* omega, butterfly */
 } row;
 
 static int read_report(const char *path, row *rows, int max)
@@ -133,12 +170,13 @@ static int read_report(const char *path, row *rows, int max)
     }
     while (fgets(line, sizeof line, f)) {
         row r;
-        unsigned long long max_bytes, cycles;
+        unsigned long long max_bytes, cycles, max_sends;
         if (line[0] == '#')
             continue;
-        if (sscanf(line, "%u %d %llu %llu %llu %d %llu %llu %lf", &r.phase, &r.doall,
-                   &r.messages, &r.bytes, &max_bytes, &r.max_hops, &r.max_load, &cycles,
-                   &r.time_us) != 9 || n == max) {
+        if (sscanf(line, "%u %d %llu %llu %llu %d %llu %llu %lf %llu %ld %ld", &r.phase,
+                   &r.doall, &r.messages, &r.bytes, &max_bytes, &r.max_hops, &r.max_load,
+                   &cycles, &r.time_us, &max_sends, &r.passes[0], &r.passes[1]) != 12 ||
+            n == max) {
             fprintf(stderr, "bad report line: %s", line);
             fclose(f);
             return -1;
@@ -151,6 +189,52 @@ static int read_report(const char *path, row *rows, int max)
 
 static int bad;
 
+/* The line a message from x to y is on after k stages (k = 0: x; k = n:
+ * y): the omega network sets the destination's bits from the most
+ * significant, the butterfly from bit 0 (Wu 1984, Section 2.1 and
+ * Chapter 5). */
+static unsigned line_after(int butterfly, int n, unsigned x, unsigned y, int k)
+{
+    unsigned high = ((1u << n) - 1) & ~((1u << (n - k)) - 1), low = (1u << k) - 1;
+    return butterfly ? (y & low) | (x & ~low & ((1u << n) - 1)) : (y & high) | (x & ~high);
+}
+
+/* First fit in the order given, each message into the lowest pass where
+ * it meets no earlier message of that pass on any line of any stage;
+ * messages to their own processor need none. */
+static long first_fit(int butterfly, int n, const unsigned *src, const unsigned *dst, int count)
+{
+    enum { MAXP = 64 };
+    unsigned char used[MAXP][4][8] = {{{0}}};
+    long passes = 0;
+    for (int m = 0; m < count; m++) {
+        if (src[m] == dst[m])
+            continue;
+        for (int p = 0; p < MAXP; p++) {
+            int free_ = 1;
+            for (int k = 0; k <= n && free_; k++)
+                free_ = !used[p][k][line_after(butterfly, n, src[m], dst[m], k)];
+            if (!free_)
+                continue;
+            for (int k = 0; k <= n; k++)
+                used[p][k][line_after(butterfly, n, src[m], dst[m], k)] = 1;
+            if (p + 1 > passes)
+                passes = p + 1;
+            break;
+        }
+    }
+    return passes;
+}
+
+static void expect_passes(const char *what, const row *r, long omega, long butterfly)
+{
+    if (r->passes[0] != omega || r->passes[1] != butterfly) {
+        printf("%s: %ld omega and %ld butterfly passes, expected %ld and %ld\n", what,
+               r->passes[0], r->passes[1], omega, butterfly);
+        bad = 1;
+    }
+}
+
 static void expect(const char *what, double got, double want)
 {
     if (fabs(got - want) > 0.006) { /* the report has 2 decimals */
@@ -162,12 +246,12 @@ static void expect(const char *what, double got, double want)
 int main(int argc, char **argv)
 {
     hd_program_desc prog = {"sim_prog.c", 3, to_virtual, to_physical, NARRAYS, arrays,
-                            5, doalls, host_main, NULL};
+                            7, doalls, host_main, NULL};
     row rows[16];
     int n, status;
 
     if (argc != 3) {
-        fprintf(stderr, "usage: sim_prog phases|contend|params REPORT\n");
+        fprintf(stderr, "usage: sim_prog phases|contend|params|passes REPORT\n");
         return 2;
     }
     scenario = argv[1];
@@ -199,6 +283,25 @@ int main(int argc, char **argv)
             return 1;
         }
         expect("contend", rows[0].time_us, beta + 7 * tau);
+        /* 0 -> 3 and 1 -> 3 share the output line 3: two passes. */
+        expect_passes("contend", &rows[0], 2, 2);
+    } else if (strcmp(argv[1], "passes") == 0) {
+        unsigned src[8], dst[8];
+        unsigned (*to[2])(unsigned) = {shuffle3, reverse3};
+        if (n != 2) {
+            printf("passes: %d phases in the report, expected 2\n", n);
+            return 1;
+        }
+        for (int k = 0; k < 2; k++) {
+            for (unsigned p = 0; p < 8; p++) {
+                src[p] = p;
+                dst[p] = to[k](p);
+            }
+            expect_passes(k ? "bit reversal" : "perfect shuffle", &rows[k],
+                          first_fit(0, 3, src, dst, 8), first_fit(1, 3, src, dst, 8));
+            if (rows[k].passes[0] < 1 || rows[k].passes[1] < 1)
+                printf("passes: a permutation that moves in no pass\n"), bad = 1;
+        }
     } else {
         int params = strcmp(argv[1], "params") == 0;
         double beta = params ? 10 : 164, tau = params ? 0.5 : 0.57;
@@ -232,6 +335,12 @@ int main(int argc, char **argv)
         }
         if (rows[1].max_hops != 3)
             printf("far: %d hops\n", rows[1].max_hops), bad = 1;
+        /* One message alone: one pass; two from one sender share its
+         * input line: two; none: none. */
+        expect_passes("neighbour", &rows[0], 1, 1);
+        expect_passes("far", &rows[1], 1, 1);
+        expect_passes("two", &rows[2], 2, 2);
+        expect_passes("quiet", &rows[3], 0, 0);
     }
     if (!bad)
         printf("%s ok\n", argv[1]);
