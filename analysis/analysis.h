@@ -429,7 +429,7 @@ void hd_wu_program_plan_free(hd_wu_program_plan *p);
 
 /* Algorithm II (Section 3.3) on the omega network, Algorithm VI (Section
  * 5.1) on the butterfly; a heuristic (not an optimum): O(limit z^2)
- * inner runs.  HD_OK, HD_EINVAL (a use into a later vector, limit < 1,
+ * inner runs for limit > 1, O(z) for limit 1.  HD_OK, HD_EINVAL (a use into a later vector, limit < 1,
  * a target of the other kind, ...), or the inner optimizer's status. */
 int hd_wu_algorithm2(const hd_target *t, const hd_wu_vector *v, int z,
                      const hd_wu_alg2_options *opt, hd_wu_program_plan *out);

@@ -74,13 +74,15 @@
  * the report names. */
 #define HD_WU_PROGRAM_EXACT_MAX_DIM 3
 /* Wu's `limit` (optimal sequences of each vector tried) while a program
- * has at most HD_WU_PROGRAM_WIDE_VERSIONS versions, 1 beyond; past
- * HD_WU_PROGRAM_MAX_VERSIONS the data-mapping section is not computed and
- * the report says why (HD_ETOOBIG): a million inner runs would take
- * hours. */
+ * has at most HD_WU_PROGRAM_WIDE_VERSIONS versions, 1 beyond (O(z)
+ * inner runs then, O(limit z^2) below).  Past HD_WU_PROGRAM_MAX_VERSIONS
+ * the data-mapping section is not computed and the report says why
+ * (HD_ETOOBIG): on the 8-cube the section costs 1.5 s of CPU for 82
+ * versions and 4 s for 242 (bench/gen_doall's files), growing about
+ * linearly, so this keeps it near half a minute. */
 #define HD_WU_PROGRAM_LIMIT 4
 #define HD_WU_PROGRAM_WIDE_VERSIONS 16
-#define HD_WU_PROGRAM_MAX_VERSIONS 256
+#define HD_WU_PROGRAM_MAX_VERSIONS 2048
 /* Nodes each static search of the runs heuristic may visit. */
 #define HD_WU_PROGRAM_BUDGET 20000L
 /* Hyperdo's descent over a C program's mappings, one per array and doall

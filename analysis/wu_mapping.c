@@ -1523,9 +1523,11 @@ static int algorithm2(const hd_target *t, const hd_wu_vector *v, int z,
             break;
         /* Each optimum sequence for v_j, with every later vector optimised
          * after it (one sequence each, "arbitrarily picked"); keep the one
-         * whose program costs least. */
+         * whose program costs least.  A lone candidate is kept without
+         * that look-ahead, which could only confirm it: O(z) inner runs
+         * instead of O(z^2) when limit is 1. */
         int best = 0, best_total = 0;
-        for (int c = 0; c < ncand && status == HD_OK; c++) {
+        for (int c = 0; c < ncand && ncand > 1 && status == HD_OK; c++) {
             memcpy(trial, plan, (size_t)j * sizeof *trial);
             trial[j] = cands[c];
             int total = cands[c].cost;

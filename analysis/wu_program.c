@@ -679,10 +679,18 @@ static hd_agl static_mapping(const hd_target *t, const hd_wu_prog *w)
     for (int s = 0; s < w->nstmts; s++)
         for (int i = 0; i < w->stmts[s].tree.count; i++)
             if (w->stmts[s].leaf_vector[i] >= 0) {
+                /* Each distinct transfer once, weighted by its uses. */
                 const hd_agl *P = &w->stmts[s].tree.node[i].P;
-                c[k] = (hd_lcc){ .dir = HD_GATHER, .A = P->A, .b = P->b };
-                cp[k] = &c[k];
-                weight[k++] = 1;
+                hd_lcc x = { .dir = HD_GATHER, .A = P->A, .b = P->b };
+                int j = 0;
+                while (j < k && !hd_lcc_equal(&c[j], &x))
+                    j++;
+                if (j == k) {
+                    c[k] = x;
+                    cp[k] = &c[k];
+                    weight[k++] = 0;
+                }
+                weight[j]++;
             }
     hd_agl F = hd_agl_identity(w->n);
     uint64_t passes;
