@@ -29,6 +29,9 @@ int array_of(reader *r, CXCursor decl)
     }
     if (a.ndims == 0 || t.kind == CXType_ConstantArray)
         return -1;
+    /* Map pragmas resolve names by scope (maps.c). */
+    a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
+                  CXCursor_TranslationUnit;
     if (r->opt->host_code) {
         /* What the code generator declares and where it resets. */
         CXType elem = clang_getCursorType(decl);
@@ -42,8 +45,6 @@ int array_of(reader *r, CXCursor decl)
         a.elem_size = clang_Type_getSizeOf(elem);
         a.is_const = clang_isConstQualifiedType(elem) ||
                      clang_isConstQualifiedType(clang_getCanonicalType(elem));
-        a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
-                      CXCursor_TranslationUnit;
         CXCursor def = clang_getCursorDefinition(decl);
         a.has_init = !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(
             clang_Cursor_isNull(def) ? decl : def));

@@ -203,15 +203,42 @@ static bool map_function(reader *r, const pragma *p, int n, hd_affine *F)
     return true;
 }
 
+/* Which array `name` means where map pragma p stands, by C's scopes:
+ * at file scope a global; before a doall, the array of that name the
+ * doall uses, else a local of its function that one of the function's
+ * doalls uses (a local is only used in its own function), else the
+ * global.  -1 for none. */
+static int array_in_scope(const hd_program *prog, const pragma *p, const char *name)
+{
+    int global = -1, local = -1, attached = -1;
+    for (int d = 0; d < prog->nloops && !p->map->file_scope; d++) {
+        const hd_loop *l = &prog->loops[d];
+        if (l->func_begin != p->map->func_begin)
+            continue;
+        for (int k = 0; k < l->nrefs; k++) {
+            int a = l->refs[k].array;
+            if (strcmp(prog->arrays[a].name, name) != 0 || prog->arrays[a].is_global)
+                continue;
+            if (l->pragma_begin == p->map->from && attached < 0)
+                attached = a;
+            if (local < 0)
+                local = a;
+        }
+    }
+    for (int a = 0; a < prog->narrays && global < 0; a++)
+        if (prog->arrays[a].is_global && strcmp(prog->arrays[a].name, name) == 0)
+            global = a;
+    return attached >= 0 ? attached : local >= 0 ? local : global;
+}
+
 /* The array named j-th by map pragma p, if it can be mapped; else -1,
  * said unless an earlier error explains it. */
 static int mapped_array(reader *r, const pragma *p, int j)
 {
     hd_program *prog = r->prog;
-    for (int a = 0; a < prog->narrays; a++) {
+    int a = array_in_scope(prog, p, p->names[j]);
+    if (a >= 0) {
         const hd_array *x = &prog->arrays[a];
-        if (strcmp(x->name, p->names[j]) != 0)
-            continue;
         if (x->dist_refused)
             return -1;
         if (x->dist == HD_DIST_NONE) {

@@ -280,7 +280,7 @@ typedef struct {
                              * without qualifiers ("double", "real_t") */
     bool elem_local_type;   /* it names a type declared inside a function */
     long long elem_size;    /* its size in bytes */
-    bool is_global;         /* declared at file scope */
+    bool is_global;         /* declared at file scope (always set) */
     unsigned decl_end;      /* local arrays: just after the declaration */
     unsigned static_end;    /* static local arrays: the same */
     bool is_const;          /* const elements: never written, so replicated */
