@@ -6,6 +6,8 @@
  */
 #include "frontend_internal.h"
 
+#include <stdio.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -392,12 +394,50 @@ static enum CXChildVisitResult find_macro(CXCursor c, CXCursor parent,
  * hyperdo pragma written as _Pragma("...") or coming from a macro is not
  * supported, and must not be skipped silently either.
  */
+/* A '#pragma hyperdo' line in a file the input includes: clang ignores
+ * it and so would the reader, which reads the input's lines only; the
+ * loop would then run sequentially on data the processors may hold, so it
+ * is an error, never skipped. */
+static void check_other_file(reader *r, CXSourceLocation loc)
+{
+    CXFile f;
+    unsigned line, col, off;
+    size_t len = 0;
+    clang_getSpellingLocation(loc, &f, &line, &col, &off);
+    const char *src = f ? clang_getFileContents(r->tu, f, &len) : NULL;
+    if (!src || off > len)
+        return;
+    size_t start = off;
+    while (start > 0 && src[start - 1] != '\n')
+        start--;
+    size_t j = skip_blank(src, len, start);
+    if (j >= len || src[j] != '#')
+        return;
+    j = skip_blank(src, len, j + 1);
+    if (!word_at(src, len, j, "pragma"))
+        return;
+    j = skip_blank(src, len, j + 6);
+    if (!word_at(src, len, j, "hyperdo"))
+        return;
+    CXString name = clang_getFileName(f);
+    char text[4096];
+    snprintf(text, sizeof text, "%s:%u:%u: error: a '#pragma hyperdo' in a file the input "
+             "includes is not read: Hyperdo reads the pragmas of the file it translates; "
+             "move the loop or declaration there", clang_getCString(name), line,
+             (unsigned)(j - start + 1));
+    clang_disposeString(name);
+    hd_report_formatted(&r->d, HD_IN_OTHER_FILE, 0, true, text, src, len, j,
+                        (int)(j - start + 1));
+}
+
 static void check_ignored_pragmas(reader *r, const size_t *hashes, size_t count)
 {
     for (int k = 0; k < r->nignored; k++) {
         position at = location_pos(r, r->ignored[k]);
-        if (!at.in_main)
+        if (!at.in_main) {
+            check_other_file(r, r->ignored[k]);
             continue;
+        }
         bool read = false;
         for (size_t h = 0; h < count && !read; h++)
             read = hashes[h] <= at.offset && at.offset - hashes[h] < 4096 &&
