@@ -211,7 +211,7 @@ void hd_advise_layouts(hd_program *p, const hd_target *t, hd_objective obj,
     out->arrays = hd_xcalloc((size_t)(p->narrays ? p->narrays : 1), sizeof *out->arrays);
     for (int arr = 0; arr < p->narrays; arr++) {
         hd_array *a = &p->arrays[arr];
-        if (a->dist == HD_DIST_NONE || a->log2_size < p->n)
+        if (!hd_array_distributed(p, arr))
             continue;
         hd_array_advice *adv = &out->arrays[out->narrays++];
         adv->array = hd_xstrdup(a->name);

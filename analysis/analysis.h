@@ -199,6 +199,11 @@ typedef struct {
     hd_agl first, second;   /* a permutation: hd_two_pass's factors */
 } hd_omega_price;
 
+/* The element of AGL(n, 2) a permutation LCC moves data by, source to
+ * destination: (A, b) for a gather, its inverse for a scatter x = A y + b
+ * (y = A^-1 (x + b)).  c->A nonsingular. */
+hd_agl hd_lcc_moves(const hd_lcc *c);
+
 /* HD_OK; HD_EINVAL for a target not of the omega class or an LCC not of
  * its dimension.  Counts saturate at 2^64 - 1 (a rank r <= n - 63). */
 int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out);

@@ -336,6 +336,15 @@ static hd_matrix complete(const hd_matrix *A, uint64_t S, bool mirrored)
     return mirrored ? reversed(&m) : m;
 }
 
+hd_agl hd_lcc_moves(const hd_lcc *c)
+{
+    hd_agl p = { c->A, c->b };
+    /* A scatter x = A y + b moves data from x to y = A^-1 (x + b). */
+    if (c->dir == HD_SCATTER)
+        hd_agl_inverse(&p, &p);
+    return p;
+}
+
 int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
 {
     int n = t->n;
@@ -344,10 +353,7 @@ int hd_omega_price_lcc(const hd_target *t, const hd_lcc *c, hd_omega_price *out)
     int r = hd_rank(&c->A);
     out->permutation = r == n;
     if (r == n) {
-        hd_agl p = { c->A, c->b };
-        /* A scatter x = A y + b moves data from x to y = A^-1 (x + b). */
-        if (c->dir == HD_SCATTER)
-            hd_agl_inverse(&p, &p);
+        hd_agl p = hd_lcc_moves(c);
         out->moves = p;
         out->passes = out->lower = hd_passes(t, &p);
         hd_two_pass(t, &p, &out->first, &out->second);

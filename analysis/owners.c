@@ -563,7 +563,7 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
 {
     checker c = { p, d, hd_xcalloc((size_t)p->narrays, sizeof *c.layout), out };
     for (int a = 0; a < p->narrays; a++)
-        if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
+        if (hd_array_distributed(p, a))
             c.layout[a] = hd_array_layout(&p->arrays[a], p->n);
     for (int k = 0; k < p->nloops; k++) {
         if (p->loops[k].home < 0)
@@ -572,7 +572,7 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
          * that a read of u written at v becomes F_v P F_u^-1 (Wu 1984,
          * Section 1.2) and stays an LCC where P was one. */
         for (int a = 0; a < p->narrays && p->nmaps; a++)
-            if (p->arrays[a].dist != HD_DIST_NONE && p->arrays[a].log2_size >= p->n)
+            if (hd_array_distributed(p, a))
                 c.layout[a] = hd_loop_layout(p, &p->loops[k], a);
         communications(&c, &p->loops[k]);
     }

@@ -175,7 +175,7 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
     int ncap = 0;
     for (int k = 0; k < p->narrays; k++) {
         const hd_array *x = &p->arrays[k];
-        if (x->dist == HD_DIST_NONE || x->log2_size < p->n)
+        if (!hd_array_distributed(p, k))
             continue;
         hd_xreserve(&out->arrays, &ncap, out->narrays + 1, sizeof *out->arrays);
         out->arrays[out->narrays++] = (hd_spec_array){

@@ -60,11 +60,7 @@ void hd_wu_prog_free(hd_wu_prog *w)
  * permutations as transfers. */
 static hd_agl spec_transfer(const hd_spec *s, const hd_spec_node *nd)
 {
-    if (nd->lcc < 0)
-        return hd_agl_identity(s->n);
-    const hd_lcc *c = s->lccs[nd->lcc].comm.lcc;
-    hd_agl p = { c->A, c->b };
-    return c->dir == HD_SCATTER ? agl_inverse(&p) : p;
+    return nd->lcc < 0 ? hd_agl_identity(s->n) : hd_lcc_moves(s->lccs[nd->lcc].comm.lcc);
 }
 
 int hd_wu_prog_from_spec(const hd_spec *s, hd_wu_prog *out)
@@ -110,11 +106,6 @@ int hd_wu_prog_from_spec(const hd_spec *s, hd_wu_prog *out)
 
 /* ------------------------------------------------------------ from C */
 
-static bool distributed(const hd_program *p, int arr)
-{
-    return p->arrays[arr].dist != HD_DIST_NONE && p->arrays[arr].log2_size >= p->n;
-}
-
 /* The element of AGL(n, 2) the data of a read move by between physical
  * processors (the analysis's, under the program's mappings): the
  * identity for a local read; false for a communication that is no
@@ -127,8 +118,7 @@ static bool physical_transfer(const hd_comm *c, int n, hd_agl *out)
     }
     if (c->kind != HD_COMM_LCC || hd_rank(&c->lcc->A) != n)
         return false;
-    hd_agl p = { c->lcc->A, c->lcc->b };
-    *out = c->lcc->dir == HD_SCATTER ? agl_inverse(&p) : p;
+    *out = hd_lcc_moves(c->lcc);
     return true;
 }
 
@@ -155,7 +145,7 @@ static void stmt_of_loop(const hd_program *p, const hd_analysis *a, const int *v
     int last = -1;
     for (int j = 0; j < l->nrefs; j++) {
         const hd_ref *ref = &l->refs[j];
-        if (!distributed(p, ref->array))
+        if (!hd_array_distributed(p, ref->array))
             continue;
         int v = vec_of[ref->array];
         if (ref->is_write) {
@@ -201,7 +191,7 @@ int hd_wu_prog_from_c(const hd_program *p, const hd_analysis *a, hd_wu_prog *out
     out->array = hd_xcalloc((size_t)(p->narrays + 1), sizeof *out->array);
     for (int x = 0; x < p->narrays; x++) {
         vec_of[x] = -1;
-        if (distributed(p, x)) {
+        if (hd_array_distributed(p, x)) {
             vec_of[x] = out->nvectors;
             out->array[out->nvectors] = x;
             out->vectors[out->nvectors++] = hd_xstrdup(p->arrays[x].name);
@@ -212,7 +202,7 @@ int hd_wu_prog_from_c(const hd_program *p, const hd_analysis *a, hd_wu_prog *out
     out->own = hd_xcalloc((size_t)(p->nloops + 1) * (size_t)(nv + 1), sizeof *out->own);
     for (int d = 0; d < p->nloops; d++) {
         const hd_loop *l = &p->loops[d];
-        if (l->home < 0 || !distributed(p, l->refs[l->home].array))
+        if (l->home < 0 || !hd_array_distributed(p, l->refs[l->home].array))
             continue;
         int s = out->nstmts++;
         hd_agl *own = &out->own[(size_t)s * (size_t)nv];
@@ -427,13 +417,19 @@ static void project(const hd_wu_prog *w, hd_wu_prog_result *r)
             }
         }
     }
+    /* Each statement's result: the version it makes of its left-hand
+     * side, -1 when that is never read. */
+    int *result_of = hd_xmalloc((size_t)(w->nstmts + 1) * sizeof *result_of);
+    for (int s = 0; s < w->nstmts; s++)
+        result_of[s] = -1;
+    for (int x = 0; x < r->nversions; x++) {
+        int s = r->versions[x].defined_by;
+        if (s >= 0 && r->versions[x].vector == w->stmts[s].lhs)
+            result_of[s] = x;
+    }
     for (int s = 0; s < w->nstmts; s++) {
         const hd_wu_stmt *st = &w->stmts[s];
-        /* The result's version: the one defined by s for its lhs. */
-        int result = -1;
-        for (int x = 0; x < r->nversions; x++)
-            if (r->versions[x].defined_by == s && r->versions[x].vector == st->lhs)
-                result = x;
+        int result = result_of[s];
         /* A result never read again goes nowhere: the array stays under
          * the mapping the text leaves it (no remap), as Wu's
          * identity-mapped result costs nothing. */
@@ -452,26 +448,49 @@ static void project(const hd_wu_prog *w, hd_wu_prog_result *r)
             r->used[row + (size_t)st->also[k]] = true;
         }
     }
+    free(result_of);
 }
 
-/* The passes of the program's transfers and remaps when vector v is
- * under at[s * nvectors + v] at statement s: each read D(F_home P
- * F_v^-1), and the remaps of hd_wu_prog_remaps. */
+/* The passes of statement s's reads when vector v is under at[s *
+ * nvectors + v]: each D(F_home P F_v^-1). */
+static int stmt_transfers(const hd_target *t, const hd_wu_prog *w, const hd_agl *at, int s)
+{
+    const hd_wu_stmt *st = &w->stmts[s];
+    const hd_agl *row = &at[(size_t)s * (size_t)w->nvectors];
+    int total = 0;
+    for (int i = 0; i < st->tree.count; i++) {
+        int v = st->leaf_vector[i];
+        if (v < 0)
+            continue;
+        hd_agl moved = hd_agl_compose(&row[st->lhs], &st->tree.node[i].P);
+        total += hd_wu_transfer_cost(t, &moved, &row[v]);
+    }
+    return total;
+}
+
+/* The passes of the program's transfers and remaps (hd_wu_prog_remaps)
+ * under the mappings at. */
 static int price(const hd_target *t, const hd_wu_prog *w, const hd_agl *at)
 {
-    int nv = w->nvectors, total = 0;
-    for (int s = 0; s < w->nstmts; s++) {
-        const hd_wu_stmt *st = &w->stmts[s];
-        const hd_agl *row = &at[(size_t)s * (size_t)nv];
-        for (int i = 0; i < st->tree.count; i++) {
-            int v = st->leaf_vector[i];
-            if (v < 0)
-                continue;
-            hd_agl moved = hd_agl_compose(&row[st->lhs], &st->tree.node[i].P);
-            total += hd_wu_transfer_cost(t, &moved, &row[v]);
-        }
-    }
+    int total = 0;
+    for (int s = 0; s < w->nstmts; s++)
+        total += stmt_transfers(t, w, at, s);
     return total + hd_wu_prog_remaps(t, w, at, NULL);
+}
+
+/* D of the remap from F to G (Wu's D(G F^-1)), between physical
+ * processors when they are renamed by Q (NULL: not renamed). */
+static int remap_passes(const hd_target *t, const hd_agl *F, const hd_agl *G,
+                        const hd_mapping *Q)
+{
+    if (hd_agl_equal(F, G))
+        return 0;
+    if (!Q)
+        return hd_wu_remap_cost(t, F, G);
+    hd_agl finv = agl_inverse(F), moves = hd_agl_compose(G, &finv);
+    hd_lcc c = { .dir = HD_GATHER, .A = moves.A, .b = moves.b };
+    hd_lcc phys = hd_lcc_mapped(&c, Q);
+    return hd_passes(t, &(hd_agl){ phys.A, phys.b });
 }
 
 static bool in_list(const int *list, int count, int v)
@@ -504,18 +523,9 @@ int hd_wu_prog_remaps(const hd_target *t, const hd_wu_prog *w, const hd_agl *at,
             int use = use_of(&w->stmts[s], v);
             if (!use)
                 continue;
-            const hd_agl *G = &at[(size_t)s * (size_t)nv + (size_t)v];
-            const hd_agl *F = prev >= 0 ? &at[(size_t)prev * (size_t)nv + (size_t)v] : G;
-            if (use == 2 && !hd_agl_equal(F, G)) {
-                hd_agl finv = agl_inverse(F);
-                hd_agl moves = hd_agl_compose(G, &finv);
-                if (Q) {
-                    hd_lcc c = { .dir = HD_GATHER, .A = moves.A, .b = moves.b };
-                    hd_lcc phys = hd_lcc_mapped(&c, Q);
-                    moves = (hd_agl){ phys.A, phys.b };
-                }
-                total += hd_passes(t, &moves);
-            }
+            if (prev >= 0 && use == 2)
+                total += remap_passes(t, &at[(size_t)prev * (size_t)nv + (size_t)v],
+                                      &at[(size_t)s * (size_t)nv + (size_t)v], Q);
             prev = s;
         }
     }
@@ -538,28 +548,15 @@ static int remap_between(const search *x, int v, int s, int s2)
     int nv = x->w->nvectors;
     if (s < 0 || s2 < 0 || use_of(&x->w->stmts[s2], v) != 2)
         return 0;
-    const hd_agl *F = &x->at[(size_t)s * (size_t)nv + (size_t)v];
-    const hd_agl *G = &x->at[(size_t)s2 * (size_t)nv + (size_t)v];
-    if (hd_agl_equal(F, G))
-        return 0;
-    hd_agl finv = agl_inverse(F), moves = hd_agl_compose(G, &finv);
-    return hd_passes(x->t, &moves);
+    return remap_passes(x->t, &x->at[(size_t)s * (size_t)nv + (size_t)v],
+                        &x->at[(size_t)s2 * (size_t)nv + (size_t)v], NULL);
 }
 
 /* The passes a change of the cell (vectors cell[0 .. count) of statement
  * s) can alter: s's reads, and the remaps into and out of s. */
 static int local_price(const search *x, int s, const int *cell, int count)
 {
-    const hd_wu_stmt *st = &x->w->stmts[s];
-    int nv = x->w->nvectors, total = 0;
-    const hd_agl *row = &x->at[(size_t)s * (size_t)nv];
-    for (int i = 0; i < st->tree.count; i++) {
-        int v = st->leaf_vector[i];
-        if (v < 0)
-            continue;
-        hd_agl moved = hd_agl_compose(&row[st->lhs], &st->tree.node[i].P);
-        total += hd_wu_transfer_cost(x->t, &moved, &row[v]);
-    }
+    int nv = x->w->nvectors, total = stmt_transfers(x->t, x->w, x->at, s);
     for (int k = 0; k < count; k++) {
         size_t c = (size_t)s * (size_t)nv + (size_t)cell[k];
         total += remap_between(x, cell[k], x->prev[c], s) + remap_between(x, cell[k], s, x->next[c]);

@@ -221,15 +221,8 @@ void put_map_remaps(text *t, const gen *g, const hd_loop *l, int a, bool keep)
 static void put_remap_cost(text *t, const gen *g, const hd_affine *F, const hd_affine *G)
 {
     int n = g->prog->n;
-    hd_agl f = hd_agl_identity(n), h = hd_agl_identity(n), finv;
-    for (int i = 0; i < n; i++) {
-        if (F)
-            f.A.row[i] = F->row[i] & hd_mask(n);
-        if (G)
-            h.A.row[i] = G->row[i] & hd_mask(n);
-    }
-    f.b = F ? F->c & hd_mask(n) : 0;
-    h.b = G ? G->c & hd_mask(n) : 0;
+    hd_agl f = F ? hd_affine_agl(F, n) : hd_agl_identity(n);
+    hd_agl h = G ? hd_affine_agl(G, n) : hd_agl_identity(n), finv;
     if (!hd_agl_inverse(&f, &finv))
         return;
     hd_agl moves = hd_agl_compose(&h, &finv);

@@ -103,6 +103,11 @@ int hd_grid_rows_log2(int n)
 
 const char *const hd_network_words[3] = { "ecube", "omega", "butterfly" };
 
+bool hd_array_distributed(const hd_program *p, int arr)
+{
+    return p->arrays[arr].dist != HD_DIST_NONE && p->arrays[arr].log2_size >= p->n;
+}
+
 const char *hd_dist_name(hd_dist_kind k)
 {
     switch (k) {

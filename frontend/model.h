@@ -488,6 +488,10 @@ typedef struct {
 
 void hd_program_free(hd_program *p);
 
+/* Is program array arr spread over the processors (distributed, with at
+ * least one element per processor), so that it has a layout? */
+bool hd_array_distributed(const hd_program *p, int arr);
+
 /* The mapping doall l runs array arr under: the last map pragma of arr
  * at or before l in l's function, else arr's file-scope one; NULL when
  * there is none (the identity).  Which pragma is found depends on the

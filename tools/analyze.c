@@ -209,6 +209,20 @@ static const reader *reader_for(const char *path)
     return NULL;
 }
 
+/* --network, else the file's pragma, else the e-cube hypercube. */
+static const char *network_word(const options *opt, const char *pragma_network)
+{
+    return opt->network ? opt->network : pragma_network ? pragma_network : "ecube";
+}
+
+/* Is the network analysed one omega-class network, for which the
+ * program's section is made (Wu 1984)? */
+static bool one_omega_class(const char *word, int n, hd_target *t)
+{
+    return strcmp(word, "all") != 0 && hd_target_parse(word, n, t) &&
+           t->kind != HD_TARGET_ECUBE_HYPERCUBE;
+}
+
 /* The spec of a C file's communications, which points into *results. */
 static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
                   hd_layout_advice *advice, const char **network, hd_wu_prog *wu)
@@ -219,7 +233,8 @@ static int read_c(const options *opt, hd_spec *spec, hd_analysis *results,
     if (hd_read_c_program(opt->path, copt, &prog, results) != HD_EXIT_OK)
         return HD_EXIT_FAILURE;
     hd_program_spec(&prog, results, spec);
-    if (prog.n >= 1)
+    hd_target t;
+    if (prog.n >= 1 && one_omega_class(network_word(opt, prog.network), prog.n, &t))
         hd_wu_prog_from_c(&prog, results, wu);
     *network = prog.network;   /* a static string (hd_network_words) */
     if (opt->layouts && prog.n >= 1) {
@@ -277,7 +292,8 @@ static int read_input(const options *opt, hd_spec *spec, hd_analysis *results,
         hd_spec_free(spec);
         return HD_EXIT_FAILURE;
     }
-    if (spec->nstmts > 0)
+    hd_target t;
+    if (spec->nstmts > 0 && one_omega_class(network_word(opt, NULL), spec->n, &t))
         hd_wu_prog_from_spec(spec, wu);
     return HD_EXIT_OK;
 }
@@ -304,13 +320,11 @@ static int analyze(void *dest)
     res.networks = NULL;
     res.wu = NULL;
     res.wu_result = NULL;
-    /* --network, else the file's pragma, else the e-cube hypercube. */
-    const char *word = opt->network ? opt->network : pragma_network ? pragma_network : "ecube";
+    const char *word = network_word(opt, pragma_network);
     bool all = strcmp(word, "all") == 0;
     /* Wu 1984's programs on the one omega-class network analysed. */
     hd_target wt;
-    if (!all && wu.nstmts > 0 && hd_target_parse(word, spec.n, &wt) &&
-        wt.kind != HD_TARGET_ECUBE_HYPERCUBE &&
+    if (wu.nstmts > 0 && one_omega_class(word, spec.n, &wt) &&
         hd_wu_prog_analyse(&wt, &wu, &wu_result) == HD_OK) {
         res.wu = &wu;
         res.wu_result = &wu_result;
