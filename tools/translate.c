@@ -378,6 +378,8 @@ static int program_passes(const hd_program *prog, const hd_analysis *results,
         if (at)
             *passes += (uint64_t)hd_wu_prog_remaps(t, w, at, &plan.mapping);
         hd_plan_free(&plan);
+    } else {
+        fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
     }
     hd_spec_free(&comms);
     return rc;
@@ -480,8 +482,6 @@ static int choose_wu_maps(const char *path, hd_program *prog, hd_analysis *resul
                      alg, (unsigned long long)after, (unsigned long long)before);
         }
     }
-    if (status != HD_EXIT_OK && !note[0])
-        fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
     hd_wu_prog_result_free(&r);
     hd_wu_prog_free(&w);
     return status;
