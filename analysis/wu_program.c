@@ -559,7 +559,8 @@ static int local_price(const search *x, int s, const int *cell, int count)
     int nv = x->w->nvectors, total = stmt_transfers(x->t, x->w, x->at, s);
     for (int k = 0; k < count; k++) {
         size_t c = (size_t)s * (size_t)nv + (size_t)cell[k];
-        total += remap_between(x, cell[k], x->prev[c], s) + remap_between(x, cell[k], s, x->next[c]);
+        total += remap_between(x, cell[k], x->prev[c], s);
+        total += remap_between(x, cell[k], s, x->next[c]);
     }
     return total;
 }

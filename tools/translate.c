@@ -446,11 +446,11 @@ static int choose_wu_maps(const char *path, hd_program *prog, hd_analysis *resul
     if (w.nstmts == 0 || hd_wu_prog_analyse(t, &w, &r) != HD_OK) {
         snprintf(note, size, "--maps wu: no doall writes a distributed array: no data mapping.");
     } else if (r.map_status != HD_OK) {
-        snprintf(note, size, "--maps wu: Algorithm %s was not run (%d versions, more than %d): "
-                 "no data mapping.", alg, r.nversions, HD_WU_PROGRAM_MAX_VERSIONS);
+        snprintf(note, size, "--maps wu: Algorithm %s (Wu 1984) was not run (%d versions, "
+                 "more than %d): no data mapping.", alg, r.nversions, HD_WU_PROGRAM_MAX_VERSIONS);
     } else if (!r.improves) {
-        snprintf(note, size, "--maps wu: the data mappings from Algorithm %s, one per array and "
-                 "doall, would cost\n%d passes against %d without (Wu's transfers and "
+        snprintf(note, size, "--maps wu: the data mappings from Algorithm %s (Wu 1984), one per "
+                 "array and doall, would cost\n%d passes against %d without (Wu's transfers and "
                  "remaps): none applied.", alg, r.realized, r.map_identity);
     } else if (program_passes(prog, results, t, gen, &w, NULL, &before) != HD_OK) {
         status = HD_EXIT_FAILURE;
@@ -470,8 +470,8 @@ static int choose_wu_maps(const char *path, hd_program *prog, hd_analysis *resul
         if (status == HD_EXIT_OK && after >= before) {
             prog->nmaps = 0;
             status = reanalyse(path, prog, results);
-            snprintf(note, size, "--maps wu: the data mappings from Algorithm %s (%d map pragmas) "
-                     "would cost %llu passes\nwith the remaps, against %llu without: none "
+            snprintf(note, size, "--maps wu: the data mappings from Algorithm %s (Wu 1984; %d map "
+                     "pragmas) would cost %llu passes\nwith the remaps, against %llu without: none "
                      "applied.",
                      alg, count, (unsigned long long)after, (unsigned long long)before);
         } else if (status == HD_EXIT_OK) {
