@@ -106,7 +106,7 @@ int hd_parse_command_line(const hd_command_line *cl, const hd_option_table table
         if (!o->parse)
             *(const char **)field = value;
     }
-    if (!operand)
+    if (!operand && cl->missing)
         return hd_option_error(cl, "%s", cl->missing);
     *into.operand = operand;
     if (into.rest) {

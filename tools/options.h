@@ -76,7 +76,8 @@ struct hd_command_line {
     const char *usage_line;
     void (*help)(void);       /* -h, --help */
     const char *operand;      /* "FILE": "(analyze takes one FILE)" */
-    const char *missing;      /* the usage error when there is no operand */
+    const char *missing;      /* the usage error when there is no operand;
+                               * NULL: the operand may be left out (NULL) */
     bool dashdash_ends_options;   /* "--" before the operand */
 };
 

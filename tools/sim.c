@@ -33,6 +33,7 @@
 #include "commands.h"
 #include "frontend.h"
 #include "sim.h"
+#include "sim_linkbound.h"
 
 typedef enum { MAP_IDENTITY, MAP_OPTIMAL, MAP_SET } mapping_kind;
 
@@ -1071,8 +1072,41 @@ static int simulate_lcc(void *dest)
     return status;
 }
 
+/* The model --model names: "linkbound" hands the whole command line to
+ * sim_linkbound.c; "wormhole" (the default) is this file's. */
+static const char *model_of(int argc, char **argv, int *at, int *width)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--model") == 0) {
+            *at = i;
+            *width = 2;
+            return i + 1 < argc ? argv[i + 1] : "";
+        }
+        if (strncmp(argv[i], "--model=", 8) == 0) {
+            *at = i;
+            *width = 1;
+            return argv[i] + 8;
+        }
+    }
+    return NULL;
+}
+
 int hd_cmd_sim(int argc, char **argv)
 {
+    int at = 0, width = 0;
+    const char *model = model_of(argc, argv, &at, &width);
+    if (model && strcmp(model, "linkbound") == 0)
+        return hd_sim_linkbound(argc, argv);
+    if (model && strcmp(model, "wormhole") != 0)
+        return usage_error("option '--model' needs wormhole (the default) or linkbound%s%s%s",
+                           *model ? " (not '" : "", model, *model ? "')" : "");
+    if (model) {
+        for (int i = at; i + width < argc; i++)
+            argv[i] = argv[i + width];
+        argc -= width;
+    }
     options opt = { .mapping = MAP_IDENTITY, .objective = HD_OBJ_MAX, .rate = -1, .seed = 1,
                     .cycles = 20000, .flits = 20, .routing = HD_SIM_ECUBE };
     return hd_run_command(argc, argv, &opt, parse_options, simulate_lcc);
