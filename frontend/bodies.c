@@ -411,6 +411,11 @@ static void walk_rvalue(reader *r, int x)
         walk_rvalue(r, at);
 }
 
+void walk_operand(reader *r, int x)
+{
+    walk_rvalue(r, x);
+}
+
 /* `base.member` (not `->`): a member of the element `base`. */
 static bool member_of(reader *r, int x, int *base)
 {
@@ -487,10 +492,13 @@ static void walk_lvalue(reader *r, int lhs, bool also_read)
         }
         if (is_local(r, decl))
             return;
+        /* reduction_statement took every statement whose target is an
+         * outer variable: this is a target inside another (a member's
+         * subscript cannot write). */
         char *name = spelling(target);
         error_at(r, target, "'%s' is declared outside the doall loop: every "
-                 "iteration writing it would race (no reductions yet); "
-                 "declare it inside the loop body", name ? name : "?");
+                 "iteration writing it would race; declare it inside the loop "
+                 "body", name ? name : "?");
         free(name);
         return;
     }
@@ -517,6 +525,9 @@ void walk_statement(reader *r, int x)
     enum CXCursorKind kind = kind_of(r, x);
     children kids = kids_of(r, x);
     char op[16];
+    /* A write of a variable declared outside: a reduction, or an error. */
+    if (reduction_statement(r, x))
+        return;
     switch (kind) {
     case CXCursor_NullStmt:
         return;

@@ -36,6 +36,8 @@ static void free_reader(reader *r)
     free(r->locals);
     free(r->ref_buffer);
     free(r->outer_decls);
+    free(r->red_decls);
+    free(r->red_self);
     free(r->nodes);
     free(r->open);
     free(r->stdin_text);
@@ -108,7 +110,8 @@ static void keep_sequential(reader *r)
     int kept = 0;
     for (int k = 0; k < p->nloops; k++) {
         hd_loop *l = &p->loops[k];
-        if (l->home != NO_WRITES) {
+        /* Its reductions outlive it: choose_reduction_homes decides. */
+        if (l->home != NO_WRITES || l->nreds) {
             p->loops[kept++] = *l;
             continue;
         }
@@ -121,6 +124,62 @@ static void keep_sequential(reader *r)
         hd_loop_free(l);
     }
     p->nloops = kept;
+}
+
+/* The reference of a doall that writes no array element whose owner may
+ * run each iteration: a read of a distributed array at every iteration
+ * (unguarded) at an index GF(2)-affine in the loop variable, the first in
+ * the text; -1 when there is none. */
+static int reduction_home(const hd_program *p, const hd_loop *l)
+{
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_ref *ref = &l->refs[k];
+        const hd_array *a = &p->arrays[ref->array];
+        hd_affine map;
+        char why[8];
+        if (!ref->is_write && ref->guard < 0 && a->dist != HD_DIST_NONE &&
+            a->log2_size >= p->n && hd_expr_affine(ref->index, l->k, &map, why, sizeof why))
+            return k;
+    }
+    return -1;
+}
+
+static void number_refs(reader *r);
+
+/*
+ * A doall whose only effect is its reductions (s += a[i]) runs each
+ * iteration on the owner of an element it reads (owner computes, with the
+ * data read in the written data's place), which makes that read local.
+ * With no such read (s += i * i, or reads only of replicated arrays)
+ * nothing says where an iteration should run: the loop stays the
+ * sequential code it is, which computes the same value, with a warning.
+ * Needs the arrays' distributions.
+ */
+static void choose_reduction_homes(reader *r)
+{
+    hd_program *p = r->prog;
+    int kept = 0;
+    for (int k = 0; k < p->nloops; k++) {
+        hd_loop *l = &p->loops[k];
+        if (l->home == NO_WRITES && reduction_home(p, l) >= 0)
+            l->home = reduction_home(p, l);
+        if (l->home != NO_WRITES) {
+            p->loops[kept++] = *l;
+            continue;
+        }
+        hd_report(&r->d, HD_WARNING, l->begin, l->line, "this doall loop writes no array "
+               "element, and it reads no distributed array at every iteration at an index "
+               "GF(2)-affine in '%s', whose owner could run the iteration: it runs, with "
+               "its reductions, as sequential code on the host", l->var);
+        r->sequential = hd_xrealloc(r->sequential,
+                                    (size_t)(r->nsequential + 1) * sizeof *r->sequential);
+        r->sequential[r->nsequential++] = l->pragma_begin;
+        hd_loop_free(l);
+    }
+    if (kept != p->nloops) {
+        p->nloops = kept;
+        number_refs(r);
+    }
 }
 
 /* The references in source order, 0, 1, ..., each one's hd_ref.id, which
@@ -167,6 +226,7 @@ static void complete_model(reader *r)
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
         map_arrays(r);
+        choose_reduction_homes(r);
         if (opt->host_code && r->d.errors == 0)
             read_host_code(r);
     }

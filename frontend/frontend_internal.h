@@ -14,6 +14,8 @@
  *   nodes.c          the recorded syntax tree of the loop being read;
  *   bodies.c         the walk of a doall body: references, guards, outer
  *                    variables;
+ *   reductions.c     the body's writes of outer variables: reductions, or
+ *                    errors;
  *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
  *   arrays.c         the arrays the doalls use, and their distributions;
  *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
@@ -56,6 +58,14 @@ typedef struct {
     unsigned from, func_begin; /* that doall's pragma line and function */
 } map_fn;
 
+/* A variable named in a doall's reduction(op: list) clause. */
+typedef struct {
+    char *name;
+    hd_red_op op;
+    unsigned offset;           /* of its name */
+    int line;
+} red_clause;
+
 /* A `#pragma hyperdo` line, as pragmas.c read it. */
 typedef struct {
     pragma_kind kind;
@@ -72,6 +82,8 @@ typedef struct {
     int *name_cols;
     unsigned line_end;         /* the end of the pragma's line */
     map_fn *map;               /* MAP; owned */
+    int nreds;
+    red_clause *reds;          /* DOALL: its reduction clauses' variables */
 } pragma;
 
 /*
@@ -147,6 +159,11 @@ typedef struct {
     CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
     int nouter_decls, outers_cap;
     int guard;                 /* the guard of the part being walked, or -1 */
+    CXCursor *red_decls;       /* the variables of loop->reds */
+    int red_decls_cap;
+    int *red_self;             /* the nodes where reduction statements name
+                                * their own variable */
+    int nred_self, red_self_cap;
     int rejected;              /* doall loops read with errors */
 
     CXCursor function;         /* the function definition being walked */
@@ -266,6 +283,20 @@ void unary_text(reader *r, int x, int sub, char *op, size_t size,
 bool is_local(reader *r, CXCursor decl);
 /* Walks a doall body's statement at node x. */
 void walk_statement(reader *r, int x);
+/* Walks an expression the body evaluates (its references, guards and
+ * outer variables). */
+void walk_operand(reader *r, int x);
+
+/* ------------------------------------------------------ reductions.c */
+
+/* The statement at x if it writes a variable declared outside the loop:
+ * recorded as a reduction (loop->reds) or refused, true either way;
+ * false for any other statement. */
+bool reduction_statement(reader *r, int x);
+/* Once the body is walked: a reduction variable named anywhere but as
+ * its statements' target is an error, and the doall pragma's reduction
+ * clauses (pr) must name reductions of the body with their operators. */
+void check_reductions(reader *r, int body, const pragma *pr);
 
 /* ----------------------------------------------------- index_exprs.c */
 

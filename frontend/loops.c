@@ -245,6 +245,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->guard = -1;
     r->nlocals = 0;
     r->nouter_decls = 0;
+    r->nred_self = 0;
     size_t line_start = pr->offset;
     while (line_start > 0 && r->src[line_start - 1] != '\n')
         line_start--;
@@ -279,6 +280,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
         l->refs = r->ref_buffer;
         r->refs_cap = r->ref_buffer_cap;
         walk_statement(r, body);
+        check_reductions(r, body, pr);
         r->ref_buffer = l->refs;
         r->ref_buffer_cap = r->refs_cap;
         l->refs = l->nrefs ? hd_xmalloc((size_t)l->nrefs * sizeof *l->refs) : NULL;

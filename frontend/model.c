@@ -54,6 +54,47 @@ void hd_loop_free(hd_loop *l)
         free(l->outers[j].type);
     }
     free(l->outers);
+    for (int j = 0; j < l->nreds; j++) {
+        free(l->reds[j].name);
+        free(l->reds[j].type);
+    }
+    free(l->reds);
+}
+
+const char *hd_red_op_text(hd_red_op op)
+{
+    static const char *const text[] = { "+", "*", "min", "max", "&", "|", "^" };
+    return text[op];
+}
+
+const char *hd_red_op_coll(hd_red_op op)
+{
+    static const char *const name[] = {
+        "HD_OP_SUM", "HD_OP_PROD", "HD_OP_MIN", "HD_OP_MAX",
+        "HD_OP_BAND", "HD_OP_BOR", "HD_OP_BXOR",
+    };
+    return name[op];
+}
+
+const char *hd_red_type_coll(hd_red_type t)
+{
+    static const char *const name[] = {
+        "HD_T_INT8", "HD_T_INT16", "HD_T_INT32", "HD_T_INT64",
+        "HD_T_UINT8", "HD_T_UINT16", "HD_T_UINT32", "HD_T_UINT64",
+        "HD_T_FLOAT", "HD_T_DOUBLE", "HD_T_LDOUBLE",
+        "HD_T_CFLOAT", "HD_T_CDOUBLE", "HD_T_CLDOUBLE",
+    };
+    return name[t];
+}
+
+bool hd_red_type_integer(hd_red_type t)
+{
+    return t <= HD_RED_UINT64;
+}
+
+bool hd_red_type_complex(hd_red_type t)
+{
+    return t >= HD_RED_CFLOAT;
 }
 
 void hd_program_free(hd_program *p)

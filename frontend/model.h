@@ -389,6 +389,46 @@ typedef struct {
     int line, col;          /* of its first use in the body */
 } hd_outer;
 
+/* A reduction of a doall (docs/annotations.md, "Reductions"): an outer
+ * scalar that the body only combines values into, `s op= e` (or named in
+ * `reduction(op: s)`).  Each processor combines its iterations' values
+ * into a private copy that starts at op's identity, the copies are
+ * combined over all processors by a collective (Stout and Wagar 1990),
+ * and the host sets s = s op (that value). */
+typedef enum {
+    HD_RED_SUM, HD_RED_PROD, HD_RED_MIN, HD_RED_MAX,
+    HD_RED_BAND, HD_RED_BOR, HD_RED_BXOR,
+} hd_red_op;
+
+/* Its element type, in the order of the runtime's hd_coll_type
+ * (runtime/include/hyperdo/coll.h): integers by width and signedness,
+ * the three floating types and their _Complex types. */
+typedef enum {
+    HD_RED_INT8, HD_RED_INT16, HD_RED_INT32, HD_RED_INT64,
+    HD_RED_UINT8, HD_RED_UINT16, HD_RED_UINT32, HD_RED_UINT64,
+    HD_RED_FLOAT, HD_RED_DOUBLE, HD_RED_LDOUBLE,
+    HD_RED_CFLOAT, HD_RED_CDOUBLE, HD_RED_CLDOUBLE,
+} hd_red_type;
+
+typedef struct {
+    char *name;
+    char *type;             /* as written, without qualifiers */
+    bool local_type;        /* declared inside a function (as hd_outer's) */
+    hd_red_type kind;
+    hd_red_op op;
+    bool clause;            /* named in a reduction(op: ...) clause */
+    int nstmts;             /* the body's statements that combine into it */
+    int line, col;          /* of the first of them */
+} hd_reduction;
+
+/* The operator's spelling in the clause ("+", "min", ...) and its name in
+ * the runtime (HD_OP_SUM, ...); the type's (HD_T_INT32, ...). */
+const char *hd_red_op_text(hd_red_op op);
+const char *hd_red_op_coll(hd_red_op op);
+const char *hd_red_type_coll(hd_red_type t);
+bool hd_red_type_integer(hd_red_type t);
+bool hd_red_type_complex(hd_red_type t);
+
 typedef struct {
     int line, col;          /* of the for keyword */
     int pragma_line;
@@ -410,6 +450,8 @@ typedef struct {
     int home;               /* the write whose owner runs an iteration */
     int nguards;
     hd_guard *guards;       /* a guard's parent comes before it */
+    int nreds;
+    hd_reduction *reds;     /* its reductions, in the order first met */
 } hd_loop;
 
 /* HD_GUARD_NO when some guard of the chain from g is known false at

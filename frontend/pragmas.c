@@ -508,12 +508,81 @@ static bool parse_network(reader *r, token_cursor *tc, pragma *p)
     return false;
 }
 
+static void free_clauses(pragma *p)
+{
+    for (int k = 0; k < p->nreds; k++)
+        free(p->reds[k].name);
+    free(p->reds);
+    p->reds = NULL;
+    p->nreds = 0;
+}
+
+/*
+ *   clauses   = {"reduction" "(" op ":" name {"," name} ")"}
+ *   op        = "+" | "-" | "*" | "&" | "|" | "^" | "min" | "max"
+ *
+ * after "doall": OpenMP's spelling of a reduction (OpenMP treats "-" as
+ * "+": the values subtracted are summed, and so are the processors'
+ * partial values).  A name may appear once.
+ */
+static bool parse_clauses(reader *r, token_cursor *tc, pragma *p)
+{
+    static const struct { const char *text; hd_red_op op; } ops[] = {
+        { "+", HD_RED_SUM }, { "-", HD_RED_SUM }, { "*", HD_RED_PROD },
+        { "&", HD_RED_BAND }, { "|", HD_RED_BOR }, { "^", HD_RED_BXOR },
+        { "min", HD_RED_MIN }, { "max", HD_RED_MAX },
+    };
+    while (accept_token(r, tc, "reduction")) {
+        if (!accept_token(r, tc, "(")) {
+            pragma_error(r, tc, "expected '(' after 'reduction'%s", "");
+            return false;
+        }
+        int op = -1;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0] && op < 0; k++)
+            if (accept_token(r, tc, ops[k].text))
+                op = (int)ops[k].op;
+        if (op < 0) {
+            pragma_error(r, tc, "expected a reduction operator: +, -, *, &, |, ^, min or "
+                         "max (OpenMP's reduction(op: list))%s", "");
+            return false;
+        }
+        if (!accept_token(r, tc, ":")) {
+            pragma_error(r, tc, "expected ':' after the reduction operator%s", "");
+            return false;
+        }
+        do {
+            if (!token_on_line(r, tc) ||
+                clang_getTokenKind(tc->tok[tc->at]) != CXToken_Identifier) {
+                pragma_error(r, tc, "expected a variable name in '%s'", "reduction");
+                return false;
+            }
+            char *name = token_text(r, tc->tok[tc->at]);
+            for (int k = 0; k < p->nreds; k++)
+                if (strcmp(p->reds[k].name, name) == 0) {
+                    pragma_error(r, tc, "'%s' is named in a reduction clause of this "
+                                 "doall already: a variable has one reduction", name);
+                    free(name);
+                    return false;
+                }
+            p->reds = hd_xrealloc(p->reds, (size_t)(p->nreds + 1) * sizeof *p->reds);
+            position at = token_pos(r, tc->tok[tc->at]);
+            p->reds[p->nreds++] = (red_clause){ name, (hd_red_op)op, at.offset, at.line };
+            tc->at++;
+        } while (accept_token(r, tc, ","));
+        if (!accept_token(r, tc, ")")) {
+            pragma_error(r, tc, "expected ')' to end 'reduction'%s", "");
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
  * Reads every `#pragma hyperdo ...` line of the main file, one pragma a
  * line (comments on it are left out):
  *
  *   pragma = "#" "pragma" "hyperdo" (doall | cube | network | distribute | map)
- *   doall  = "doall"                  a for loop must come next
+ *   doall  = "doall" clauses          a for loop must come next
  *   cube   = "cube" "(" integer ")"   1 <= n <= HD_DP_MAX_DIM, once a file
  *
  * and distribute and map as parse_distribute and parse_map read them.
@@ -553,6 +622,7 @@ void scan_pragmas(reader *r)
             /* nothing: a line clang does not lex as three tokens */
         } else if (accept_token(r, &tc, "doall")) {
             p.kind = PRAGMA_DOALL;
+            ok = parse_clauses(r, &tc, &p);
         } else if (accept_token(r, &tc, "cube")) {
             p.kind = PRAGMA_CUBE;
             unsigned at = 0;
@@ -596,6 +666,7 @@ void scan_pragmas(reader *r)
             free(p.names);
             free(p.name_cols);
             free(p.map);
+            free_clauses(&p);
             continue;
         }
         p.line_end = (unsigned)eol;
@@ -611,6 +682,7 @@ void scan_pragmas(reader *r)
                 while (e > next && (r->src[e - 1] == ' ' || r->src[e - 1] == '\t'))
                     e--;
                 r->rejected++;   /* its arrays are not known */
+                free_clauses(&p);
                 if (next < r->len && r->src[next] == '#')
                     hd_report(&r->d, HD_ERROR, p.offset, p.line, "'#pragma hyperdo doall' "
                               "must be followed by a for loop, but '%.*s' comes first: "
@@ -666,6 +738,7 @@ void free_pragmas(reader *r)
         free(r->pragmas[k].names);
         free(r->pragmas[k].name_cols);
         free(r->pragmas[k].map);
+        free_clauses(&r->pragmas[k]);
     }
     free(r->pragmas);
 }

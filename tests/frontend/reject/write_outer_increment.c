@@ -1,5 +1,5 @@
-// expect: 11:9: error: only assignments
-// rejected: ++ on a scalar declared outside the loop
+// expect: 11:16: error: 'count' is a reduction variable of this doall (line 10) and is read here
+// rejected: ++ on a scalar declared outside the loop that the body also reads
 double a[256], b[256], c[256];
 
 int main(void)
@@ -7,9 +7,8 @@ int main(void)
     int count = 0;
 #pragma hyperdo doall
     for (int i = 0; i < 256; i++) {
-        b[i] = a[i];
         count++;
+        b[i] = count;
     }
-    b[0] = count;
     return 0;
 }
