@@ -121,6 +121,7 @@ static void check_loop(gen *g, const hd_loop *l)
         !hd_expr_injective(home->index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
+    check_loop_reductions(g, l);
     hd_check_dependences(g->prog, g->results, l, &g->d);
 }
 
@@ -217,6 +218,7 @@ static void put_host_doall(text *t, const gen *g, int d)
         putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", d);
     else
         putf(t, "        hd_doall(%d, NULL, 0);\n", d);
+    put_reduction_host(t, l, d);
     for (int k = 0; k < u.ndist; k++) {
         const hd_array *a = &p->arrays[u.dist[k]];
         if (!hd_loop_uses(l, u.dist[k], true))
@@ -278,7 +280,10 @@ static void put_prologue(text *t, const gen *g)
            "or both. */\n");
     if (strcmp(g->v, "hd_v_") == 0)
         put(t, "#define HD_NO_V_NAMES   /* the program declares v_send & co. itself */\n");
-    put(t, "#include <hyperdo.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    put(t, "#include <hyperdo.h>\n");
+    if (reductions_used(g->prog))
+        put(t, "#include <hyperdo/coll.h>   /* the reductions' hd_coll_allreduce */\n");
+    put(t, "#include <stdlib.h>\n#include <string.h>\n\n");
     helpers_used h = helpers_needed(g);
     if (!h.where)
         return;

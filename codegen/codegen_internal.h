@@ -11,7 +11,9 @@
  *   node.c      the node function of a doall, written from its plan;
  *   maps.c      the data mappings of the map pragmas (Wu 1984): each
  *               doall's layouts, the remapped arrays' tables, the host's
- *               remaps, the header's lines.
+ *               remaps, the header's lines;
+ *   reductions.c a doall's reductions: the private copies, the collective
+ *               that combines them, the host's update.
  */
 #ifndef HYPERDO_CODEGEN_INTERNAL_H
 #define HYPERDO_CODEGEN_INTERNAL_H
@@ -211,6 +213,24 @@ void put_map_remaps(text *t, const gen *g, const hd_loop *l, int a, bool keep);
 /* The header's lines on the mappings and the remaps (none without map
  * pragmas). */
 void put_map_header(text *t, const gen *g);
+
+/* --------------------------------------------------- reductions.c */
+
+/* Does some doall of p have reductions (the prologue includes
+ * hyperdo/coll.h)? */
+bool reductions_used(const hd_program *p);
+/* What the node code cannot do with doall l's reductions, reported. */
+void check_loop_reductions(gen *g, const hd_loop *l);
+/* Before doall d's node function: the statics its results come home in. */
+void put_reduction_results(text *t, const hd_loop *l, int d);
+/* In the node function, before the loop: each reduction's private copy,
+ * named as the variable, at the identity. */
+void put_reduction_copies(text *t, const hd_loop *l);
+/* After the loop: the copies combined over all processors, the host's
+ * result stored. */
+void put_reduction_combine(text *t, const hd_loop *l, int d);
+/* On the host after hd_doall: s = s op (the result). */
+void put_reduction_host(text *t, const hd_loop *l, int d);
 
 /* --------------------------------------------------------- source.c */
 

@@ -1306,6 +1306,7 @@ void put_node(text *t, gen *g, int d)
     for (int s = 0; s < np->nslots; s++)
         if (slot_read_in_requests(np, s))
             put_slot_reader(t, g, np, d, s);
+    put_reduction_results(t, l, d);
     putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
     if (u.env) {
         putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
@@ -1318,6 +1319,7 @@ void put_node(text *t, gen *g, int d)
         put(t, "    (void)hd_arg;\n");
     }
     putf(t, "    const int hd_me = %sget_pid();\n", g->v);
+    put_reduction_copies(t, l);
     for (int k = 0; k < u.ndist; k++)
         /* (void): a reference the guards rule out everywhere leaves its
          * array unread. */
@@ -1333,6 +1335,7 @@ void put_node(text *t, gen *g, int d)
         put_request_round(t, g, np, level);
 
     put_compute_loop(t, g, np);
+    put_reduction_combine(t, l, d);
     for (int q = 0; q < np->nreqs; q++)
         putf(t, "    free(hd_k%d);\n", q);
     for (int level = 1; level <= np->levels; level++)
