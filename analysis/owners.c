@@ -238,7 +238,8 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
     return true;
 }
 
-/* Two iterations must not write the same element (no reductions yet). */
+/* Two iterations must not write the same element (reductions are into
+ * scalars only: docs/annotations.md, "Reductions"). */
 static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     const hd_array *a = &r->prog->arrays[ref->array];
@@ -249,7 +250,7 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
         if (v)
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = 0 and "
                    "%s = %llu both write element %llu of '%s' (a doall loop "
-                   "may not write an element twice; no reductions yet)",
+                   "may not write an element twice; reductions are into scalars only)",
                    l->var, l->var, (unsigned long long)v,
                    (unsigned long long)hd_affine_apply(map, 0), a->name);
         return;
@@ -286,7 +287,7 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
         if (seen[v]) {
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = %llu "
                    "and %s = %llu both write element %llu of '%s' (a doall loop "
-                   "may not write an element twice; no reductions yet)", l->var,
+                   "may not write an element twice; reductions are into scalars only)", l->var,
                    (unsigned long long)who[v], l->var, (unsigned long long)i,
                    (unsigned long long)v, a->name);
             break;

@@ -576,6 +576,13 @@ CORPUS['pragma_forms.c'] = dict(
            loop(8, 'i', 'c[i]', ['a[i ^ 2]']),
            loop(8, 'i', 'd[i]', ['a[i ^ 4]'])])
 
+# A doall that only reduces runs on the owner of its first element read at
+# every iteration (a[i]): 'write' names that home.
+CORPUS['reductions.c'] = dict(
+    n=8, ns=dict(N=256), arrays={x: A(E256) for x in 'abc'},
+    loops=[loop(8, 'i', 'a[i]', ['c[N - 1 - i]']),
+           loop(8, 'i', 'b[i]', ['a[i ^ 1]'])])
+
 
 def derive(fname, spec):
     n = spec['n']
