@@ -945,7 +945,11 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
                 a == HD_COLL_XOCSEND2;
     finish(&G, batch);
     renumber(s);
-    apply_root(s, shape->root);
+    /* The completed algorithms have no root: every node does the same. */
+    int rooted = a <= HD_COLL_COLLECT || (a == HD_COLL_HISTOGRAM && shape->then == HD_RED_TO_ROOT);
+    if (!rooted)
+        s->shape.root = 0;
+    apply_root(s, s->shape.root);
     if (G.nomem || s->overflow) {
         fail(err, errsize, G.nomem ? "out of memory building the %s schedule"
                                    : "the %s schedule's fractions do not fit in 64 bits",

@@ -193,6 +193,11 @@ int hd_dim(void)
     return dim;
 }
 
+int hd__virtual_of(int p)
+{
+    return prog->to_virtual[p];
+}
+
 /* -------------------------------------------- distributed arrays */
 
 static size_t local_count(const hd_array_desc *a)

@@ -36,6 +36,9 @@
  * stderr and aborts the whole program with status 1. */
 HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
 
+/* The virtual processor physical processor p plays (hd_run has started). */
+int hd__virtual_of(int p);
+
 /* The running program's description of distributed array `array`, or NULL
  * when there is no such array. */
 const hd_array_desc *hd__array_desc(int array);

@@ -1,0 +1,710 @@
+/*
+ * coll.c — the run-time collectives (hyperdo/coll.h): each node executes
+ * its part of the schedule that runtime/coll/schedule.c generates for the
+ * algorithm (the one the link-bound simulator times), over the program's
+ * transport.  In every stage a node first sends each of its transfers of
+ * the stage (the chunks packed into one message; sends never wait), then
+ * receives each of its incoming transfers and stores or combines the
+ * chunks; messages of one ordered pair stay in order, so the stages need
+ * no barrier.
+ *
+ * Where a message lives on a node ("home"): the user's buffers at its
+ * origin and its destinations, a scratch buffer on the nodes that only
+ * pass it on; for a reduction, each node's copy of its own vector, into
+ * which the received partial sums are combined (HISTOGRAM, Stout and
+ * Wagar 1990, Section 8) and over which COLLECT or COMPLETE BROADCAST
+ * then copy the reduced blocks.
+ *
+ * A schedule depends only on the shape (algorithm, cube, root, g, q, n,
+ * the permutation), so each is built once per process and kept: on the
+ * threads back end every processor shares it.
+ */
+#include "hd_internal.h"
+#include "hyperdo/coll.h"
+#include "schedule.h"
+
+#include <complex.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------ the schedules */
+
+typedef struct cached {
+    hd_coll_shape shape;      /* shape.perm points at perm below */
+    int32_t *perm;
+    hd_coll_sched *s;
+    /* Per physical node, its transfers out and in (indices into s->xfers,
+     * in stage order), built by the node itself on first use. */
+    uint32_t **out, **in;
+    uint32_t *nout, *nin;
+    struct cached *next;
+} cached;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cached *cache;
+
+static int same_shape(const cached *c, const hd_coll_shape *sh, int P)
+{
+    if (c->shape.alg != sh->alg || c->shape.d != sh->d || c->shape.root != sh->root ||
+        c->shape.g != sh->g || c->shape.q != sh->q || c->shape.n != sh->n ||
+        c->shape.then != sh->then || (!c->perm) != (!sh->perm))
+        return 0;
+    return !sh->perm || memcmp(c->perm, sh->perm, (size_t)P * sizeof *sh->perm) == 0;
+}
+
+/* The schedule of sh (its g resolved by the caller), built or found. */
+static cached *schedule_for(const hd_coll_shape *sh)
+{
+    int P = 1 << sh->d;
+    pthread_mutex_lock(&cache_lock);
+    cached *c;
+    for (c = cache; c; c = c->next)
+        if (same_shape(c, sh, P))
+            break;
+    if (!c) {
+        char err[256];
+        c = calloc(1, sizeof *c);
+        if (!c)
+            hd__fatal("collective %s: out of memory", hd_coll_alg_name(sh->alg));
+        c->shape = *sh;
+        if (sh->perm) {
+            c->perm = malloc((size_t)P * sizeof *c->perm);
+            if (!c->perm)
+                hd__fatal("collective %s: out of memory", hd_coll_alg_name(sh->alg));
+            memcpy(c->perm, sh->perm, (size_t)P * sizeof *c->perm);
+            c->shape.perm = c->perm;
+        }
+        /* g = 0 was resolved by the caller; m, tau and beta only choose g. */
+        c->s = hd_coll_schedule(&c->shape, 1, 1, 1, err, sizeof err);
+        if (!c->s)
+            hd__fatal("collective %s: %s", hd_coll_alg_name(sh->alg), err);
+        c->out = calloc((size_t)P, sizeof *c->out);
+        c->in = calloc((size_t)P, sizeof *c->in);
+        c->nout = calloc((size_t)P, sizeof *c->nout);
+        c->nin = calloc((size_t)P, sizeof *c->nin);
+        if (!c->out || !c->in || !c->nout || !c->nin)
+            hd__fatal("collective %s: out of memory", hd_coll_alg_name(sh->alg));
+        c->next = cache;
+        cache = c;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return c;
+}
+
+/* Node p's transfers out and in, in stage order (only p writes its slots). */
+static void index_node(cached *c, int p)
+{
+    const hd_coll_sched *s = c->s;
+    if (c->out[p] || c->in[p])
+        return;
+    uint32_t no = 0, ni = 0;
+    for (size_t x = 0; x < s->nxfers; x++) {
+        no += s->xfers[x].src == p;
+        ni += s->xfers[x].dst == p;
+    }
+    c->out[p] = malloc((no ? no : 1) * sizeof **c->out);
+    c->in[p] = malloc((ni ? ni : 1) * sizeof **c->in);
+    if (!c->out[p] || !c->in[p])
+        hd__fatal("collective: out of memory");
+    no = ni = 0;
+    for (size_t x = 0; x < s->nxfers; x++) {
+        if (s->xfers[x].src == p)
+            c->out[p][no++] = (uint32_t)x;
+        if (s->xfers[x].dst == p)
+            c->in[p][ni++] = (uint32_t)x;
+    }
+    c->nout[p] = no;
+    c->nin[p] = ni;
+}
+
+/* ------------------------------------------------ combining */
+
+#define COMBINE_INT(T)                                                                 \
+    do {                                                                               \
+        T *a = acc;                                                                    \
+        const T *b = in;                                                               \
+        for (size_t i = 0; i < n; i++)                                                 \
+            switch (op) {                                                              \
+            case HD_OP_SUM: a[i] = (T)(a[i] + b[i]); break;                            \
+            case HD_OP_PROD: a[i] = (T)(a[i] * b[i]); break;                           \
+            case HD_OP_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;                   \
+            case HD_OP_MAX: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                   \
+            case HD_OP_BAND: a[i] = (T)(a[i] & b[i]); break;                           \
+            case HD_OP_BOR: a[i] = (T)(a[i] | b[i]); break;                            \
+            default: a[i] = (T)(a[i] ^ b[i]); break;                                   \
+            }                                                                          \
+    } while (0)
+
+/* Unsigned arithmetic for the signed sums and products: wrapping is what
+ * the sequential loop would have done on this machine if it overflowed
+ * (and undefined behaviour in C), so the result is the same bits. */
+#define COMBINE_SIGNED(T, U)                                                           \
+    do {                                                                               \
+        T *a = acc;                                                                    \
+        const T *b = in;                                                               \
+        for (size_t i = 0; i < n; i++)                                                 \
+            switch (op) {                                                              \
+            case HD_OP_SUM: a[i] = (T)((U)a[i] + (U)b[i]); break;                      \
+            case HD_OP_PROD: a[i] = (T)((U)a[i] * (U)b[i]); break;                     \
+            case HD_OP_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;                   \
+            case HD_OP_MAX: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                   \
+            case HD_OP_BAND: a[i] = (T)(a[i] & b[i]); break;                           \
+            case HD_OP_BOR: a[i] = (T)(a[i] | b[i]); break;                            \
+            default: a[i] = (T)(a[i] ^ b[i]); break;                                   \
+            }                                                                          \
+    } while (0)
+
+#define COMBINE_FLOAT(T)                                                               \
+    do {                                                                               \
+        T *a = acc;                                                                    \
+        const T *b = in;                                                               \
+        for (size_t i = 0; i < n; i++)                                                 \
+            switch (op) {                                                              \
+            case HD_OP_SUM: a[i] = a[i] + b[i]; break;                                 \
+            case HD_OP_PROD: a[i] = a[i] * b[i]; break;                                \
+            case HD_OP_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;                   \
+            default: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                          \
+            }                                                                          \
+    } while (0)
+
+#define COMBINE_COMPLEX(T)                                                             \
+    do {                                                                               \
+        T *a = acc;                                                                    \
+        const T *b = in;                                                               \
+        for (size_t i = 0; i < n; i++)                                                 \
+            a[i] = op == HD_OP_SUM ? a[i] + b[i] : a[i] * b[i];                        \
+    } while (0)
+
+/* acc[i] = acc[i] op in[i] for n elements: acc holds the receiver's
+ * partial result, in the sender's (the order HISTOGRAM fixes). */
+static void combine(void *acc, const void *in, size_t n, hd_coll_type type, hd_coll_op op)
+{
+    switch (type) {
+    case HD_T_INT8: COMBINE_SIGNED(int8_t, uint8_t); break;
+    case HD_T_INT16: COMBINE_SIGNED(int16_t, uint16_t); break;
+    case HD_T_INT32: COMBINE_SIGNED(int32_t, uint32_t); break;
+    case HD_T_INT64: COMBINE_SIGNED(int64_t, uint64_t); break;
+    case HD_T_UINT8: COMBINE_INT(uint8_t); break;
+    case HD_T_UINT16: COMBINE_INT(uint16_t); break;
+    case HD_T_UINT32: COMBINE_INT(uint32_t); break;
+    case HD_T_UINT64: COMBINE_INT(uint64_t); break;
+    case HD_T_FLOAT: COMBINE_FLOAT(float); break;
+    case HD_T_DOUBLE: COMBINE_FLOAT(double); break;
+    case HD_T_LDOUBLE: COMBINE_FLOAT(long double); break;
+    case HD_T_CFLOAT: COMBINE_COMPLEX(float _Complex); break;
+    case HD_T_CDOUBLE: COMBINE_COMPLEX(double _Complex); break;
+    default: COMBINE_COMPLEX(long double _Complex); break;
+    }
+}
+
+static void check_type_op(hd_coll_type type, hd_coll_op op)
+{
+    if ((unsigned)type >= HD_NTYPES)
+        hd__fatal("collective reduction: unknown element type %d", (int)type);
+    if ((unsigned)op >= HD_NOPS)
+        hd__fatal("collective reduction: unknown operator %d", (int)op);
+    if (type >= HD_T_FLOAT && op >= HD_OP_BAND)
+        hd__fatal("collective reduction: & | ^ need an integer type");
+    if (type >= HD_T_CFLOAT && (op == HD_OP_MIN || op == HD_OP_MAX))
+        hd__fatal("collective reduction: min and max need a real type, not a complex one");
+}
+
+/* ------------------------------------------------ executing */
+
+/* One call's view of where each message lives on this node. */
+typedef struct {
+    const hd_coll_sched *s;
+    int p;                    /* this node, physical */
+    const int *to_virtual;    /* of every physical node */
+    const hd_coll_args *a;
+    size_t esize;             /* bytes per element */
+    size_t count;             /* elements per message (REDUCE: of the whole vector) */
+    unsigned char *acc;       /* REDUCE: this node's vector */
+    /* Scratch messages of the nodes that pass them on: msg -> buffer. */
+    uint32_t *scratch_msg;
+    unsigned char **scratch_buf;
+    size_t nscratch, scratch_cap;
+} view;
+
+/* The elements [first, first + len) that message msg spans in its home
+ * buffer (REDUCE: block to_virtual[msg] of the vector). */
+static void msg_span(const view *V, uint32_t msg, size_t *first, size_t *len)
+{
+    if (V->s->kind == HD_MSG_REDUCE) {
+        size_t P = (size_t)V->s->P, b = (size_t)V->to_virtual[msg];
+        size_t lo = (size_t)((unsigned __int128)b * V->count / P);
+        size_t hi = (size_t)((unsigned __int128)(b + 1) * V->count / P);
+        *first = lo;
+        *len = hi - lo;
+    } else {
+        *first = 0;
+        *len = V->count;
+    }
+}
+
+static unsigned char *scratch(view *V, uint32_t msg)
+{
+    for (size_t i = 0; i < V->nscratch; i++)
+        if (V->scratch_msg[i] == msg)
+            return V->scratch_buf[i];
+    if (V->nscratch == V->scratch_cap) {
+        size_t cap = V->scratch_cap ? 2 * V->scratch_cap : 16;
+        uint32_t *m = realloc(V->scratch_msg, cap * sizeof *m);
+        if (m)
+            V->scratch_msg = m;
+        unsigned char **b = realloc(V->scratch_buf, cap * sizeof *b);
+        if (b)
+            V->scratch_buf = b;
+        if (!m || !b)
+            hd__fatal("collective: out of memory");
+        V->scratch_cap = cap;
+    }
+    unsigned char *buf = malloc(V->count * V->esize > 0 ? V->count * V->esize : 1);
+    if (!buf)
+        hd__fatal("collective: out of memory for %zu bytes", V->count * V->esize);
+    V->scratch_msg[V->nscratch] = msg;
+    V->scratch_buf[V->nscratch++] = buf;
+    return buf;
+}
+
+/* Message msg's bytes on this node (as the origin, a destination, or a
+ * node passing it on). */
+static unsigned char *home(view *V, uint32_t msg)
+{
+    const hd_coll_sched *s = V->s;
+    const hd_coll_args *a = V->a;
+    int p = V->p, P = s->P;
+    size_t blk = V->count * V->esize;
+    switch (s->kind) {
+    case HD_MSG_SINGLE:
+        if (s->dest < 0 || p == s->shape.root || p == s->dest)
+            return a->recv;
+        return scratch(V, msg);
+    case HD_MSG_TO_NODE:
+        if (p == s->shape.root)
+            return (unsigned char *)a->send + (size_t)V->to_virtual[msg] * blk;
+        return (int)msg == p ? a->recv : scratch(V, msg);
+    case HD_MSG_FROM_NODE:
+        if ((int)msg == p)
+            return (unsigned char *)a->send;
+        return p == s->shape.root ? (unsigned char *)a->recv + (size_t)V->to_virtual[msg] * blk
+                                  : scratch(V, msg);
+    case HD_MSG_ALL_FROM:
+        if ((int)msg == p)
+            return (unsigned char *)a->send;
+        return (unsigned char *)a->recv + (size_t)V->to_virtual[msg] * blk;
+    case HD_MSG_PAIR: {
+        int from = (int)(msg / (uint32_t)P), to = (int)(msg % (uint32_t)P);
+        if (from == p)
+            return (unsigned char *)a->send + (size_t)V->to_virtual[to] * blk;
+        if (to == p)
+            return (unsigned char *)a->recv + (size_t)V->to_virtual[from] * blk;
+        return scratch(V, msg);
+    }
+    case HD_MSG_PERM:
+        if ((int)msg == p)
+            return (unsigned char *)a->send;
+        return s->perm[msg] == p ? a->recv : scratch(V, msg);
+    case HD_MSG_REDUCE:
+        return V->acc;
+    }
+    return NULL;
+}
+
+/* The bytes chunk c covers: [*off, *off + *bytes) of its home. */
+static void chunk_bytes(const view *V, const hd_coll_chunk *c, size_t *off, size_t *bytes)
+{
+    size_t first, len;
+    msg_span(V, c->msg, &first, &len);
+    uint64_t lo = hd_q_floor_times(c->lo, len), hi = hd_q_floor_times(c->hi, len);
+    *off = (first + lo) * V->esize;
+    *bytes = (hi - lo) * V->esize;
+}
+
+/* Copies that stay on one node: a message whose origin is also a
+ * destination. */
+static void local_copies(view *V)
+{
+    const hd_coll_sched *s = V->s;
+    const hd_coll_args *a = V->a;
+    int p = V->p;
+    size_t blk = V->count * V->esize;
+    unsigned char *dst = NULL;
+    const unsigned char *src = NULL;
+    switch (s->kind) {
+    case HD_MSG_TO_NODE:
+        if (p == s->shape.root)
+            src = (const unsigned char *)a->send + (size_t)V->to_virtual[p] * blk, dst = a->recv;
+        break;
+    case HD_MSG_FROM_NODE:
+        if (p == s->shape.root)
+            src = a->send, dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
+        break;
+    case HD_MSG_ALL_FROM:
+        src = a->send, dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
+        break;
+    case HD_MSG_PAIR:
+        src = (const unsigned char *)a->send + (size_t)V->to_virtual[p] * blk;
+        dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
+        break;
+    case HD_MSG_PERM:
+        if (s->perm[p] == p)
+            src = a->send, dst = a->recv;
+        break;
+    default:
+        break;
+    }
+    if (src && dst && blk && src != dst)
+        memmove(dst, src, blk);
+}
+
+static void execute(cached *c, view *V)
+{
+    const hd_coll_sched *s = c->s;
+    int p = V->p;
+    index_node(c, p);
+    local_copies(V);
+    size_t cap = 0;
+    unsigned char *buf = NULL;
+    uint32_t io = 0, ii = 0;
+    for (int st = 0; st < s->nstages; st++) {
+        for (; io < c->nout[p] && s->xfers[c->out[p][io]].stage == st; io++) {
+            const hd_coll_xfer *t = &s->xfers[c->out[p][io]];
+            size_t total = 0;
+            for (uint32_t k = 0; k < t->count; k++) {
+                size_t off, bytes;
+                chunk_bytes(V, &s->chunks[t->first + k], &off, &bytes);
+                total += bytes;
+            }
+            if (total == 0)
+                continue;     /* the receiver knows it too, and waits for nothing */
+            if (total > cap) {
+                unsigned char *nb = realloc(buf, total);
+                if (!nb)
+                    hd__fatal("collective: out of memory for %zu bytes", total);
+                buf = nb;
+                cap = total;
+            }
+            size_t at = 0;
+            for (uint32_t k = 0; k < t->count; k++) {
+                const hd_coll_chunk *ch = &s->chunks[t->first + k];
+                size_t off, bytes;
+                chunk_bytes(V, ch, &off, &bytes);
+                if (bytes)
+                    memcpy(buf + at, home(V, ch->msg) + off, bytes);
+                at += bytes;
+            }
+            hd__tr_send(t->dst, buf, total);
+        }
+        for (; ii < c->nin[p] && s->xfers[c->in[p][ii]].stage == st; ii++) {
+            const hd_coll_xfer *t = &s->xfers[c->in[p][ii]];
+            size_t total = 0;
+            for (uint32_t k = 0; k < t->count; k++) {
+                size_t off, bytes;
+                chunk_bytes(V, &s->chunks[t->first + k], &off, &bytes);
+                total += bytes;
+            }
+            if (total == 0)
+                continue;
+            if (total > cap) {
+                unsigned char *nb = realloc(buf, total);
+                if (!nb)
+                    hd__fatal("collective: out of memory for %zu bytes", total);
+                buf = nb;
+                cap = total;
+            }
+            size_t got = hd__tr_recv(t->src, buf, total);
+            if (got != total)
+                hd__fatal("collective %s: stage %d: %zu bytes from processor %d, %zu expected "
+                          "(the processors called different collectives?)",
+                          hd_coll_alg_name(s->shape.alg), st, got, t->src, total);
+            size_t at = 0;
+            for (uint32_t k = 0; k < t->count; k++) {
+                const hd_coll_chunk *ch = &s->chunks[t->first + k];
+                size_t off, bytes;
+                chunk_bytes(V, ch, &off, &bytes);
+                if (bytes && t->combine) {
+                    combine(home(V, ch->msg) + off, buf + at, bytes / V->esize, V->a->type,
+                            V->a->op);
+                } else if (bytes && hd_coll_msg_origin(s, ch->msg) != p) {
+                    /* (A broadcast's root gets some of its own packets back,
+                     * BROADCAST 3A: it keeps its own.) */
+                    memcpy(home(V, ch->msg) + off, buf + at, bytes);
+                }
+                at += bytes;
+            }
+        }
+    }
+    free(buf);
+}
+
+/* ------------------------------------------------ the calls */
+
+static int self_physical(const char *fn)
+{
+    int p = hd__tr_self();
+    if (p < 0)
+        hd__fatal("%s called from a thread that is not one of hd_run's processors", fn);
+    return p;
+}
+
+static int pipelined(hd_coll_alg a)
+{
+    return a == HD_COLL_BCAST4 || a == HD_COLL_OCSEND4 ||
+           (a >= HD_COLL_ARBSEND1 && a <= HD_COLL_ARBSEND3) || a == HD_COLL_XOCSEND2;
+}
+
+/* Runs args on this node; `then` for a reduction. */
+static void run(const hd_coll_args *a, hd_red_then then, size_t vector_count)
+{
+    const char *name = hd_coll_alg_name(a->alg);
+    if ((unsigned)a->alg >= HD_COLL_NALGS)
+        hd__fatal("hd_coll_run: unknown algorithm %d", (int)a->alg);
+    int p = self_physical(name);
+    int P = hd_nprocs(), d = hd_dim();
+    int *to_virtual = malloc((size_t)P * sizeof *to_virtual);
+    int *to_physical = malloc((size_t)P * sizeof *to_physical);
+    int32_t *perm = NULL;
+    if (!to_virtual || !to_physical)
+        hd__fatal("collective %s: out of memory", name);
+    for (int x = 0; x < P; x++) {
+        to_virtual[x] = hd__virtual_of(x);
+        to_physical[to_virtual[x]] = x;
+    }
+    if (a->root < 0 || a->root >= P)
+        hd__fatal("collective %s: root %d is not a virtual processor (0 .. %d)", name, a->root,
+                  P - 1);
+    hd_coll_shape sh = { a->alg, d, to_physical[a->root], a->g, a->q, a->n, NULL, then };
+    if (sh.g == 0 && pipelined(a->alg)) {
+        /* The paper's optimum for tau / beta = 1/1000 (a start-up worth
+         * a thousand items), as no machine parameters are known here. */
+        hd_coll_sched *probe;
+        char err[256];
+        probe = hd_coll_schedule(&sh, (double)a->count, 1, 1000, err, sizeof err);
+        if (!probe)
+            hd__fatal("collective %s: %s", name, err);
+        sh.g = probe->shape.g;
+        hd_coll_schedule_free(probe);
+    }
+    if (a->alg == HD_COLL_PERMUTED) {
+        if (!a->dest)
+            hd__fatal("collective permuted: no destination table");
+        perm = malloc((size_t)P * sizeof *perm);
+        if (!perm)
+            hd__fatal("collective %s: out of memory", name);
+        for (int x = 0; x < P; x++) {
+            int v = a->dest[to_virtual[x]];
+            if (v < 0 || v >= P)
+                hd__fatal("collective permuted: dest[%d] = %d is not a virtual processor",
+                          to_virtual[x], v);
+            perm[x] = to_physical[v];
+        }
+        sh.perm = perm;
+    }
+    if (a->alg == HD_COLL_HISTOGRAM)
+        check_type_op(a->type, a->op);
+    cached *c = schedule_for(&sh);
+    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, 0, 0 };
+    if (a->alg == HD_COLL_HISTOGRAM) {
+        V.esize = hd_coll_type_size(a->type);
+        V.count = vector_count;
+        V.acc = malloc(vector_count * V.esize > 0 ? vector_count * V.esize : 1);
+        if (!V.acc)
+            hd__fatal("collective %s: out of memory", name);
+        if (vector_count)
+            memcpy(V.acc, a->send, vector_count * V.esize);
+    } else if (a->size == 0) {
+        hd__fatal("collective %s: elements of 0 bytes", name);
+    }
+    execute(c, &V);
+    if (V.acc) {
+        size_t first, len;
+        msg_span(&V, (uint32_t)p, &first, &len);
+        if (then == HD_RED_SCATTER)
+            memcpy(a->recv, V.acc + first * V.esize, len * V.esize);
+        else if (then == HD_RED_TO_ALL || p == c->s->shape.root)
+            memcpy(a->recv, V.acc, vector_count * V.esize);
+        free(V.acc);
+    }
+    for (size_t i = 0; i < V.nscratch; i++)
+        free(V.scratch_buf[i]);
+    free(V.scratch_msg);
+    free(V.scratch_buf);
+    free(perm);
+    free(to_virtual);
+    free(to_physical);
+}
+
+void hd_coll_run(const hd_coll_args *args)
+{
+    if (args->alg == HD_COLL_HISTOGRAM) {
+        run(args, HD_RED_SCATTER, args->count * (size_t)hd_nprocs());
+        return;
+    }
+    run(args, HD_RED_SCATTER, 0);
+}
+
+static hd_coll_args bytes_args(hd_coll_alg alg, const void *send, void *recv, size_t bytes)
+{
+    hd_coll_args a;
+    memset(&a, 0, sizeof a);
+    a.alg = alg;
+    a.send = send;
+    a.recv = recv;
+    a.count = bytes;
+    a.size = 1;
+    return a;
+}
+
+void hd_coll_bcast(void *buf, size_t bytes, int root)
+{
+    hd_coll_args a = bytes_args(HD_COLL_BCAST2, NULL, buf, bytes);
+    a.root = root;
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_scatter(const void *send, void *recv, size_t bytes, int root)
+{
+    hd_coll_args a = bytes_args(HD_COLL_DISTRIBUTE1, send, recv, bytes);
+    a.root = root;
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_gather(const void *send, void *recv, size_t bytes, int root)
+{
+    hd_coll_args a = bytes_args(HD_COLL_COLLECT, send, recv, bytes);
+    a.root = root;
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_allgather(const void *send, void *recv, size_t bytes)
+{
+    hd_coll_args a = bytes_args(HD_COLL_ALLGATHER, send, recv, bytes);
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_alltoall(const void *send, void *recv, size_t bytes)
+{
+    hd_coll_args a = bytes_args(HD_COLL_ALLTOALL, send, recv, bytes);
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_permute(const void *send, void *recv, size_t bytes, const int *dest)
+{
+    hd_coll_args a = bytes_args(HD_COLL_PERMUTED, send, recv, bytes);
+    a.dest = dest;
+    if (bytes)
+        hd_coll_run(&a);
+}
+
+void hd_coll_permute_lc(const void *send, void *recv, size_t bytes, const uint64_t *rows,
+                        uint64_t b)
+{
+    int P = hd_nprocs(), d = hd_dim();
+    int *dest = malloc((size_t)P * sizeof *dest);
+    unsigned char *seen = calloc((size_t)P, 1);
+    if (!dest || !seen)
+        hd__fatal("hd_coll_permute_lc: out of memory");
+    for (int x = 0; x < P; x++) {
+        uint64_t y = b;
+        for (int t = 0; t < d; t++)
+            y ^= (uint64_t)__builtin_parityll(rows[t] & (uint64_t)x) << t;
+        y &= (uint64_t)P - 1;
+        if (seen[y])
+            hd__fatal("hd_coll_permute_lc: the matrix is singular (virtual %d and another go to "
+                      "%d)", x, (int)y);
+        seen[y] = 1;
+        dest[x] = (int)y;
+    }
+    hd_coll_args a = bytes_args(HD_COLL_PERMUTED, send, recv, bytes);
+    a.dest = dest;
+    if (bytes)
+        hd_coll_run(&a);
+    free(dest);
+    free(seen);
+}
+
+void hd_coll_transpose(const void *send, void *recv, size_t n, size_t elem)
+{
+    int d = hd_dim(), c = d / 2;
+    if (d % 2)
+        hd__fatal("hd_coll_transpose: %d processors are no square of blocks (d = %d is odd)",
+                  1 << d, d);
+    size_t side = (size_t)1 << c;
+    if (n % side)
+        hd__fatal("hd_coll_transpose: N = %zu is not a multiple of 2^(d/2) = %zu", n, side);
+    size_t b = n / side, bytes = b * b * elem;
+    if (bytes == 0)
+        return;
+    /* The block of (x, y) goes to the node of (y, x) whole, by L.C.
+     * INVERSION; then each node transposes its block in place. */
+    unsigned char *tmp = malloc(bytes);
+    if (!tmp)
+        hd__fatal("hd_coll_transpose: out of memory");
+    hd_coll_args a = bytes_args(HD_COLL_TRANSPOSE_LC, send, tmp, bytes);
+    /* The algorithm swaps physical a 2^c + b with b 2^c + a; virtual ids
+     * name the blocks, so run it only when the mapping keeps them. */
+    int P = 1 << d, identity = 1;
+    for (int x = 0; x < P; x++)
+        identity &= hd__virtual_of(x) == x;
+    if (identity) {
+        hd_coll_run(&a);
+    } else {
+        int *dest = malloc((size_t)P * sizeof *dest);
+        if (!dest)
+            hd__fatal("hd_coll_transpose: out of memory");
+        for (int v = 0; v < P; v++)
+            dest[v] = ((v & ((1 << c) - 1)) << c) | (v >> c);
+        a.alg = HD_COLL_PERMUTED;
+        a.dest = dest;
+        hd_coll_run(&a);
+        free(dest);
+    }
+    unsigned char *out = recv;
+    for (size_t i = 0; i < b; i++)
+        for (size_t j = 0; j < b; j++)
+            memcpy(out + (j * b + i) * elem, tmp + (i * b + j) * elem, elem);
+    free(tmp);
+}
+
+static hd_coll_args red_args(const void *send, void *recv, size_t count, hd_coll_type type,
+                             hd_coll_op op)
+{
+    hd_coll_args a;
+    memset(&a, 0, sizeof a);
+    a.alg = HD_COLL_HISTOGRAM;
+    a.send = send;
+    a.recv = recv;
+    a.count = count;
+    a.type = type;
+    a.op = op;
+    return a;
+}
+
+void hd_coll_reduce_scatter(const void *send, void *recv, size_t count_per_node,
+                            hd_coll_type type, hd_coll_op op)
+{
+    hd_coll_args a = red_args(send, recv, count_per_node, type, op);
+    run(&a, HD_RED_SCATTER, count_per_node * (size_t)hd_nprocs());
+}
+
+void hd_coll_reduce(const void *send, void *recv, size_t count, hd_coll_type type,
+                    hd_coll_op op, int root)
+{
+    hd_coll_args a = red_args(send, recv, count, type, op);
+    a.root = root;
+    run(&a, HD_RED_TO_ROOT, count);
+}
+
+void hd_coll_allreduce(const void *send, void *recv, size_t count, hd_coll_type type,
+                       hd_coll_op op)
+{
+    hd_coll_args a = red_args(send, recv, count, type, op);
+    run(&a, HD_RED_TO_ALL, count);
+}
