@@ -888,8 +888,16 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
                 ocsend2(&G, 0, x, dims, d, (uint32_t)x, hd_q_int(0), hd_q_int(1));
         } else if (a == HD_COLL_TRANSPOSE_LC) {
             int q = shape->q, L = lcm_upto(c);
-            if (!q)
-                q = L * ((2 * c + L - 1) / L);
+            if (!q) {
+                /* The paper's optimum kp = sqrt(tau m / (2 beta)), as a
+                 * multiple of L and at least 2c (p >= 2 for k = c). */
+                double best = beta > 0 ? sqrt(tau * m / (2 * beta)) : 1024;
+                if (best > 1 << 20)
+                    best = 1 << 20;
+                q = L * (int)floor(best / L + 0.5);
+                if (q < 2 * c)
+                    q = L * ((2 * c + L - 1) / L);
+            }
             if (c > 0 && (q % L || q < 2 * c)) {
                 fail(err, errsize, "transpose-lc needs q a multiple of %d (every l.c. subcube "
                                    "of dimension k <= %d uses p = q/k packets per link) and q >= "
