@@ -359,6 +359,30 @@ static void local_copies(view *V)
         memmove(dst, src, blk);
 }
 
+/* The bytes transfer t carries (the same on both of its ends). */
+static size_t xfer_bytes(const view *V, const hd_coll_xfer *t)
+{
+    size_t total = 0;
+    for (uint32_t k = 0; k < t->count; k++) {
+        size_t off, bytes;
+        chunk_bytes(V, &V->s->chunks[t->first + k], &off, &bytes);
+        total += bytes;
+    }
+    return total;
+}
+
+/* buf grown to hold `need` bytes. */
+static unsigned char *room(unsigned char *buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return buf;
+    unsigned char *nb = realloc(buf, need);
+    if (!nb)
+        hd__fatal("collective: out of memory for %zu bytes", need);
+    *cap = need;
+    return nb;
+}
+
 static void execute(cached *c, view *V)
 {
     const hd_coll_sched *s = c->s;
@@ -371,21 +395,10 @@ static void execute(cached *c, view *V)
     for (int st = 0; st < s->nstages; st++) {
         for (; io < c->nout[p] && s->xfers[c->out[p][io]].stage == st; io++) {
             const hd_coll_xfer *t = &s->xfers[c->out[p][io]];
-            size_t total = 0;
-            for (uint32_t k = 0; k < t->count; k++) {
-                size_t off, bytes;
-                chunk_bytes(V, &s->chunks[t->first + k], &off, &bytes);
-                total += bytes;
-            }
+            size_t total = xfer_bytes(V, t);
             if (total == 0)
                 continue;     /* the receiver knows it too, and waits for nothing */
-            if (total > cap) {
-                unsigned char *nb = realloc(buf, total);
-                if (!nb)
-                    hd__fatal("collective: out of memory for %zu bytes", total);
-                buf = nb;
-                cap = total;
-            }
+            buf = room(buf, &cap, total);
             size_t at = 0;
             for (uint32_t k = 0; k < t->count; k++) {
                 const hd_coll_chunk *ch = &s->chunks[t->first + k];
@@ -399,21 +412,10 @@ static void execute(cached *c, view *V)
         }
         for (; ii < c->nin[p] && s->xfers[c->in[p][ii]].stage == st; ii++) {
             const hd_coll_xfer *t = &s->xfers[c->in[p][ii]];
-            size_t total = 0;
-            for (uint32_t k = 0; k < t->count; k++) {
-                size_t off, bytes;
-                chunk_bytes(V, &s->chunks[t->first + k], &off, &bytes);
-                total += bytes;
-            }
+            size_t total = xfer_bytes(V, t);
             if (total == 0)
                 continue;
-            if (total > cap) {
-                unsigned char *nb = realloc(buf, total);
-                if (!nb)
-                    hd__fatal("collective: out of memory for %zu bytes", total);
-                buf = nb;
-                cap = total;
-            }
+            buf = room(buf, &cap, total);
             size_t got = hd__tr_recv(t->src, buf, total);
             if (got != total)
                 hd__fatal("collective %s: stage %d: %zu bytes from processor %d, %zu expected "
