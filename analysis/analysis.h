@@ -55,6 +55,10 @@ hd_target hd_target_butterfly(int n);
  * that kind on the n-cube; false for another word. */
 bool hd_target_parse(const char *word, int n, hd_target *t);
 const char *hd_target_word(hd_target_kind k);
+/* "ncube2" (one-port wormhole, the default) or "linkbound" (all-port
+ * store-and-forward, Stout and Wagar 1990), the --cost words; false for
+ * another word. */
+bool hd_cost_model_parse(const char *word, hd_cost_model *out);
 const char *hd_target_name(const hd_target *t);
 /* The dimension of the next channel from node `at` towards `dst`, or -1 when
  * at == dst.  E-cube routing takes the lowest differing dimension. */
@@ -619,6 +623,10 @@ typedef struct {
                                * whose element lies on one processor
                                * (docs/layouts.md); -1 when not known when
                                * translating, 0 for replicated arrays */
+    bool all_to_all;          /* a general communication in which every
+                               * processor reads the same number of elements
+                               * from every processor (its owners' maps
+                               * together have rank 2n): a complete exchange */
 } hd_ref_analysis;
 
 /* The analysis's results for a program, one entry per reference (indexed
@@ -731,11 +739,56 @@ hd_lcc hd_lcc_mapped(const hd_lcc *c, const hd_mapping *m);
 bool hd_mapping_affine(const hd_matrix *Q, uint64_t c, hd_mapping *out);
 uint64_t hd_mapping_apply(const hd_mapping *m, uint64_t v);
 
+/* ----------------------- collectives against direct messages (collectives.c) */
+
+/* The pattern of a communication between physical processors that a
+ * collective of Stout and Wagar 1990 moves as well. */
+typedef enum {
+    HD_PATTERN_NONE,
+    HD_PATTERN_BROADCAST,     /* every reader's element on one processor */
+    HD_PATTERN_INVERSION,     /* x -> x + (2^n - 1) (Section 6) */
+    HD_PATTERN_TRANSPOSE,     /* x's halves swapped (Section 7.2) */
+    HD_PATTERN_PERMUTATION,   /* any other LCP (PERMUTED SEND, Section 6) */
+    HD_PATTERN_ALLTOALL,      /* every processor to every one alike, e.g. block
+                               * <-> cyclic (COMPLETE EXCHANGE, Section 6) */
+} hd_comm_pattern;
+const char *hd_comm_pattern_name(hd_comm_pattern p);
+/* Whether translate writes the collective for the pattern (else the choice
+ * stays with direct messages, and analyze says so). */
+bool hd_coll_emitted(hd_comm_pattern p);
+
+#define HD_COLL_MAX_OPTIONS 4
+typedef struct {
+    int alg;                  /* an hd_coll_alg (hyperdo/coll.h) */
+    double us;                /* its predicted time; < 0: not priced */
+} hd_coll_option;
+typedef struct {
+    hd_comm_pattern pattern;
+    long long bytes;          /* one processor's message */
+    double direct_us;         /* direct messages under the plan's mapping */
+    int nopts;
+    hd_coll_option opt[HD_COLL_MAX_OPTIONS];
+    int chosen;               /* index into opt; -1: direct messages (what
+                               * translate writes) */
+    int best;                 /* the cheapest, emitted or not; -1: direct */
+    int root;                 /* BROADCAST: the physical processor holding it */
+    const char *why;          /* pattern NONE: why (static) */
+} hd_comm_choice;
+
+/* The choice for one LCC between physical processors (`mapped`), whose
+ * busiest channel carries `share` paths, with messages of `bytes` per
+ * processor, on t's cost model (hyperdo/cost.h: ports 0 is the link-bound
+ * all-port model).  With collectives false every option is priced and
+ * direct messages are kept. */
+void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, uint64_t b_runtime,
+                    long long bytes, bool collectives, hd_comm_choice *out);
+
 /* One communication of the plan (an entry of its hd_spec). */
 typedef struct {
     const hd_named_lcc *in;        /* borrowed; in->comm says which kind */
     const hd_plan_price *price;    /* NULL for a general communication */
     int first;                     /* the first entry with this LCC */
+    hd_comm_choice choice;         /* hd_plan_choose_collectives; zero before */
 } hd_plan_comm;
 
 /* The plan: every communication priced, and the mapping chosen once
@@ -771,6 +824,10 @@ typedef struct {
 int hd_plan_build(const hd_spec *comms, const hd_target *target, hd_objective objective,
                   hd_mapping_choice choice, hd_plan *out);
 void hd_plan_free(hd_plan *p);
+/* Fills every entry's choice between direct messages and a collective
+ * (hd_choose_comm) from the spec's message sizes (known for C programs
+ * only: a spec's entries get none and keep direct messages). */
+void hd_plan_choose_collectives(hd_plan *p, const hd_spec *spec, bool collectives);
 
 
 /* ------------------------------------------------ layout advisor */

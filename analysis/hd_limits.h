@@ -43,6 +43,11 @@
 /* The path counter that checks Theorem 1 by routing every message
  * (n 2^n channel counters): HD_ETOOBIG beyond. */
 #define HD_BRUTE_MAX_DIM 20
+/* The largest cube on which the cost model simulates a collective's
+ * schedule packet by packet (one-port targets; docs/collectives.md): a
+ * PERMUTED SEND there is two complete exchanges of 2^(2n) pieces.  Above
+ * it the collective is listed unpriced, never guessed. */
+#define HD_COLL_PRICE_MAX_DIM 6
 
 /* Dimensions of an array the C reader takes.  Beyond: "an array of more
  * than 32 dimensions is not supported". */

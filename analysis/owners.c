@@ -323,6 +323,35 @@ static bool same_owners(const checker *r, int a, int b)
     return ((x->owner.c ^ y->owner.c) & hd_mask(x->n)) == 0;
 }
 
+/* The rank of the 2n owner bits (src's and dst's) as maps of the loop
+ * variable: 2n when every (source, destination) pair of processors shares
+ * the iterations equally (Stout and Wagar 1990's complete exchange). */
+static int joint_rank(const hd_affine *src, const hd_affine *dst, int n)
+{
+    uint64_t rows[2 * HD_MAX_DIM];
+    for (int t = 0; t < n; t++) {
+        rows[t] = src->row[t];
+        rows[n + t] = dst->row[t];
+    }
+    int rank = 0;
+    for (int col = 0; col < 64 && rank < 2 * n; col++) {
+        int piv = -1;
+        for (int q = rank; q < 2 * n && piv < 0; q++)
+            if (rows[q] >> col & 1)
+                piv = q;
+        if (piv < 0)
+            continue;
+        uint64_t t = rows[piv];
+        rows[piv] = rows[rank];
+        rows[rank] = t;
+        for (int q = 0; q < 2 * n; q++)
+            if (q != rank && (rows[q] >> col & 1))
+                rows[q] ^= t;
+        rank++;
+    }
+    return rank;
+}
+
 /* Does ref live on the same processor as home at every iteration? */
 static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref,
                                  const hd_ref *home)
@@ -538,6 +567,8 @@ static void communications(checker *r, hd_loop *l)
                 if (lay->owner.row[t] & result(r, ref)->family_unknown & hd_mask(a->log2_size))
                     unknown |= UINT64_C(1) << t;
             *comm = hd_comm_family(p->n, &src, unknown, &dst, &lcc);
+            if (comm->kind == HD_COMM_GENERAL && !unknown)
+                result(r, ref)->all_to_all = joint_rank(&src, &dst, p->n) == 2 * p->n;
             if (comm->kind == HD_COMM_LCC)
                 comm->lcc = hd_analysis_keep_lcc(r->results, &lcc);
             else if (comm->kind == HD_COMM_GENERAL)

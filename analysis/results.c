@@ -142,6 +142,30 @@ void hd_analysis_free(hd_analysis *a)
     memset(a, 0, sizeof *a);
 }
 
+/* The rank of f's linear part: its 64 output rows over the k input bits. */
+static int affine_rank(const hd_affine *f)
+{
+    uint64_t rows[64];
+    memcpy(rows, f->row, sizeof rows);
+    int rank = 0;
+    for (int col = 0; col < 64 && rank < 64; col++) {
+        int piv = -1;
+        for (int r = rank; r < 64 && piv < 0; r++)
+            if (rows[r] >> col & 1)
+                piv = r;
+        if (piv < 0)
+            continue;
+        uint64_t t = rows[piv];
+        rows[piv] = rows[rank];
+        rows[rank] = t;
+        for (int r = 0; r < 64; r++)
+            if (r != rank && (rows[r] >> col & 1))
+                rows[r] ^= t;
+        rank++;
+    }
+    return rank;
+}
+
 int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
 {
     memset(out, 0, sizeof *out);
@@ -163,6 +187,19 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
             e->array = hd_xstrdup(p->arrays[ref->array].name);
             e->comm = *c;
             e->conflict = hd_ref_result(a, ref)->conflict;
+            e->all_to_all = hd_ref_result(a, ref)->all_to_all;
+            /* One processor's iterations read at most 2^(k - n) elements by
+             * it, and at most 2^rank distinct ones when the index is
+             * GF(2)-affine of that rank (a[7]: one). */
+            int per = p->loops[k].k > p->n ? p->loops[k].k - p->n : 0;
+            const hd_affine *map = hd_ref_result(a, ref)->map;
+            if (map) {
+                int r = affine_rank(map);
+                if (r < per)
+                    per = r;
+            }
+            e->bytes = p->arrays[ref->array].elem_size > 0
+                           ? p->arrays[ref->array].elem_size << per : 0;
             if (c->kind != HD_COMM_LCC) {
                 /* A graph or a collective, had they a producer, would be
                  * carried as general until a paper prices them. */

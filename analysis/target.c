@@ -47,3 +47,15 @@ const char *hd_target_name(const hd_target *t)
 {
     return (unsigned)t->kind < sizeof kinds / sizeof *kinds ? kinds[t->kind] : "?";
 }
+
+bool hd_cost_model_parse(const char *word, hd_cost_model *out)
+{
+    static const hd_cost_model ncube2 = HD_COST_MODEL_NCUBE2, linkbound = HD_COST_MODEL_LINKBOUND;
+    if (strcmp(word, "ncube2") == 0)
+        *out = ncube2;
+    else if (strcmp(word, "linkbound") == 0)
+        *out = linkbound;
+    else
+        return false;
+    return true;
+}

@@ -281,8 +281,8 @@ static void put_prologue(text *t, const gen *g)
     if (strcmp(g->v, "hd_v_") == 0)
         put(t, "#define HD_NO_V_NAMES   /* the program declares v_send & co. itself */\n");
     put(t, "#include <hyperdo.h>\n");
-    if (reductions_used(g->prog))
-        put(t, "#include <hyperdo/coll.h>   /* the reductions' hd_coll_allreduce */\n");
+    if (reductions_used(g->prog) || collectives_used(g))
+        put(t, "#include <hyperdo/coll.h>   /* collectives: Stout and Wagar 1990 */\n");
     put(t, "#include <stdlib.h>\n#include <string.h>\n\n");
     helpers_used h = helpers_needed(g);
     if (!h.where)

@@ -219,6 +219,13 @@ void put_map_header(text *t, const gen *g);
 /* Does some doall of p have reductions (the prologue includes
  * hyperdo/coll.h)? */
 bool reductions_used(const hd_program *p);
+
+/* collectives.c: the plan's entry of doall np's permutation when the
+ * plan chose a collective for it (else NULL); whether any doall uses one;
+ * the call that replaces its v_send and v_receive. */
+const hd_plan_comm *collective_of(const gen *g, const node_plan *np);
+bool collectives_used(const gen *g);
+void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc);
 /* What the node code cannot do with doall l's reductions, reported. */
 void check_loop_reductions(gen *g, const hd_loop *l);
 /* Before doall d's node function: the statics its results come home in. */

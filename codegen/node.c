@@ -811,7 +811,10 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
     putf(t, "%d, hd_groups);\n", np->nslots);
     for (int s = 0; s < np->nslots; s++)
         put_pack(t, g, np, s);
-    if (np->permutation) {
+    const hd_plan_comm *coll = collective_of(g, np);
+    if (coll)
+        put_collective_exchange(t, g, coll);
+    if (np->permutation && !coll) {
         putf(t, "    /* One message to the processor whose iterations read my elements, one\n"
                 "     * from the one that holds the elements mine read (Hou et al. 2001,\n"
                 "     * Fig. 1d). */\n"
@@ -827,6 +830,8 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
                 "        if (hd_n)\n"
                 "            %sreceive(hd_from, hd_in, hd_n);\n"
                 "    }\n", g->v, g->v);
+    }
+    if (np->permutation) {
         putf(t, "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
                 "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n"
                 "    const %s *const hd_src0 = hd_from == hd_me ? hd_self0 : (const %s *)hd_in0[hd_from];\n"

@@ -32,17 +32,19 @@ int array_of(reader *r, CXCursor decl)
     /* Map pragmas resolve names by scope (maps.c). */
     a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                   CXCursor_TranslationUnit;
+    /* The element's type: its size prices the messages (analysis's
+     * choice of collectives) for analyze and translate alike. */
+    CXType elem = clang_getCursorType(decl);
+    while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
+        if (elem.kind != CXType_ConstantArray)
+            elem = clang_getCanonicalType(elem);
+        elem = clang_getArrayElementType(elem);
+    }
+    a.elem_size = clang_Type_getSizeOf(elem);
     if (r->opt->host_code) {
         /* What the code generator declares and where it resets. */
-        CXType elem = clang_getCursorType(decl);
-        while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
-            if (elem.kind != CXType_ConstantArray)
-                elem = clang_getCanonicalType(elem);
-            elem = clang_getArrayElementType(elem);
-        }
         a.elem_type = type_text(elem);
         a.elem_local_type = type_is_local(elem);
-        a.elem_size = clang_Type_getSizeOf(elem);
         a.is_const = clang_isConstQualifiedType(elem) ||
                      clang_isConstQualifiedType(clang_getCanonicalType(elem));
         CXCursor def = clang_getCursorDefinition(decl);

@@ -77,6 +77,9 @@ typedef struct {
     int loop_line;    /* of the doall's for keyword */
     long long conflict;   /* its conflict degree (docs/layouts.md); -1
                            * when not known when translating */
+    long long bytes;      /* what one processor's iterations read by it:
+                           * 2^(k - n) elements (one at least); 0 for specs */
+    bool all_to_all;      /* general, but a complete exchange (analysis.h) */
 } hd_named_lcc;
 
 /* A node of a statement's expression tree (Wu 1984, Section 1.2, Figure

@@ -40,11 +40,14 @@ typedef struct {
     int kind;                 /* --spec (1), --c (2), or 0: by the name */
     bool layouts;             /* --layouts: the layout advisor (C only) */
     const char *network;      /* --network, NULL when absent */
+    const char *cost;         /* --cost, NULL when absent (ncube2) */
+    bool collectives_off;     /* --collectives off */
 } options;
 
 static const char usage_line[] =
     "usage: hyperdo analyze [--json] [--layouts] [--objective max|maxsum|sum] "
-    "[--network ecube|omega|butterfly|all] [--dim n] [-p builddir] [--spec|--c] FILE "
+    "[--network ecube|omega|butterfly|all] [--cost ncube2|linkbound] [--collectives on|off] "
+    "[--dim n] [-p builddir] [--spec|--c] FILE "
     "[-- clang args...]";
 
 static void print_help(void)
@@ -93,6 +96,14 @@ static void print_help(void)
         "                        butterfly  indirect binary n-cube (Wu 1984, Chapter 5)\n"
         "                        all        the three side by side, each with its mapping\n"
         "                      (docs/omega.md)\n"
+        "  --cost MODEL        the time model of messages on the hypercube:\n"
+        "                        ncube2     one port, wormhole (default; Hou et al. 2001)\n"
+        "                        linkbound  all ports, store-and-forward (Stout and\n"
+        "                                   Wagar 1990)\n"
+        "  --collectives W     on (default): each communication of a C file is priced\n"
+        "                      as direct messages and as every collective that moves\n"
+        "                      it, and the cheapest is chosen; off: direct messages\n"
+        "                      (docs/collectives.md)\n"
         "  -h, --help          show this help and exit\n",
         usage_line);
 }
@@ -159,7 +170,27 @@ static int take_network(const hd_command_line *cl, void *dest, const char *value
     return -1;
 }
 
+static int take_cost(const hd_command_line *cl, void *dest, const char *value)
+{
+    hd_cost_model m;
+    if (!value || !hd_cost_model_parse(value, &m))
+        return hd_option_error(cl, "option '--cost' needs ncube2 or linkbound%s%s%s",
+                               value ? " (not '" : "", value ? value : "", value ? "')" : "");
+    ((options *)dest)->cost = value;
+    return -1;
+}
+
+static int take_collectives(const hd_command_line *cl, void *dest, const char *value)
+{
+    if (!value || (strcmp(value, "on") != 0 && strcmp(value, "off") != 0))
+        return hd_option_error(cl, "option '--collectives' needs on or off");
+    ((options *)dest)->collectives_off = strcmp(value, "off") == 0;
+    return -1;
+}
+
 static const hd_option analyze_options[] = {
+    { "--cost", HD_OPT_VALUE, take_cost, 0, NULL, NULL },
+    { "--collectives", HD_OPT_VALUE, take_collectives, 0, NULL, NULL },
     { "--network", HD_OPT_VALUE, take_network, 0, NULL, NULL },
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(options, json), NULL, NULL },
     { "--layouts", HD_OPT_NO_VALUE, NULL, offsetof(options, layouts), NULL, NULL },
@@ -334,8 +365,12 @@ static int analyze(void *dest)
     for (int k = 0; k < (all ? HD_NETWORKS : 1) && rc == HD_OK; k++) {
         hd_target target;
         hd_target_parse(all ? hd_target_word((hd_target_kind)k) : word, spec.n, &target);
+        if (opt->cost)
+            hd_cost_model_parse(opt->cost, &target.cost);
         rc = hd_plan_build(&spec, &target, opt->objective, HD_MAPPING_OPTIMAL, &plans[k]);
         built += rc == HD_OK;
+        if (rc == HD_OK)
+            hd_plan_choose_collectives(&plans[k], &spec, !opt->collectives_off);
     }
     if (rc != HD_OK) {
         fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
+#include "hyperdo/coll.h"
 
 static const char *kind_name(hd_direction dir)
 {
@@ -541,6 +542,38 @@ static void encode_parts(const hd_analyze_result *res, json_parts *p)
     }
 }
 
+/* "collective": the choice between direct messages and the collectives
+ * that move the same data (docs/collectives.md). */
+static void put_choice(FILE *out, const hd_comm_choice *c)
+{
+    fprintf(out, ",\"collective\":{\"pattern\":\"%s\"", hd_comm_pattern_name(c->pattern));
+    if (c->pattern == HD_PATTERN_NONE) {
+        fprintf(out, ",\"reason\":");
+        json_t *w = json_string(c->why ? c->why : "");
+        char *t = json_dumps(w, JSON_ENCODE_ANY);
+        fputs(t ? t : "\"\"", out);
+        free(t);
+        json_decref(w);
+        fputc('}', out);
+        return;
+    }
+    fprintf(out, ",\"bytes\":%lld,\"direct_us\":%.17g,\"options\":[", c->bytes, c->direct_us);
+    for (int k = 0; k < c->nopts; k++) {
+        fprintf(out, "%s{\"alg\":\"%s\",\"us\":", k ? "," : "",
+                hd_coll_alg_name((hd_coll_alg)c->opt[k].alg));
+        if (c->opt[k].us < 0)
+            fputs("null}", out);
+        else
+            fprintf(out, "%.17g}", c->opt[k].us);
+    }
+    fprintf(out, "],\"best\":\"%s\",\"chosen\":\"%s\"",
+            c->best < 0 ? "direct" : hd_coll_alg_name((hd_coll_alg)c->opt[c->best].alg),
+            c->chosen < 0 ? "direct" : hd_coll_alg_name((hd_coll_alg)c->opt[c->chosen].alg));
+    if (c->root >= 0)
+        fprintf(out, ",\"root\":%d", c->root);
+    fprintf(out, ",\"emitted\":%s}", hd_coll_emitted(c->pattern) ? "true" : "false");
+}
+
 /*
  * The whole answer written to out as it is made (a 1000-loop file's is
  * 3 MB: held in memory first, it cost more page faults than it is worth),
@@ -621,6 +654,7 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
                 bit_string(l->in->comm.b_runtime, res->p.n, bits);
                 fprintf(out, ",\"b_runtime\":\"%s\"", bits);
             }
+            put_choice(out, &l->choice);
         }
         fputc('}', out);
     }

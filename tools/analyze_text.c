@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "hyperdo/coll.h"
 
 /* Prints row i of a matrix as the paper does, a_i0 first, with the i-th
  * entry of a vector beside it. */
@@ -105,6 +106,33 @@ static void print_conflict(FILE *out, const hd_plan_comm *l)
                 l->in->conflict);
 }
 
+/* Direct messages against the collectives that move the same data
+ * (Stout and Wagar 1990; docs/collectives.md), for a C reference. */
+static void print_choice(FILE *out, const hd_comm_choice *c)
+{
+    if (c->pattern == HD_PATTERN_NONE || c->bytes <= 0)
+        return;
+    fprintf(out, "  Pattern %s, %lld bytes per processor: direct messages %.1f us",
+            hd_comm_pattern_name(c->pattern), c->bytes, c->direct_us);
+    for (int k = 0; k < c->nopts; k++) {
+        if (c->opt[k].us < 0)
+            fprintf(out, ", %s not priced", hd_coll_alg_name((hd_coll_alg)c->opt[k].alg));
+        else
+            fprintf(out, ", %s %.1f us", hd_coll_alg_name((hd_coll_alg)c->opt[k].alg),
+                    c->opt[k].us);
+    }
+    const char *best = c->best < 0 ? "direct messages"
+                                   : hd_coll_alg_name((hd_coll_alg)c->opt[c->best].alg);
+    if (c->chosen == c->best)
+        fprintf(out, ";\n  chosen: %s.\n", best);
+    else if (c->chosen < 0 && !hd_coll_emitted(c->pattern))
+        fprintf(out, ";\n  cheapest: %s; translate writes direct messages (no collective\n"
+                     "  for this pattern yet).\n", best);
+    else
+        fprintf(out, ";\n  cheapest: %s; translate writes direct messages (--collectives "
+                     "off).\n", best);
+}
+
 static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
 {
     fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
@@ -113,6 +141,7 @@ static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
             "  The mapping optimizer (Section 5) weighs LCCs only.\n",
             l->in->comm.reason);
     print_conflict(out, l);
+    print_choice(out, &l->choice);
 }
 
 static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
@@ -162,6 +191,7 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
                 "below is the worst case over every b.\n");
     }
     print_conflict(out, l);
+    print_choice(out, &l->choice);
     fputc('\n', out);
     print_matrix(out, "A", &c->A, "b", &c->b);
 

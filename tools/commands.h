@@ -9,6 +9,7 @@
 #define HYPERDO_COMMANDS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "codegen.h"
@@ -31,6 +32,8 @@ typedef struct {
     int network;              /* --network: 1 + an hd_target_kind; 0: the
                                * file's network pragma, else ecube */
     int maps;                 /* --maps: HD_MAPS_PROGRAM or HD_MAPS_WU */
+    const char *cost;         /* --cost: ncube2 (NULL) or linkbound */
+    bool collectives_off;     /* --collectives off: direct messages only */
 } hd_translate_options;
 
 /* Where the data mappings of a translation come from: the program's map

@@ -40,7 +40,7 @@ typedef struct {
 static const char usage_line[] =
     "usage: hyperdo translate [--dim n] [--mapping optimal|identity] "
     "[--objective max|maxsum|sum] [--network ecube|omega|butterfly] [--maps program|wu] "
-    "[-MD [-MF depfile]] "
+    "[--cost ncube2|linkbound] [--collectives on|off] [-MD [-MF depfile]] "
     "[-p builddir] in.c -o out.c [-- clang args...]";
 
 static void print_help(void)
@@ -73,6 +73,12 @@ static void print_help(void)
         "                      Algorithm II (VI) chooses, one per array and doall,\n"
         "                      where they make the program cheaper (omega and\n"
         "                      butterfly only; the header says what was decided)\n"
+        "  --cost MODEL        the time model the choice of collectives uses: ncube2\n"
+        "                      (default: one port, wormhole) or linkbound (all\n"
+        "                      ports, store-and-forward; Stout and Wagar 1990)\n"
+        "  --collectives W     on (default): a doall whose communication a collective\n"
+        "                      moves faster on that model uses it (docs/\n"
+        "                      collectives.md); off: direct messages always\n"
         "  -MD                 also write a make rule listing the files out.c\n"
         "                      depends on, to out.d (out.c without .c) or -MF\n"
         "  -MF depfile         where -MD writes it\n"
@@ -143,7 +149,28 @@ static bool parse_maps(const char *value, void *maps)
     return true;
 }
 
+static bool parse_cost(const char *value, void *cost)
+{
+    hd_cost_model m;
+    if (!hd_cost_model_parse(value, &m))
+        return false;
+    *(const char **)cost = value;
+    return true;
+}
+
+static bool parse_collectives(const char *value, void *off)
+{
+    if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+        return false;
+    *(bool *)off = strcmp(value, "off") == 0;
+    return true;
+}
+
 static const hd_option translate_options[] = {
+    { "--cost", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, cost),
+      "ncube2 or linkbound", parse_cost },
+    { "--collectives", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, collectives_off),
+      "on or off", parse_collectives },
     { "--dim", HD_OPT_VALUE, take_dim, 0, NULL, NULL },
     { "--mapping", HD_OPT_VALUE, NULL, offsetof(hd_translate_options, gen.mapping),
       "'optimal' or 'identity'", parse_mapping },
@@ -533,6 +560,8 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
         hd_target target;
         hd_target_parse(in->t.network ? hd_target_word((hd_target_kind)(in->t.network - 1))
                         : prog->network ? prog->network : "ecube", prog->n, &target);
+        if (in->t.cost)
+            hd_cost_model_parse(in->t.cost, &target.cost);
         if (hd_plan_build(&comms, &target, gen.objective, gen.mapping, &plan) != HD_OK) {
             fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
             hd_spec_free(&comms);
@@ -541,6 +570,9 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
             return HD_EXIT_FAILURE;
         }
         planned = true;
+        /* Direct messages or a collective (Stout and Wagar 1990), per
+         * communication, on the target's cost model (docs/collectives.md). */
+        hd_plan_choose_collectives(&plan, &comms, !in->t.collectives_off);
     }
     /* The text clang parsed, not the file read again: the offsets are
      * into that text, and the file may have changed since. */

@@ -231,6 +231,12 @@ static int link_dim(int a, int b)
 
 int hd_lb_simulate(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, hd_lb_result *r)
 {
+    return hd_lb_simulate_ports(s, tau, beta, m, 0, r);
+}
+
+int hd_lb_simulate_ports(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, int one_port,
+                         hd_lb_result *r)
+{
     memset(r, 0, sizeof *r);
     int ov = 0;
     sim S = { s, { 0 }, 0, &ov };
@@ -238,9 +244,11 @@ int hd_lb_simulate(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, hd_lb_re
     hd_q unit = hd_q_mul(m, s->msg_items, &ov);
     hd_q *link_free = calloc((size_t)P * (d ? d : 1), sizeof *link_free);
     int *link_stage = malloc((size_t)P * (d ? d : 1) * sizeof *link_stage);
+    /* One-port: a node's sends also wait for its previous send. */
+    hd_q *node_free = calloc((size_t)P, sizeof *node_free);
     r->stages = calloc(s->nstages ? (size_t)s->nstages : 1, sizeof *r->stages);
     piece_vec pending = { 0 };
-    if (!link_free || !link_stage || !r->stages) {
+    if (!link_free || !link_stage || !r->stages || !node_free) {
         S.nomem = 1;
         goto out;
     }
@@ -248,6 +256,8 @@ int hd_lb_simulate(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, hd_lb_re
         link_free[i] = hd_q_int(0);
         link_stage[i] = -1;
     }
+    for (int v = 0; v < P; v++)
+        node_free[v] = hd_q_int(0);
     r->nstages = s->nstages;
     r->time = hd_q_int(0);
     for (int st = 0; st < s->nstages; st++)
@@ -304,8 +314,11 @@ int hd_lb_simulate(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, hd_lb_re
                 }
             }
             hd_q start = hd_q_max(ready, link_free[li]);
+            if (one_port)
+                start = hd_q_max(start, node_free[t->src]);
             hd_q end = hd_q_add(start, hd_q_add(hd_q_mul(tau, items, &ov), beta, &ov), &ov);
             link_free[li] = end;
+            node_free[t->src] = end;
             for (size_t i = first_piece; i < pending.n; i++)
                 pending.v[i].time = end;
             rs->xfers++;
@@ -348,6 +361,7 @@ out:
     free(pending.v);
     free(link_free);
     free(link_stage);
+    free(node_free);
     if (S.nomem && !r->error[0])
         snprintf(r->error, sizeof r->error, "out of memory");
     if (ov && !r->error[0])

@@ -37,6 +37,11 @@ typedef struct {
 /* Simulates s with m items per message of the paper (the schedule's
  * msg_items scale it).  Returns 0, or -1 with r->error set. */
 int hd_lb_simulate(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, hd_lb_result *r);
+/* The same; one_port: a node sends one packet at a time (the one-port
+ * machines the paper contrasts with, Section 1.2), in the schedule's
+ * order. */
+int hd_lb_simulate_ports(const hd_coll_sched *s, hd_q tau, hd_q beta, hd_q m, int one_port,
+                         hd_lb_result *r);
 void hd_lb_result_free(hd_lb_result *r);
 
 /* Section 9's lower bound for the schedule's task: a set S of links, the

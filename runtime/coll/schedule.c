@@ -639,6 +639,55 @@ static int lcm_upto(int c)
     return l;
 }
 
+int hd_coll_default_g(hd_coll_alg a, int d, int n, int g, double m, double tau, double beta)
+{
+    double K1 = hd_q_double(hd_coll_K(d > 0 ? d - 1 : 0));
+    switch (a) {
+    case HD_COLL_BCAST4:
+        if (!g)
+            g = d == 1 ? 1 : best_g((double)(d - 1) / d, m, tau, beta);
+        break;
+    case HD_COLL_OCSEND4:
+        if (!g)
+            g = d <= 1 ? 1 : best_g((K1 - 1) / d, m, tau, beta);
+        break;
+    case HD_COLL_ARBSEND1:
+        if (!g)
+            g = n == 1 ? 1 : best_g((hd_q_double(hd_coll_K(n - 1)) - 1) / n, m, tau, beta);
+        break;
+    case HD_COLL_ARBSEND2:
+        if (!g)
+            g = d == 1 ? 1 : best_g((double)(n <= d - 2 ? n + 1 : d - 1) / d, m, tau, beta);
+        break;
+    case HD_COLL_XOCSEND2:
+    case HD_COLL_ARBSEND3:
+        if (!g) {
+            double Kn = hd_q_double(hd_coll_K(n - 1));
+            g = best_g((n + Kn) / n / (a == HD_COLL_ARBSEND3 ? d : 1), m, tau, beta);
+        }
+        break;
+    default:
+        g = 1;
+    }
+    return g;
+}
+
+int hd_coll_default_q(int d, int q, double m, double tau, double beta)
+{
+    int c = d / 2, L = lcm_upto(c);
+    if (!q) {
+        /* The paper's optimum kp = sqrt(tau m / (2 beta)), as a multiple of
+         * L and at least 2c (p >= 2 for k = c). */
+        double best = beta > 0 ? sqrt(tau * m / (2 * beta)) : 1024;
+        if (best > 1 << 20)
+            best = 1 << 20;
+        q = L * (int)floor(best / L + 0.5);
+        if (q < 2 * c)
+            q = L * ((2 * c + L - 1) / L);
+    }
+    return q;
+}
+
 /* ------------------------------------------------------ the entry */
 
 static void fail(char *err, size_t errsize, const char *fmt, ...)
@@ -698,34 +747,7 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
         }
         s->shape.n = n;
     }
-    double K1 = hd_q_double(hd_coll_K(d > 0 ? d - 1 : 0));
-    switch (a) {
-    case HD_COLL_BCAST4:
-        if (!g)
-            g = d == 1 ? 1 : best_g((double)(d - 1) / d, m, tau, beta);
-        break;
-    case HD_COLL_OCSEND4:
-        if (!g)
-            g = d <= 1 ? 1 : best_g((K1 - 1) / d, m, tau, beta);
-        break;
-    case HD_COLL_ARBSEND1:
-        if (!g)
-            g = n == 1 ? 1 : best_g((hd_q_double(hd_coll_K(n - 1)) - 1) / n, m, tau, beta);
-        break;
-    case HD_COLL_ARBSEND2:
-        if (!g)
-            g = d == 1 ? 1 : best_g((double)(n <= d - 2 ? n + 1 : d - 1) / d, m, tau, beta);
-        break;
-    case HD_COLL_XOCSEND2:
-    case HD_COLL_ARBSEND3:
-        if (!g) {
-            double Kn = hd_q_double(hd_coll_K(n - 1));
-            g = best_g((n + Kn) / n / (a == HD_COLL_ARBSEND3 ? d : 1), m, tau, beta);
-        }
-        break;
-    default:
-        g = 1;
-    }
+    g = hd_coll_default_g(a, d, n, g, m, tau, beta);
     s->shape.g = g;
     if (d == 0 && a != HD_COLL_HISTOGRAM && a != HD_COLL_ALLGATHER && a != HD_COLL_ALLTOALL &&
         a != HD_COLL_PERMUTED && a != HD_COLL_TRANSPOSE_ROWS && !(a >= HD_COLL_BCAST1 && a <= HD_COLL_BCAST4) &&
@@ -887,17 +909,7 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
             for (int x = 0; x < P; x++)
                 ocsend2(&G, 0, x, dims, d, (uint32_t)x, hd_q_int(0), hd_q_int(1));
         } else if (a == HD_COLL_TRANSPOSE_LC) {
-            int q = shape->q, L = lcm_upto(c);
-            if (!q) {
-                /* The paper's optimum kp = sqrt(tau m / (2 beta)), as a
-                 * multiple of L and at least 2c (p >= 2 for k = c). */
-                double best = beta > 0 ? sqrt(tau * m / (2 * beta)) : 1024;
-                if (best > 1 << 20)
-                    best = 1 << 20;
-                q = L * (int)floor(best / L + 0.5);
-                if (q < 2 * c)
-                    q = L * ((2 * c + L - 1) / L);
-            }
+            int L = lcm_upto(c), q = hd_coll_default_q(d, shape->q, m, tau, beta);
             if (c > 0 && (q % L || q < 2 * c)) {
                 fail(err, errsize, "transpose-lc needs q a multiple of %d (every l.c. subcube "
                                    "of dimension k <= %d uses p = q/k packets per link) and q >= "

@@ -100,6 +100,12 @@ void hd_coll_schedule_free(hd_coll_sched *s);
 int hd_coll_msg_origin(const hd_coll_sched *s, uint32_t msg);
 int hd_coll_msg_wanted(const hd_coll_sched *s, uint32_t msg, int v);
 
+/* The g a pipelined algorithm uses when g is 0 (the paper's optimum for
+ * m, tau, beta, rounded into 1 .. 1024; 1 for the others), and the q of
+ * L.C. INVERSION when q is 0: what hd_coll_schedule resolves them to. */
+int hd_coll_default_g(hd_coll_alg a, int d, int n, int g, double m, double tau, double beta);
+int hd_coll_default_q(int d, int q, double m, double tau, double beta);
+
 /* K_d = sum_{k=0..d} 1 / C(d, k) (Section 3, O.C. SEND 3). */
 hd_q hd_coll_K(int d);
 

@@ -24,6 +24,7 @@
 #include "schedule.h"
 
 #include <complex.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,8 @@ typedef struct {
     size_t esize;             /* bytes per element */
     size_t count;             /* elements per message (REDUCE: of the whole vector) */
     unsigned char *acc;       /* REDUCE: this node's vector */
+    const size_t *counts;     /* PERM with messages of their own sizes:
+                               * counts[physical origin]; else NULL */
     /* Scratch messages of the nodes that pass them on: msg -> buffer. */
     uint32_t *scratch_msg;
     unsigned char **scratch_buf;
@@ -239,7 +242,7 @@ static void msg_span(const view *V, uint32_t msg, size_t *first, size_t *len)
         *len = hi - lo;
     } else {
         *first = 0;
-        *len = V->count;
+        *len = V->counts ? V->counts[msg] : V->count;
     }
 }
 
@@ -260,9 +263,11 @@ static unsigned char *scratch(view *V, uint32_t msg)
             hd__fatal("collective: out of memory");
         V->scratch_cap = cap;
     }
-    unsigned char *buf = malloc(V->count * V->esize > 0 ? V->count * V->esize : 1);
+    size_t first, len;
+    msg_span(V, msg, &first, &len);
+    unsigned char *buf = malloc(len * V->esize > 0 ? len * V->esize : 1);
     if (!buf)
-        hd__fatal("collective: out of memory for %zu bytes", V->count * V->esize);
+        hd__fatal("collective: out of memory for %zu bytes", len * V->esize);
     V->scratch_msg[V->nscratch] = msg;
     V->scratch_buf[V->nscratch++] = buf;
     return buf;
@@ -349,8 +354,11 @@ static void local_copies(view *V)
         dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
         break;
     case HD_MSG_PERM:
-        if (s->perm[p] == p)
+        if (s->perm[p] == p) {
             src = a->send, dst = a->recv;
+            if (V->counts)
+                blk = V->counts[p] * V->esize;
+        }
         break;
     default:
         break;
@@ -457,8 +465,18 @@ static int pipelined(hd_coll_alg a)
            (a >= HD_COLL_ARBSEND1 && a <= HD_COLL_ARBSEND3) || a == HD_COLL_XOCSEND2;
 }
 
-/* Runs args on this node; `then` for a reduction. */
+/* Runs args on this node; `then` for a reduction; `counts` (virtual
+ * order) for a permutation whose messages have sizes of their own. */
+static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_count,
+                       const size_t *counts);
+
 static void run(const hd_coll_args *a, hd_red_then then, size_t vector_count)
+{
+    run_counts(a, then, vector_count, NULL);
+}
+
+static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_count,
+                       const size_t *counts)
 {
     const char *name = hd_coll_alg_name(a->alg);
     if ((unsigned)a->alg >= HD_COLL_NALGS)
@@ -507,7 +525,7 @@ static void run(const hd_coll_args *a, hd_red_then then, size_t vector_count)
     if (a->alg == HD_COLL_HISTOGRAM)
         check_type_op(a->type, a->op);
     cached *c = schedule_for(&sh);
-    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, 0, 0 };
+    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, NULL, 0, 0 };
     if (a->alg == HD_COLL_HISTOGRAM) {
         V.esize = hd_coll_type_size(a->type);
         V.count = vector_count;
@@ -519,7 +537,17 @@ static void run(const hd_coll_args *a, hd_red_then then, size_t vector_count)
     } else if (a->size == 0) {
         hd__fatal("collective %s: elements of 0 bytes", name);
     }
+    size_t *phys_counts = NULL;
+    if (counts) {
+        phys_counts = malloc((size_t)P * sizeof *phys_counts);
+        if (!phys_counts)
+            hd__fatal("collective %s: out of memory", name);
+        for (int x = 0; x < P; x++)
+            phys_counts[x] = counts[to_virtual[x]];
+        V.counts = phys_counts;
+    }
     execute(c, &V);
+    free(phys_counts);
     if (V.acc) {
         size_t first, len;
         msg_span(&V, (uint32_t)p, &first, &len);
@@ -709,4 +737,103 @@ void hd_coll_allreduce(const void *send, void *recv, size_t count, hd_coll_type 
 {
     hd_coll_args a = red_args(send, recv, count, type, op);
     run(&a, HD_RED_TO_ALL, count);
+}
+
+/* A permutation whose messages have sizes of their own (what a doall's
+ * one message each way is): the sizes first, by COMPLETE BROADCAST, so
+ * that every node splits every message alike; then the algorithm, or
+ * PERMUTED SEND where the processors' physical pattern is not the one the
+ * algorithm moves (a mapping the plan did not foresee: slower, never
+ * wrong). */
+/* recv NULL: the received message goes into a new buffer, returned,
+ * its size in *got. */
+static void *exchange(hd_coll_alg alg, const void *send, size_t nsend, void *recv, size_t nrecv,
+                      size_t *got, const int *dest)
+{
+    int P = hd_nprocs(), c = hd_dim() / 2, me = hd_v_get_pid();
+    uint64_t mine = nsend, *all = malloc((size_t)P * sizeof *all);
+    size_t *counts = malloc((size_t)P * sizeof *counts);
+    if (!all || !counts)
+        hd__fatal("hd_coll_exchange: out of memory");
+    hd_coll_allgather(&mine, all, sizeof mine);
+    int from = -1;
+    for (int v = 0; v < P; v++) {
+        counts[v] = (size_t)all[v];
+        if (dest[v] < 0 || dest[v] >= P)
+            hd__fatal("hd_coll_exchange: dest[%d] = %d is not a virtual processor", v, dest[v]);
+        if (dest[v] == me)
+            from = v;
+    }
+    if (from < 0)
+        hd__fatal("hd_coll_exchange: dest is not a permutation (no processor sends to %d)", me);
+    void *fresh = NULL;
+    if (!recv) {
+        nrecv = counts[from];
+        fresh = malloc(nrecv ? nrecv : 1);
+        if (!fresh)
+            hd__fatal("hd_coll_exchange: out of memory for %zu bytes", nrecv);
+        recv = fresh;
+        *got = nrecv;
+    }
+    if (counts[from] != nrecv)
+        hd__fatal("hd_coll_exchange: %s: %zu bytes expected, the sender has %zu (internal error)",
+                  hd_coll_alg_name(alg), nrecv, counts[from]);
+    bool fits = alg == HD_COLL_PERMUTED;
+    if (!fits) {
+        fits = true;
+        for (int x = 0; x < P && fits; x++) {
+            int y = hd__physical_of(dest[hd__virtual_of(x)]);
+            int want = alg == HD_COLL_INVERSION ? x ^ (P - 1)
+                                                : ((x & ((1 << c) - 1)) << c) | (x >> c);
+            fits = y == want && (alg == HD_COLL_INVERSION || hd_dim() % 2 == 0);
+        }
+    }
+    /* The doall's batch and inbox may share memory (hd_exchange keeps one
+     * buffer): a multi-stage algorithm would overwrite what it has yet to
+     * send, so the message is copied out first when they overlap. */
+    void *copy = NULL;
+    const unsigned char *sb = send, *rb = recv;
+    if (nsend && nrecv && sb < rb + nrecv && rb < sb + nsend) {
+        copy = malloc(nsend);
+        if (!copy)
+            hd__fatal("hd_coll_exchange: out of memory for %zu bytes", nsend);
+        memcpy(copy, send, nsend);
+        send = copy;
+    }
+    hd_coll_args a;
+    memset(&a, 0, sizeof a);
+    a.alg = fits ? alg : HD_COLL_PERMUTED;
+    a.send = send;
+    a.recv = recv;
+    a.count = 1;
+    a.size = 1;
+    a.dest = dest;
+    run_counts(&a, HD_RED_SCATTER, 0, counts);
+    free(copy);
+    free(all);
+    free(counts);
+    return fresh;
+}
+
+void hd_coll_exchange(hd_coll_alg alg, const void *send, size_t nsend, void *recv, size_t nrecv,
+                      const int *dest)
+{
+    size_t got = 0;
+    if (!recv && nrecv)
+        hd__fatal("hd_coll_exchange: %zu bytes into a null pointer", nrecv);
+    static char none;
+    exchange(alg, send, nsend, recv ? recv : &none, nrecv, &got, dest);
+}
+
+void *hd_coll_exchange_new(hd_coll_alg alg, const void *send, size_t nsend, size_t *nrecv,
+                           const int *dest)
+{
+    return exchange(alg, send, nsend, NULL, 0, nrecv, dest);
+}
+
+void hd_coll_check_size(size_t got, size_t expected)
+{
+    if (got != expected)
+        hd__fatal("the collective brought %zu bytes where the doall expects %zu (internal error)",
+                  got, expected);
 }

@@ -198,6 +198,11 @@ int hd__virtual_of(int p)
     return prog->to_virtual[p];
 }
 
+int hd__physical_of(int v)
+{
+    return prog->to_physical[v];
+}
+
 /* -------------------------------------------- distributed arrays */
 
 static size_t local_count(const hd_array_desc *a)

@@ -38,6 +38,7 @@ HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
 
 /* The virtual processor physical processor p plays (hd_run has started). */
 int hd__virtual_of(int p);
+int hd__physical_of(int v);
 
 /* The running program's description of distributed array `array`, or NULL
  * when there is no such array. */

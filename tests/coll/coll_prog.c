@@ -5,7 +5,7 @@
  * virtual id, so every processor knows every other's).  Built once per
  * back end (threads, MPI, sim).
  *
- *     coll_prog N [MAP [full|light]]
+ *     coll_prog N [MAP [full|light|tiny]]   (default: full to n = 6, tiny above)
  *
  * N is the cube's dimension, MAP 0 the identity processor mapping, 1 the
  * permutation physical p -> virtual (5p + 3) mod 2^N.  A processor that
@@ -301,6 +301,45 @@ static void transpose_matrix(size_t N)
     free(out);
 }
 
+/* hd_coll_exchange: messages of their own sizes (3 v + 1 bytes from
+ * virtual v) by each algorithm, to a random permutation and to the
+ * physical patterns INVERSION and the transposition move. */
+static void exchange(unsigned seed, size_t big)
+{
+    int v = v_get_pid(), c = n / 2;
+    int *dest = xmalloc((size_t)P * sizeof *dest), *from = xmalloc((size_t)P * sizeof *from);
+    static const hd_coll_alg algs[] = { HD_COLL_PERMUTED, HD_COLL_INVERSION, HD_COLL_TRANSPOSE_LC,
+                                        HD_COLL_TRANSPOSE_BLOCKS };
+    for (size_t k = 0; k < sizeof algs / sizeof *algs; k++) {
+        for (int w = 0; w < P; w++) {
+            int p = to_physical[w];
+            if (algs[k] == HD_COLL_INVERSION)
+                dest[w] = to_virtual[p ^ (P - 1)];
+            else if (n % 2 == 0 && algs[k] != HD_COLL_PERMUTED)
+                dest[w] = to_virtual[((p & ((1 << c) - 1)) << c) | (p >> c)];
+            else
+                dest[w] = w;
+        }
+        if (algs[k] == HD_COLL_PERMUTED && !big)
+            random_perm(seed + 77, dest);
+        else if (algs[k] == HD_COLL_PERMUTED)
+            for (int w = 0; w < P; w++)
+                dest[w] = w ^ (P > 4 ? 5 : P - 1);
+        for (int w = 0; w < P; w++)
+            from[dest[w]] = w;
+        size_t nout = big ? big : 3 * (size_t)v + 1, nin = big ? big : 3 * (size_t)from[v] + 1;
+        unsigned char *s = xmalloc(nout), *r = xmalloc(nin);
+        fill(s, seed + (unsigned)k, v, nout);
+        memset(r, 0xee, nin);
+        hd_coll_exchange(algs[k], s, nout, r, nin, dest);
+        expect("hd_coll_exchange", algs[k], r, seed + (unsigned)k, from[v], nin);
+        free(s);
+        free(r);
+    }
+    free(dest);
+    free(from);
+}
+
 /* ---------------------------------------------- the reductions */
 
 /* Element i of virtual v's vector (re + im i; im = 0 but for the complex
@@ -324,6 +363,8 @@ static void val(int type, int op, unsigned seed, int v, size_t i, long *re, long
     }
 }
 
+static int tiny;
+
 static void reductions(size_t count, unsigned seed, int full)
 {
     int v = v_get_pid();
@@ -331,8 +372,12 @@ static void reductions(size_t count, unsigned seed, int full)
         for (int op = 0; op < HD_NOPS; op++) {
             if (type >= HD_T_FLOAT && op >= HD_OP_BAND)
                 continue;
-            /* Light runs: every type with +, every operator on int32. */
+            /* Light runs: every type with +, every operator on int32;
+             * tiny ones (n >= 7): + on int32, double and complex double. */
             if (!full && op != HD_OP_SUM && type != HD_T_INT32)
+                continue;
+            if (tiny && (op != HD_OP_SUM || (type != HD_T_INT32 && type != HD_T_DOUBLE &&
+                                              type != HD_T_CDOUBLE)))
                 continue;
             if (type >= HD_T_CFLOAT && (op == HD_OP_MIN || op == HD_OP_MAX))
                 continue;
@@ -456,8 +501,9 @@ static int full;
 static void node(const void *env)
 {
     (void)env;
-    static const size_t all_counts[] = { 1, 5, 64, 97 }, light_counts[] = { 97 };
-    const size_t *counts = full ? all_counts : light_counts;
+    static const size_t all_counts[] = { 1, 5, 64, 97 }, light_counts[] = { 97 },
+                        tiny_counts[] = { 13 };
+    const size_t *counts = full ? all_counts : tiny ? tiny_counts : light_counts;
     size_t ncounts = full ? 4 : 1;
     unsigned seed = 1;
     int roots[3] = { P - 1, 0, P > 2 ? 2 : 0 }, nroots = full ? 3 : 1;
@@ -511,6 +557,8 @@ static void node(const void *env)
     }
     if (n % 2 == 0)
         transpose_matrix((size_t)4 << (n / 2));
+    exchange(seed++, 0);
+    exchange(seed++, 16384);
 }
 
 static const hd_node_fn doalls[] = { node };
@@ -532,7 +580,8 @@ int main(int argc, char **argv)
     }
     n = atoi(argv[1]);
     map_kind = argc > 2 ? atoi(argv[2]) : 0;
-    full = argc > 3 ? strcmp(argv[3], "light") != 0 : n <= 6;
+    full = argc > 3 ? strcmp(argv[3], "full") == 0 : n <= 6;
+    tiny = argc > 3 ? strcmp(argv[3], "tiny") == 0 : n >= 7;
     P = 1 << n;
     to_virtual = xmalloc((size_t)P * sizeof *to_virtual);
     to_physical = xmalloc((size_t)P * sizeof *to_physical);

@@ -19,6 +19,7 @@
 #   validate.sh --hyperdo PATH --include DIR --lib ARCHIVE
 #               [--backend threads|mpi] [--dim N | --dims A-B]
 #               [--mapping identity|optimal]... [--network NET] [--maps MAPS]
+#               [--cost ncube2|linkbound]
 #               [--workdir DIR]
 #               [--cppflags "FLAGS"] [--timeout SECONDS] PROG.c
 #
@@ -39,7 +40,7 @@ usage() {
     exit 2
 }
 
-hyperdo='' include='' lib='' backend=threads dims='' workdir='' cppflags='' network='' maps=''
+hyperdo='' include='' lib='' backend=threads dims='' workdir='' cppflags='' network='' maps='' cost=''
 mappings=()
 timeout_s=${E2E_TIMEOUT:-120}
 while [ $# -gt 0 ]; do
@@ -53,6 +54,7 @@ while [ $# -gt 0 ]; do
     --mapping) mappings+=("$2"); shift 2 ;;
     --network) network=$2; shift 2 ;;
     --maps) maps=$2; shift 2 ;;
+    --cost) cost=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
     --cppflags) cppflags=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
@@ -152,14 +154,14 @@ ref_cmds=("${cmdlog[@]}")
 failures=0 passes=0
 for ((n = lo; n <= hi; n++)); do
     for m in "${mappings[@]}"; do
-        tag="$name: $backend, --dim $n, --mapping $m${network:+, --network $network}${maps:+, --maps $maps}"
+        tag="$name: $backend, --dim $n, --mapping $m${network:+, --network $network}${maps:+, --maps $maps}${cost:+, --cost $cost}"
         base=$workdir/$name.$n.$m
         cmdlog=("${ref_cmds[@]}")
         ok=1
 
         # 2. Translate, twice to the same name (the output names itself in
         # its #line directives); the two must be the same bytes.
-        translate=("$hyperdo" translate --dim "$n" --mapping "$m" ${network:+--network "$network"} ${maps:+--maps "$maps"})
+        translate=("$hyperdo" translate --dim "$n" --mapping "$m" ${network:+--network "$network"} ${maps:+--maps "$maps"} ${cost:+--cost "$cost"})
         if ! step "$tag: hyperdo translate failed" \
                 "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}" ||
             ! mv "$base.spmd.c" "$base.again.spmd.c" ||

@@ -147,6 +147,22 @@ void hd_coll_permute_lc(const void *send, void *recv, size_t bytes, const uint64
  * inside a block: afterwards recv holds block (x, y) of the transpose.
  * By L.C. INVERSION (Section 7.2); d must be even. */
 void hd_coll_transpose(const void *send, void *recv, size_t n, size_t elem);
+/* What translate writes for a doall whose communication is a
+ * permutation when the cost model prefers a collective (docs/
+ * collectives.md): every node sends its nsend bytes to dest[its virtual
+ * id] and receives nrecv bytes, by INVERSION, L.C. INVERSION
+ * (HD_COLL_TRANSPOSE_LC), the block transposition by PERMUTED SEND or
+ * PERMUTED SEND (alg).  The sizes may differ between nodes (they are
+ * exchanged first); dest must be a permutation. */
+void hd_coll_exchange(hd_coll_alg alg, const void *send, size_t nsend, void *recv, size_t nrecv,
+                      const int *dest);
+/* The same when the receiver does not know the size: the message comes in
+ * a new buffer (free it), its size in *nrecv. */
+void *hd_coll_exchange_new(hd_coll_alg alg, const void *send, size_t nsend, size_t *nrecv,
+                           const int *dest);
+/* Stops the program unless got == expected (the translated code's check
+ * that a collective brought what the doall's own count expects). */
+void hd_coll_check_size(size_t got, size_t expected);
 /* Reductions over count elements of `type` per node. */
 void hd_coll_reduce_scatter(const void *send, void *recv, size_t count_per_node,
                             hd_coll_type type, hd_coll_op op);

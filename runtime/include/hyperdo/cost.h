@@ -20,7 +20,9 @@ typedef enum {
 typedef struct {
     double startup_us;      /* beta: software latency of one message */
     double byte_us;         /* tau: one byte through one channel */
-    int ports;              /* messages a node injects at once */
+    int ports;              /* messages a node injects at once; 0: one on
+                             * every link at once (all-port, the link-bound
+                             * model of Stout and Wagar 1990) */
     hd_switching switching;
 } hd_cost_model;
 
@@ -30,5 +32,11 @@ typedef struct {
 #define HD_COST_NCUBE2_BYTE_US 0.57
 #define HD_COST_MODEL_NCUBE2 \
     { HD_COST_NCUBE2_STARTUP_US, HD_COST_NCUBE2_BYTE_US, 1, HD_SWITCH_WORMHOLE }
+
+/* The link-bound hypercube of Stout and Wagar 1990, Section 1.2, with the
+ * nCUBE-2's beta and tau: every node sends on all its links at once,
+ * store-and-forward (docs/collectives.md). */
+#define HD_COST_MODEL_LINKBOUND \
+    { HD_COST_NCUBE2_STARTUP_US, HD_COST_NCUBE2_BYTE_US, 0, HD_SWITCH_STORE_AND_FORWARD }
 
 #endif

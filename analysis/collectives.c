@@ -1,0 +1,276 @@
+/*
+ * collectives.c — the cost model's choice between a communication's
+ * direct messages and the collectives of Stout and Wagar 1990 that move
+ * the same data (docs/collectives.md, "The choice").
+ *
+ * The pattern is read off the LCC between PHYSICAL processors (after the
+ * plan's mapping), since the collectives run on the physical links:
+ *   y = x + (2^n - 1)            INVERSION (Section 6)
+ *   y = x with its halves swapped  the block transposition (Section 7.2):
+ *                                L.C. INVERSION, PERMUTED SEND
+ *   any other permutation        PERMUTED SEND (Section 6)
+ *   every reader's element on one processor (a scatter x = b)
+ *                                BROADCAST 1, 2, 4 (Section 2)
+ * Collectives are priced on the target's cost model: by the paper's
+ * closed forms when every node uses all its links at once (ports = 0,
+ * the link-bound model), otherwise by simulating the schedule with one
+ * send at a time per node (runtime/coll/linkbound.c).  Direct messages
+ * are priced by the model below; neither is a measurement.
+ */
+#include "analysis.h"
+#include "linkbound.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *hd_comm_pattern_name(hd_comm_pattern p)
+{
+    static const char *const names[] = { "none", "broadcast", "inversion", "transpose",
+                                         "permutation", "all-to-all" };
+    return (unsigned)p < sizeof names / sizeof *names ? names[p] : "?";
+}
+
+static hd_q q_of(double x)
+{
+    return hd_q_frac((int64_t)llround(x * 1e6), 1000000);
+}
+
+static uint64_t apply(const hd_lcc *c, uint64_t x)
+{
+    uint64_t y = c->b;
+    for (int t = 0; t < c->A.n; t++)
+        y ^= (uint64_t)__builtin_parityll(c->A.row[t] & x) << t;
+    return y;
+}
+
+static bool all_ports(const hd_cost_model *m)
+{
+    return m->ports == 0;
+}
+
+/* The collective's time for messages of `bytes`, or < 0 when it is not
+ * priced (a one-port target above HD_COLL_PRICE_MAX_DIM).  All-port: the
+ * closed form, no schedule built (analyze stays cheap on large programs);
+ * one-port: the schedule simulated with one send at a time per node. */
+static double collective_us(const hd_target *t, hd_coll_alg alg, int root, const int *perm,
+                            long long bytes)
+{
+    const hd_cost_model *cm = &t->cost;
+    hd_q tau = q_of(cm->byte_us), beta = q_of(cm->startup_us), m = hd_q_int(bytes);
+    hd_coll_shape sh = { alg, t->n, root, 0, 0, 0, perm, HD_RED_SCATTER };
+    sh.g = hd_coll_default_g(alg, t->n, 0, 0, (double)bytes, cm->byte_us, cm->startup_us);
+    sh.q = hd_coll_default_q(t->n, 0, (double)bytes, cm->byte_us, cm->startup_us);
+    int ov = 0;
+    if (all_ports(cm)) {
+        hd_q f = hd_lb_formula(&sh, tau, beta, m, &ov);
+        return ov ? -1 : hd_q_double(f);
+    }
+    if (t->n > HD_COLL_PRICE_MAX_DIM)
+        return -1;
+    char err[256];
+    hd_coll_sched *s = hd_coll_schedule(&sh, (double)bytes, cm->byte_us, cm->startup_us, err,
+                                        sizeof err);
+    if (!s)
+        return -1;
+    double us = -1;
+    hd_lb_result r;
+    if (hd_lb_simulate_ports(s, tau, beta, m, 1, &r) == 0)
+        us = hd_q_double(r.time);
+    hd_lb_result_free(&r);
+    hd_coll_schedule_free(s);
+    return us;
+}
+
+/* Direct messages: every processor sends its `msgs` messages of `bytes`,
+ * one after another on a one-port machine, over paths of at most `hops`
+ * channels of which `share` share the busiest one.  Wormhole: start-up,
+ * then the bytes through the shared channel, then the pipeline's hops;
+ * store-and-forward: every hop pays the start-up and the bytes. */
+static double direct_us(const hd_cost_model *m, long long bytes, int msgs, int hops,
+                        uint64_t share)
+{
+    double per = m->startup_us + m->byte_us * (double)bytes * (double)(share ? share : 1);
+    double waves = all_ports(m) ? 1 : msgs;
+    if (m->switching == HD_SWITCH_WORMHOLE)
+        return waves * per + m->byte_us * hops;
+    return (waves + (hops > 1 ? hops - 1 : 0)) * per;
+}
+
+/* The cheapest option (strictly cheaper than direct messages), and what
+ * translate writes: it, when collectives are on and it can. */
+static void pick(hd_comm_choice *out, bool collectives)
+{
+    double best = out->direct_us;
+    out->best = -1;
+    for (int k = 0; k < out->nopts; k++)
+        if (out->opt[k].us >= 0 && out->opt[k].us < best) {
+            best = out->opt[k].us;
+            out->best = k;
+        }
+    out->chosen = collectives && hd_coll_emitted(out->pattern) ? out->best : -1;
+}
+
+void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, uint64_t b_runtime,
+                    long long bytes, bool collectives, hd_comm_choice *out)
+{
+    memset(out, 0, sizeof *out);
+    out->chosen = out->best = -1;
+    out->bytes = bytes;
+    out->root = -1;
+    int n = t->n;
+    uint64_t P = (uint64_t)1 << n;
+    if (t->kind != HD_TARGET_ECUBE_HYPERCUBE) {
+        out->why = "collectives are priced on the hypercube only";
+        return;
+    }
+    if (bytes <= 0 || n == 0) {
+        out->why = bytes <= 0 ? "the message size is not known" : "one processor";
+        return;
+    }
+    if (b_runtime) {
+        out->why = "its destinations are known only when the loop runs (an LCC family)";
+        return;
+    }
+    hd_lcc_class cls = hd_lcc_classify(mapped);
+    int hops = 0;
+    if (cls == HD_LCP) {
+        int *perm = malloc(P * sizeof *perm);
+        if (!perm) {
+            out->why = "out of memory";
+            return;
+        }
+        bool inversion = true, transpose = n % 2 == 0;
+        int c = n / 2;
+        for (uint64_t x = 0; x < P; x++) {
+            uint64_t y = apply(mapped, x);
+            /* gather y = A x + b: the element x holds is read on y */
+            perm[x] = (int)y;
+            int h = __builtin_popcountll(x ^ y);
+            if (h > hops)
+                hops = h;
+            inversion &= y == (x ^ (P - 1));
+            transpose &= y == (((x & ((1ull << c) - 1)) << c) | (x >> c));
+        }
+        if (mapped->dir == HD_SCATTER) {
+            /* x = A y + b: the reader y's element is on x = perm[y] */
+            int *inv = malloc(P * sizeof *inv);
+            if (!inv) {
+                free(perm);
+                out->why = "out of memory";
+                return;
+            }
+            for (uint64_t y = 0; y < P; y++)
+                inv[perm[y]] = (int)y;
+            free(perm);
+            perm = inv;
+        }
+        out->direct_us = direct_us(&t->cost, bytes, 1, hops, share);
+        out->pattern = inversion ? HD_PATTERN_INVERSION
+                       : transpose ? HD_PATTERN_TRANSPOSE
+                                   : HD_PATTERN_PERMUTATION;
+        if (inversion)
+            out->opt[out->nopts++] = (hd_coll_option){ HD_COLL_INVERSION, 0 };
+        if (transpose) {
+            out->opt[out->nopts++] = (hd_coll_option){ HD_COLL_TRANSPOSE_LC, 0 };
+            out->opt[out->nopts++] = (hd_coll_option){ HD_COLL_TRANSPOSE_BLOCKS, 0 };
+        }
+        out->opt[out->nopts++] = (hd_coll_option){ HD_COLL_PERMUTED, 0 };
+        /* The node code's messages may differ in size between processors
+         * (guards): hd_coll_exchange first tells every node every size, by
+         * a COMPLETE BROADCAST of 8 bytes, which the price includes. */
+        double sizes = collective_us(t, HD_COLL_ALLGATHER, 0, NULL, 8);
+        for (int k = 0; k < out->nopts; k++) {
+            out->opt[k].us = collective_us(t, out->opt[k].alg, 0, perm, bytes);
+            if (out->opt[k].us >= 0)
+                out->opt[k].us = sizes < 0 ? -1 : out->opt[k].us + sizes;
+        }
+        free(perm);
+    } else if (mapped->dir == HD_SCATTER && hd_matrix_equal(&mapped->A, &(hd_matrix){ .n = n })) {
+        /* Every reader's element is on processor b: a broadcast from b. */
+        uint64_t root = mapped->b & (P - 1);
+        hops = n;
+        out->pattern = HD_PATTERN_BROADCAST;
+        out->root = (int)root;
+        out->direct_us = direct_us(&t->cost, bytes, (int)(P - 1), hops,
+                                   all_ports(&t->cost) ? P / 2 : share);
+        static const hd_coll_alg bc[] = { HD_COLL_BCAST1, HD_COLL_BCAST2, HD_COLL_BCAST4 };
+        for (size_t k = 0; k < sizeof bc / sizeof *bc; k++)
+            out->opt[out->nopts++] =
+                (hd_coll_option){ bc[k], collective_us(t, bc[k], (int)root, NULL, bytes) };
+    } else {
+        out->why = "no collective moves this pattern (neither a permutation nor a broadcast)";
+        return;
+    }
+    pick(out, collectives);
+}
+
+bool hd_coll_emitted(hd_comm_pattern p)
+{
+    /* translate writes a collective in place of a permutation's one
+     * message each way; a broadcast's element still travels by the
+     * doall's own messages (docs/collectives.md). */
+    return p == HD_PATTERN_INVERSION || p == HD_PATTERN_TRANSPOSE || p == HD_PATTERN_PERMUTATION;
+}
+
+/* A general communication that is a complete exchange: every processor
+ * sends bytes / 2^n to every processor.  Direct: 2^n - 1 messages, one
+ * after another on a one-port machine; on an all-port one the busiest
+ * link of e-cube routing carries 2^(n-1) of them. */
+static void choose_alltoall(const hd_target *t, long long bytes, bool collectives,
+                            hd_comm_choice *out)
+{
+    int n = t->n;
+    long long P = 1ll << n, each = bytes / P;
+    memset(out, 0, sizeof *out);
+    out->chosen = out->best = -1;
+    out->root = -1;
+    out->bytes = bytes;
+    if (t->kind != HD_TARGET_ECUBE_HYPERCUBE || n == 0 || each <= 0) {
+        out->why = each <= 0 ? "the message size is not known" : "not on a hypercube";
+        return;
+    }
+    out->pattern = HD_PATTERN_ALLTOALL;
+    const hd_cost_model *m = &t->cost;
+    double per = m->startup_us + m->byte_us * (double)each;
+    if (all_ports(m))
+        out->direct_us = m->switching == HD_SWITCH_WORMHOLE
+                             ? (double)(P / 2) * per + m->byte_us * n
+                             : (double)(P / 2 + n - 1) * per;
+    else
+        out->direct_us = (double)(P - 1) * per + (m->switching == HD_SWITCH_WORMHOLE
+                                                      ? m->byte_us * n : (n - 1) * per);
+    out->opt[out->nopts++] =
+        (hd_coll_option){ HD_COLL_ALLTOALL, collective_us(t, HD_COLL_ALLTOALL, 0, NULL, each) };
+    pick(out, collectives);
+}
+
+void hd_plan_choose_collectives(hd_plan *p, const hd_spec *spec, bool collectives)
+{
+    /* A program repeats its LCCs and element sizes: each (LCC, size) is
+     * worked out once, at its first entry, and copied to the others. */
+    for (int r = 0; r < p->m; r++) {
+        hd_plan_comm *l = &p->comm[r];
+        memset(&l->choice, 0, sizeof l->choice);
+        l->choice.chosen = l->choice.best = -1;
+        const hd_named_lcc *e = &spec->lccs[r];
+        if (!l->price) {
+            if (e->all_to_all)
+                choose_alltoall(&p->target, e->bytes, collectives, &l->choice);
+            else
+                l->choice.why = "not an LCC";
+            continue;
+        }
+        int same = -1;
+        for (int q = l->first; q < r && same < 0; q++)
+            if (p->comm[q].price == l->price && spec->lccs[q].bytes == e->bytes &&
+                spec->lccs[q].comm.b_runtime == e->comm.b_runtime)
+                same = q;
+        if (same >= 0) {
+            l->choice = p->comm[same].choice;
+            continue;
+        }
+        hd_choose_comm(&p->target, &l->price->mapped, hd_contention_degree(l->price->after, p->n),
+                       e->comm.b_runtime, e->bytes, collectives, &l->choice);
+    }
+}
