@@ -546,7 +546,16 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
             phys_counts[x] = counts[to_virtual[x]];
         V.counts = phys_counts;
     }
+    double bytes = (double)V.count * (double)V.esize;
+    if (a->alg == HD_COLL_TRANSPOSE_ROWS)
+        bytes *= P;   /* the schedule's m is a node's rows, P blocks */
+    if (phys_counts)
+        for (int x = 0; x < P; x++)
+            if ((double)phys_counts[x] * (double)V.esize > bytes)
+                bytes = (double)phys_counts[x] * (double)V.esize;   /* the longest */
+    hd__tr_coll(c->s, bytes);
     execute(c, &V);
+    hd__tr_coll(NULL, 0);
     free(phys_counts);
     if (V.acc) {
         size_t first, len;

@@ -48,6 +48,12 @@ void hd__tr_barrier(void);
  * then releases everything (MPI_Finalize). */
 void hd__tr_finish(void);
 
+/* A collective of hyperdo/coll.h begins (sched: its hd_coll_sched, the
+ * same on every processor; bytes: one message's) or ends (sched NULL) on
+ * the calling processor.  The sim back end's link-bound model times each
+ * collective as a phase of its own; the others do nothing. */
+void hd__tr_coll(const void *sched, double bytes);
+
 /* Stops the whole program with status 1, at once (stdout is flushed
  * first when that is safe).  Threads: _exit(1).  MPI: MPI_Abort. */
 HD_NORETURN void hd__tr_abort(void);

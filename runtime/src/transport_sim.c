@@ -53,6 +53,7 @@
 #include "hd_internal.h"
 #include "hyperdo/cost.h"
 #include "sim.h"
+#include "linkbound.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,6 +76,7 @@
 #define hd__tr_barrier hd__thr_barrier
 #define hd__tr_finish hd__thr_finish
 #define hd__tr_abort hd__thr_abort
+#define hd__tr_coll hd__thr_coll
 #include "transport.h"
 #include "transport_threads.c"
 #undef hd__tr_name
@@ -86,6 +88,7 @@
 #undef hd__tr_barrier
 #undef hd__tr_finish
 #undef hd__tr_abort
+#undef hd__tr_coll
 
 const char hd__tr_name[] = "sim";
 const int hd__tr_shared = 1;
@@ -140,7 +143,20 @@ static struct {
     int *phase_doall;   /* phase_doall[k - 1]: the doall of phase k (host), or
                          * -2 - a for a remap of array a */
     uint32_t nphases, phases_cap;
+    int linkbound;      /* HYPERDO_SIM_MODEL=linkbound */
+    struct sim_coll *colls;   /* host: the collectives timed, in order */
+    size_t ncolls, colls_cap;
 } S;
+
+/* A collective timed on the link-bound cube (HYPERDO_SIM_MODEL=linkbound). */
+typedef struct sim_coll {
+    uint32_t phase;     /* the doall it ran in */
+    int alg;
+    double bytes;       /* one message's */
+    double time_us;
+} sim_coll;
+
+static _Thread_local int tl_in_coll;   /* inside a collective: not recorded */
 
 static _Thread_local uint32_t tl_phase;      /* this processor's doall count */
 static _Thread_local int tl_gather_pending;  /* its next send to 0 is a slice */
@@ -176,6 +192,13 @@ static void configure(int nprocs)
         S.flit = strtoul(s, &end, 10);
         if (*end || errno || S.flit < 1 || S.flit > (1ul << 20) || *s == '-')
             hd__fatal("HYPERDO_SIM_FLIT='%s': not a number of bytes from 1 to 2^20", s);
+    }
+    S.linkbound = 0;
+    if ((s = getenv("HYPERDO_SIM_MODEL")) && *s) {
+        if (strcmp(s, "linkbound") == 0)
+            S.linkbound = 1;
+        else if (strcmp(s, "wormhole") != 0)
+            hd__fatal("HYPERDO_SIM_MODEL='%s': not wormhole or linkbound", s);
     }
     S.routing = HD_SIM_ECUBE;
     if ((s = getenv("HYPERDO_SIM_ROUTING")) && *s && !hd_sim_routing_parse(s, &S.routing))
@@ -216,6 +239,8 @@ int hd__tr_self(void)
 
 static void record(int self, int p, size_t size)
 {
+    if (tl_in_coll)
+        return;   /* timed as the collective's own phase */
     sim_log *l = &S.logs[self];
     if (l->count == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
@@ -287,6 +312,38 @@ size_t hd__tr_recv(int p, void *data, size_t size)
 void hd__tr_barrier(void)
 {
     hd__thr_barrier();
+}
+
+/* HYPERDO_SIM_MODEL=linkbound: a collective's messages are not the
+ * doall's; processor 0 times its schedule on the link-bound cube of
+ * Stout and Wagar 1990 (runtime/coll/linkbound.c) with beta and tau of
+ * the run, a message of `bytes` bytes as the paper's m, and keeps the
+ * time as a phase of its own (docs/simulator.md). */
+void hd__tr_coll(const void *sched, double bytes)
+{
+    if (!S.linkbound)
+        return;
+    tl_in_coll = sched != NULL;
+    if (!sched || hd__thr_self() != 0)
+        return;
+    const hd_coll_sched *s = sched;
+    hd_lb_result r;
+    int64_t mb = (int64_t)(bytes + 0.5);
+    hd_q tau = hd_q_frac((int64_t)(S.tau * 1e6 + 0.5), 1000000),
+         beta = hd_q_frac((int64_t)(S.beta * 1e6 + 0.5), 1000000);
+    if (hd_lb_simulate(s, tau, beta, hd_q_int(mb), &r))
+        hd__fatal("the simulation back end: the %s schedule: %s", hd_coll_alg_name(s->shape.alg),
+                  r.error);
+    if (S.ncolls == S.colls_cap) {
+        size_t cap = S.colls_cap ? 2 * S.colls_cap : 16;
+        sim_coll *c = realloc(S.colls, cap * sizeof *c);
+        if (!c)
+            hd__fatal("the simulation back end: out of memory");
+        S.colls = c;
+        S.colls_cap = cap;
+    }
+    S.colls[S.ncolls++] = (sim_coll){ tl_phase, (int)s->shape.alg, bytes, hd_q_double(r.time) };
+    hd_lb_result_free(&r);
 }
 
 /* ------------------------------------------------------ the timing */
@@ -484,8 +541,20 @@ static void report(int nprocs)
                 (unsigned long long)r.cycles, r.time_us, (unsigned long long)max_sends,
                 r.passes[0], r.passes[1]);
     }
+    /* Link-bound collectives as '#' lines, which readers of the phase rows
+     * pass over. */
+    for (size_t c = 0; c < S.ncolls; c++) {
+        const sim_coll *x = &S.colls[c];
+        fprintf(f, "# collective %zu in phase %u (doall %d): %s on the link-bound %d-cube, "
+                   "%.0f bytes per message: %.2f us\n",
+                c + 1, x->phase, x->phase ? S.phase_doall[x->phase - 1] : -1,
+                hd_coll_alg_name((hd_coll_alg)x->alg), S.n, x->bytes, x->time_us);
+        sum += x->time_us;
+    }
     fprintf(f, "# total: %u phases, %llu messages, %llu bytes, %.2f us of communication",
             S.nphases, (unsigned long long)sum_msgs, (unsigned long long)sum_bytes, sum);
+    if (S.ncolls)
+        fprintf(f, " (%zu link-bound collectives included)", S.ncolls);
     if (S.n <= HD_OMEGA_MAX_DIM)
         fprintf(f, ", %ld omega and %ld butterfly passes (direct, greedy)", sum_passes[0],
                 sum_passes[1]);
