@@ -40,6 +40,9 @@
  *   HYPERDO_SIM_TAU      us per byte (default 0.57)
  *   HYPERDO_SIM_FLIT     bytes per flit (default 1)
  *   HYPERDO_SIM_ROUTING  ecube (default) or pcube
+ *   HYPERDO_SIM_MODEL    wormhole (default), or linkbound: each collective
+ *                        of hyperdo/coll.h timed as a phase of its own on
+ *                        Stout and Wagar 1990's link-bound cube
  *   HYPERDO_SIM_REPORT   file for the report (default: stderr); never
  *                        stdout, which is the program's own.
  *
