@@ -526,6 +526,10 @@ hd_q hd_lb_formula(const hd_coll_shape *sh, hd_q tau, hd_q beta, hd_q m, int *ov
         /* (2^d - 1) tau m / d + d beta */
         return hd_q_add(hd_q_mul(hd_q_mul(tau, md, ov), hd_q_int(P - 1), ov),
                         hd_q_mul(hd_q_int(d), beta, ov), ov);
+    case HD_COLL_DISTRIBUTE2:
+        /* (2^d - 1) tau m / d + k beta, k waves (in g), for m large enough */
+        return hd_q_add(hd_q_mul(hd_q_mul(tau, md, ov), hd_q_int(P - 1), ov),
+                        hd_q_mul(hd_q_int(g), beta, ov), ov);
     case HD_COLL_ALLTOALL:
         return hd_q_add(hd_q_mul(hd_q_mul(tau, m, ov), hd_q_int(P / 2), ov),
                         hd_q_mul(hd_q_int(d), beta, ov), ov);

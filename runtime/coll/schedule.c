@@ -139,6 +139,14 @@ static int bits_of(uint32_t x, int d, int *dims)
     return k;
 }
 
+static int64_t binom_count(int n, int k)
+{
+    int64_t c = 1;
+    for (int i = 0; i < k; i++)
+        c = c * (n - i) / (i + 1);
+    return c;
+}
+
 /* O.C. SEND 2 (Section 3) of [lo, hi) of msg in the subcube spanned by
  * dims[0 .. l) from base to its opposite corner, its stage j at stage0 + j:
  * packet P_i leaves node rotl^i(2^j - 1) across dimension (i + j) mod l. */
@@ -305,8 +313,18 @@ static void send_split(gen *G, int stage, int from, const chunk_list *L, int p, 
 /* O.C. SEND 3 (Section 3) of [lo, hi) of msg in the subcube spanned by
  * dims[0 .. l) from base: in stage k every node of C_k holds an equal
  * share and splits it evenly over its l - k links to C_{k+1}. */
+static void ocsend3_at(gen *G, int at0, int stage0, int stride, int base, const int *dims,
+                       int l, uint32_t msg, hd_q lo, hd_q hi);
+
 static void ocsend3(gen *G, int stage0, int base, const int *dims, int l, uint32_t msg, hd_q lo,
                     hd_q hi)
+{
+    ocsend3_at(G, stage0, stage0, 1, base, dims, l, msg, lo, hi);
+}
+
+/* The same with its stage k at `at0` for k = 0, stage0 + k stride after. */
+static void ocsend3_at(gen *G, int at0, int stage0, int stride, int base, const int *dims,
+                       int l, uint32_t msg, hd_q lo, hd_q hi)
 {
     uint32_t N = 1u << l;
     chunk_list *held = calloc(N, sizeof *held);
@@ -325,7 +343,8 @@ static void ocsend3(gen *G, int stage0, int base, const int *dims, int l, uint32
             for (int z = 0; z < l; z++)
                 if (!(y >> z & 1))
                     to[p++] = embed(base, dims, l, y | (1u << z));
-            send_split(G, stage0 + k, embed(base, dims, l, y), &held[y], p, to);
+            send_split(G, k == 0 ? at0 : stage0 + k * stride, embed(base, dims, l, y), &held[y],
+                       p, to);
         }
         /* What C_{k+1} now holds: what was sent to it. */
         for (size_t x = first; x < G->s->nxfers && !G->nomem; x++) {
@@ -466,6 +485,123 @@ static void histogram(gen *G, int d)
                     if (((uint32_t)(y ^ x) & done) == 0 && ((y ^ x) >> b & 1))
                         add_chunk(G, (uint32_t)y, lo, hi);
             }
+}
+
+
+/* DISTRIBUTE 2 (Section 5): k waves leave node 0, each r times the next
+ * (per link: r^(k-1) m, ..., r m, m), the last carrying the messages of
+ * C_1 and the earlier ones those of C_2, C_3, ... in that order, a level
+ * split between two waves where a wave is full.  k is the least integer
+ * with d ((d-1)^k - 1)/(d-2) >= 2^d - 1, r the root of
+ * d (1 + r + ... + r^(k-1)) = 2^d - 1, taken as the rational r' >= r with
+ * denominator 12 (the paper allows any r <= r' < d - 1): the first wave
+ * then carries what is left.  Each wave leaves node 0 as one packet per
+ * link; at C_1 it breaks into a wavelet per level, the farthest first,
+ * each going on as in DISTRIBUTE 1's analysis, every node's share spread
+ * evenly over its links towards the destinations (batched per level).
+ * Stage numbers order the packets of a link: wave w's hop j of level l at
+ * w (d+1)^2 + j (d+1) + (d - l), its first hop at w (d+1)^2 for all
+ * levels. */
+static int distribute2_waves(int d, hd_q *r_out)
+{
+    double total = (double)((1u << d) - 1);
+    int k = 1;
+    for (;; k++) {
+        double reach = d == 2 ? (double)d * k : d * (pow(d - 1, k) - 1) / (d - 2);
+        if (reach >= total)
+            break;
+    }
+    /* d (1 + r + ... + r^(k-1)) = 2^d - 1, by bisection on [0, d - 1]. */
+    double lo = 0, hi = d - 1;
+    for (int it = 0; it < 200; it++) {
+        double mid = (lo + hi) / 2, sum = 0, pw = 1;
+        for (int t = 0; t < k; t++, pw *= mid)
+            sum += pw;
+        if (d * sum >= total)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    int64_t num = (int64_t)ceil(hi * 12 - 1e-9);
+    *r_out = hd_q_frac(num, 12);
+    return k;
+}
+
+static void distribute2(gen *G, int d)
+{
+    int *ov = &G->s->overflow, dims[32];
+    hd_q r;
+    int k = distribute2_waves(d, &r);
+    int S = (d + 1) * (d + 1);
+    /* cap[i]: the volume (units of m, all links) wave i carries, i = 0 the
+     * last (C_1), i = k - 1 the first (what is left). */
+    hd_q cap[64], pw = hd_q_int(1);
+    for (int i = 0; i < k && i < 64; i++) {
+        cap[i] = hd_q_mul(hd_q_int(d), pw, ov);
+        pw = hd_q_mul(pw, r, ov);
+    }
+    /* Levels 2 .. d into waves 1 .. k-1, in order: piece (level, [a, b)). */
+    typedef struct { int level; hd_q a, b; int wave; } piece;
+    piece pieces[128];
+    int np = 0, wave = 1;
+    hd_q room = k > 1 ? cap[1] : hd_q_int(0);
+    for (int l = 2; l <= d; l++) {
+        hd_q have = hd_q_int(1), at = hd_q_int(0);     /* fraction of each message */
+        hd_q vol1 = hd_q_frac(binom_count(d, l), 1);   /* volume of the level per unit fraction */
+        while (hd_q_cmp(have, hd_q_int(0)) > 0 && np < 128) {
+            if (wave >= k - 1 || hd_q_cmp(hd_q_mul(have, vol1, ov), room) <= 0) {
+                /* fits (or the first wave, which takes the rest) */
+                pieces[np++] = (piece){ l, at, hd_q_int(1), wave };
+                if (wave < k - 1)
+                    room = hd_q_sub(room, hd_q_mul(have, vol1, ov), ov);
+                have = hd_q_int(0);
+            } else {
+                hd_q part_f = hd_q_div(room, vol1, ov);
+                if (hd_q_cmp(part_f, hd_q_int(0)) > 0) {
+                    hd_q b = hd_q_add(at, part_f, ov);
+                    pieces[np++] = (piece){ l, at, b, wave };
+                    at = b;
+                    have = hd_q_sub(have, part_f, ov);
+                }
+                wave++;
+                room = cap[wave];
+            }
+        }
+    }
+    /* The waves, first (i = k - 1) to last (i = 0): every destination's
+     * part as an O.C. SEND 3 in its subcube (each node's share spread
+     * evenly over its links on, as DISTRIBUTE 1's analysis assumes), its
+     * first hops batched into the wave's one packet per link. */
+    for (int i = k - 1; i >= 0; i--) {
+        int w = k - 1 - i;   /* its turn at node 0 */
+        for (int l = d; l >= 1; l--)
+            for (int q = 0; q < (i == 0 ? 1 : np); q++) {
+                hd_q a = hd_q_int(0), e = hd_q_int(1);
+                if (i == 0 ? l != 1 : pieces[q].wave != i || pieces[q].level != l)
+                    continue;
+                if (i != 0)
+                    a = pieces[q].a, e = pieces[q].b;
+                for (uint32_t x = 1; x < (1u << d); x++)
+                    if (bits_of(x, d, dims) == l)
+                        ocsend3_at(G, w * S, w * S + (d - l), d + 1, 0, dims, l, x, a, e);
+            }
+    }
+    G->s->shape.g = k;   /* the waves, reported as g */
+}
+
+/* Stage numbers made consecutive (DISTRIBUTE 2's are sparse); the
+ * transfers are sorted by stage. */
+static void compact_stages(hd_coll_sched *s)
+{
+    int last = -1, next = -1;
+    for (size_t i = 0; i < s->nxfers; i++) {
+        if (s->xfers[i].stage != last) {
+            last = s->xfers[i].stage;
+            next++;
+        }
+        s->xfers[i].stage = next;
+    }
+    s->nstages = next + 1;
 }
 
 /* -------------------------------------------------- tidying up */
@@ -751,7 +887,8 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
     s->shape.g = g;
     if (d == 0 && a != HD_COLL_HISTOGRAM && a != HD_COLL_ALLGATHER && a != HD_COLL_ALLTOALL &&
         a != HD_COLL_PERMUTED && a != HD_COLL_TRANSPOSE_ROWS && !(a >= HD_COLL_BCAST1 && a <= HD_COLL_BCAST4) &&
-        a != HD_COLL_DISTRIBUTE1 && a != HD_COLL_COLLECT && a != HD_COLL_INVERSION &&
+        a != HD_COLL_DISTRIBUTE1 && a != HD_COLL_DISTRIBUTE2 && a != HD_COLL_COLLECT &&
+        a != HD_COLL_INVERSION &&
         a != HD_COLL_TRANSPOSE_BLOCKS && a != HD_COLL_TRANSPOSE_LC) {
         fail(err, errsize, "%s needs a cube of dimension 1 at least", hd_coll_alg_name(a));
         free(s);
@@ -840,10 +977,13 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
         distribute1(&G, d);
         break;
     case HD_COLL_DISTRIBUTE2:
-        fail(err, errsize, "distribute2 (DISTRIBUTE 2, Stout and Wagar 1990, Section 5) is not "
-                           "implemented yet; use distribute1");
-        hd_coll_schedule_free(s);
-        return NULL;
+        s->kind = HD_MSG_TO_NODE;
+        s->nmsgs = (uint32_t)P;
+        if (d >= 2)
+            distribute2(&G, d);
+        else
+            distribute1(&G, d);
+        break;
     case HD_COLL_COLLECT:
         s->kind = HD_MSG_FROM_NODE;
         s->nmsgs = (uint32_t)P;
@@ -957,7 +1097,7 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
     }
     if (!s->nmsgs)
         s->nmsgs = 1;
-    int batch = a == HD_COLL_DISTRIBUTE1 || a == HD_COLL_COLLECT || a == HD_COLL_ALLGATHER ||
+    int batch = a == HD_COLL_DISTRIBUTE1 || a == HD_COLL_DISTRIBUTE2 || a == HD_COLL_COLLECT || a == HD_COLL_ALLGATHER ||
                 a == HD_COLL_INVERSION || a == HD_COLL_ALLTOALL || a == HD_COLL_PERMUTED ||
                 a == HD_COLL_TRANSPOSE_ROWS || a == HD_COLL_TRANSPOSE_BLOCKS ||
                 a == HD_COLL_HISTOGRAM || a == HD_COLL_OCSEND3 || a == HD_COLL_OCSEND4 ||
@@ -965,6 +1105,8 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
                 a == HD_COLL_XOCSEND2;
     finish(&G, batch);
     renumber(s);
+    if (a == HD_COLL_DISTRIBUTE2)
+        compact_stages(s);
     /* The completed algorithms have no root: every node does the same. */
     int rooted = a <= HD_COLL_COLLECT || (a == HD_COLL_HISTOGRAM && shape->then == HD_RED_TO_ROOT);
     if (!rooted)

@@ -141,6 +141,16 @@ static void scatter_gather(int root, size_t count, unsigned seed)
     memset(one, 0xee, count);
     hd_coll_scatter(v == root ? all : NULL, one, count, root);
     expect("scatter", HD_COLL_DISTRIBUTE1, one, seed, v, count);
+    memset(one, 0xee, count);
+    hd_coll_args a = { 0 };
+    a.alg = HD_COLL_DISTRIBUTE2;
+    a.root = root;
+    a.send = v == root ? all : NULL;
+    a.recv = one;
+    a.count = count;
+    a.size = 1;
+    hd_coll_run(&a);
+    expect("distribute2", HD_COLL_DISTRIBUTE2, one, seed, v, count);
     memset(all, 0xee, count * (size_t)P);
     hd_coll_gather(one, all, count, root);
     if (v == root)
@@ -542,9 +552,11 @@ static void node(const void *env)
             physical_perm(HD_COLL_TRANSPOSE_LC, count, seed++);
         }
         if (ci == 0) {
-            /* 20 seeded random permutations (once: at the first size). */
+            /* 20 seeded random permutations (once: at the first size; 3
+             * on the tiny runs, where 2^7 and 2^8 threads take turns on
+             * two cores for each of PERMUTED SEND's 2n stages). */
             int *dest = xmalloc((size_t)P * sizeof *dest);
-            for (unsigned k = 0; k < 20; k++) {
+            for (unsigned k = 0; k < (tiny ? 3u : 20u); k++) {
                 random_perm(1000 + k, dest);
                 permuted(HD_COLL_PERMUTED, dest, count, seed++);
             }

@@ -252,6 +252,33 @@ static void misprints(void **state)
     }
 }
 
+/* DISTRIBUTE 2 (Section 5): k waves, the least k with
+ * d ((d-1)^k - 1)/(d-2) >= 2^d - 1, reach (2^d - 1) tau m / d + k beta once
+ * m is large enough (here tau = 1, beta = 10, m = 1.2e6); at d = 3 already
+ * for m = 120: 7/3 120 + 2 10 = 300, the paper's worked example. */
+static void distribute2(void **state)
+{
+    (void)state;
+    for (int d = 2; d <= 6; d++) {
+        int k = 1;
+        while (!(d == 2 ? 2.0 * k >= 3 : d * (pow(d - 1, k) - 1) / (d - 2) >= (1 << d) - 1))
+            k++;
+        hd_coll_sched *s = build(HD_COLL_DISTRIBUTE2, d, 0, 0, 0, 0);
+        assert_int_equal(s->shape.g, k);
+        hd_lb_result r = simulate(s, hd_q_int(1), hd_q_int(10), hd_q_int(1200000));
+        double want = ((1 << d) - 1) * 1200000.0 / d + 10.0 * k;
+        if (fabs(hd_q_double(r.time) - want) > 1e-6)
+            fail_msg("distribute2 d=%d: %.9g, the paper %.9g", d, hd_q_double(r.time), want);
+        hd_lb_result_free(&r);
+        hd_coll_schedule_free(s);
+    }
+    hd_coll_sched *s = build(HD_COLL_DISTRIBUTE2, 3, 5, 0, 0, 0);
+    hd_lb_result r = simulate(s, hd_q_int(1), hd_q_int(10), hd_q_int(120));
+    assert_true(hd_q_eq(r.time, hd_q_int(300)));
+    hd_lb_result_free(&r);
+    hd_coll_schedule_free(s);
+}
+
 /* Bad shapes are refused with a reason, never simulated wrongly. */
 static void refusals(void **state)
 {
@@ -275,6 +302,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_checked), cmocka_unit_test(closed_forms),
         cmocka_unit_test(structure),    cmocka_unit_test(misprints),
+        cmocka_unit_test(distribute2),
         cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
