@@ -54,7 +54,7 @@ static bool from_build_tree(void);
 static const char usage_line[] =
     "usage: hyperdo check [--dim n] [--mapping M] [--objective OBJ] "
     "[--network ecube|omega|butterfly] [--maps program|wu] "
-    "[--backend threads|mpi|sim] "
+    "[--cost ncube2|linkbound] [--collectives on|off] [--backend threads|mpi|sim] "
     "[--timeout SECONDS] [--include DIR] [--lib ARCHIVE] [--keep] [-v] "
     "prog.c [-- clang args...]";
 
@@ -85,6 +85,8 @@ static void print_help(void)
         "  --objective OBJ     max (default), maxsum or sum, as for translate\n"
         "  --network NET       ecube, omega or butterfly, as for translate\n"
         "  --maps M            program (default) or wu, as for translate\n"
+        "  --cost MODEL        ncube2 (default) or linkbound, as for translate\n"
+        "  --collectives W     on (default) or off, as for translate\n"
         "  --backend B         the run-time library's back end: threads\n"
         "                      (default), mpi or sim\n"
         "  --timeout SECONDS   time limit of each program's run (default 60)\n"
@@ -616,11 +618,13 @@ static void describe(const work *w, char *buf, size_t n)
     if (!identity && t->gen.objective != HD_OBJ_MAX)
         snprintf(objective, sizeof objective, ", objective %s",
                  hd_objective_name(t->gen.objective));
-    snprintf(buf, n, "dim %d, mapping %s%s%s%s%s, %s", w->dim,
+    snprintf(buf, n, "dim %d, mapping %s%s%s%s%s%s%s%s, %s", w->dim,
              identity ? "identity" : "optimal", objective,
              t->network ? ", network " : "",
              t->network ? hd_target_word((hd_target_kind)(t->network - 1)) : "",
-             t->maps == HD_MAPS_WU ? ", maps wu" : "", backend_names[w->opt->be]);
+             t->maps == HD_MAPS_WU ? ", maps wu" : "", t->cost ? ", cost " : "",
+             t->cost ? t->cost : "", t->collectives_off ? ", collectives off" : "",
+             backend_names[w->opt->be]);
 }
 
 /* A run that did not end by itself: said in the compilers' format, of
