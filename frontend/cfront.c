@@ -161,6 +161,22 @@ static void choose_reduction_homes(reader *r)
     int kept = 0;
     for (int k = 0; k < p->nloops; k++) {
         hd_loop *l = &p->loops[k];
+        /* A reduction into an array combines into each processor's slice
+         * of it (docs/annotations.md, "Reductions"): a replicated array
+         * has no slices, and the host's copy is not where a doall writes. */
+        for (int j = 0; j < l->nreds; j++) {
+            const hd_reduction *red = &l->reds[j];
+            const hd_array *a = red->array >= 0 ? &p->arrays[red->array] : NULL;
+            if (!a || hd_array_distributed(p, red->array) || a->dist_refused)
+                continue;
+            unsigned at = 0;
+            for (int s = 0; s < l->nsites && !at; s++)
+                if (l->sites[s].red == j)
+                    at = l->sites[s].begin;
+            hd_report(&r->d, HD_ERROR, at, red->line, "this doall reduces into the "
+                      "elements of '%s', which is not distributed: give it 2^k elements, "
+                      "k >= %d, or name it in '#pragma hyperdo distribute'", a->name, p->n);
+        }
         if (l->home == NO_WRITES && reduction_home(p, l) >= 0)
             l->home = reduction_home(p, l);
         if (l->home != NO_WRITES) {

@@ -159,6 +159,8 @@ typedef struct {
     CXCursor *outer_decls;     /* outer variables it reads (loop->outers) */
     int nouter_decls, outers_cap;
     int guard;                 /* the guard of the part being walked, or -1 */
+    const pragma *doall;       /* the pragma of the loop being read (its
+                                * reduction clauses) */
     CXCursor *red_decls;       /* the variables of loop->reds */
     int red_decls_cap;
     int *red_self;             /* the nodes where reduction statements name
@@ -290,7 +292,10 @@ void walk_operand(reader *r, int x);
 /* ------------------------------------------------------ reductions.c */
 
 /* The statement at x if it writes a variable declared outside the loop:
- * recorded as a reduction (loop->reds) or refused, true either way;
+ * recorded as a reduction (loop->reds) or refused, true either way; or
+ * if it combines a value into an element of an array that two iterations
+ * may write (h[key[i]] += 1) or that a reduction clause names: recorded
+ * as a reduction into the array (loop->reds, loop->sites) or refused;
  * false for any other statement. */
 bool reduction_statement(reader *r, int x);
 /* Once the body is walked: a reduction variable named anywhere but as

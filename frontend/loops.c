@@ -246,6 +246,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nlocals = 0;
     r->nouter_decls = 0;
     r->nred_self = 0;
+    r->doall = pr;
     size_t line_start = pr->offset;
     while (line_start > 0 && r->src[line_start - 1] != '\n')
         line_start--;

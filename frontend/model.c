@@ -59,6 +59,7 @@ void hd_loop_free(hd_loop *l)
         free(l->reds[j].type);
     }
     free(l->reds);
+    free(l->sites);
 }
 
 const char *hd_red_op_text(hd_red_op op)
@@ -236,6 +237,11 @@ bool hd_loop_uses(const hd_loop *l, int arr, bool is_write)
 {
     for (int k = 0; k < l->nrefs; k++)
         if (l->refs[k].array == arr && l->refs[k].is_write == is_write)
+            return true;
+    /* A reduction into arr's elements reads them (each processor combines
+     * the result into the values its slice holds) and writes them. */
+    for (int k = 0; k < l->nreds; k++)
+        if (l->reds[k].array == arr)
             return true;
     return false;
 }

@@ -415,14 +415,31 @@ typedef enum {
 
 typedef struct {
     char *name;
-    char *type;             /* as written, without qualifiers */
+    char *type;             /* as written, without qualifiers (an array's:
+                             * its elements') */
     bool local_type;        /* declared inside a function (as hd_outer's) */
+    int array;              /* -1 for a scalar; for a reduction into the
+                             * elements of a distributed array (h[e] += x,
+                             * Stout and Wagar 1990's HISTOGRAM), the array
+                             * in hd_program.arrays */
     hd_red_type kind;
     hd_red_op op;
     bool clause;            /* named in a reduction(op: ...) clause */
     int nstmts;             /* the body's statements that combine into it */
     int line, col;          /* of the first of them */
 } hd_reduction;
+
+/* Where a doall body names an element of an array it reduces into: the
+ * target of `h[e] op= x`, and h[e] again in `h[e] = h[e] op x`.  The
+ * code generator writes each as the element of the processor's private
+ * copy of the whole array, its subscript checked at run time. */
+typedef struct {
+    int red;                /* in hd_loop.reds */
+    unsigned begin, end;    /* h[e] */
+    unsigned sub_begin, sub_end;   /* e */
+    bool in_macro;          /* written by a macro: no text of its own */
+    int line, col;
+} hd_red_site;
 
 /* The operator's spelling in the clause ("+", "min", ...) and its name in
  * the runtime (HD_OP_SUM, ...); the type's (HD_T_INT32, ...). */
@@ -455,6 +472,8 @@ typedef struct {
     hd_guard *guards;       /* a guard's parent comes before it */
     int nreds;
     hd_reduction *reds;     /* its reductions, in the order first met */
+    int nsites;
+    hd_red_site *sites;     /* the elements its array reductions name */
 } hd_loop;
 
 /* HD_GUARD_NO when some guard of the chain from g is known false at
@@ -561,7 +580,8 @@ void hd_map_text(const hd_affine *F, int n, char *buf, size_t size);
 hd_layout hd_layout_mapped(const hd_layout *l, const hd_affine *F);
 /* Array arr's layout at doall l: its distribution's under hd_map_at. */
 hd_layout hd_loop_layout(const hd_program *p, const hd_loop *l, int arr);
-/* Does doall l read (or, is_write, write) program array arr? */
+/* Does doall l read (or, is_write, write) program array arr?  A reduction
+ * into arr's elements does both. */
 bool hd_loop_uses(const hd_loop *l, int arr, bool is_write);
 /* What one loop owns (hd_program_free calls it for each). */
 void hd_loop_free(hd_loop *l);
