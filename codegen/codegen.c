@@ -172,6 +172,14 @@ static helpers_used helpers_needed(const gen *g)
              * do not ask again per reference. */
             h.to_nodes = h.to_nodes || sent_before(g, l, arr);
         }
+        /* An array it reduces into is sent before and new on the
+         * processors after. */
+        for (int k = 0; k < l->nreds; k++) {
+            int arr = l->reds[k].array;
+            if (arr < 0 || p->arrays[arr].dist == HD_DIST_NONE || p->arrays[arr].host_escapes)
+                continue;
+            h.on_nodes = h.to_nodes = true;
+        }
     }
     for (int a = 0; a < p->narrays; a++)
         h.where |= g->array_id[a] >= 0 && (p->arrays[a].decl_end || maps_remapped(g, a));

@@ -156,6 +156,9 @@ typedef struct {
     bool env;
 } doall_arrays;
 void doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u);
+/* The global index of the element at local offset `offset` of virtual
+ * processor `v` of array arr, as C, from its layout at this doall. */
+void put_element_index(text *t, const gen *g, const char *offset, const char *v, int arr);
 void doall_arrays_free(doall_arrays *u);
 
 /* ------------------------------------------------ the generator state */
@@ -231,11 +234,12 @@ void check_loop_reductions(gen *g, const hd_loop *l);
 /* Before doall d's node function: the statics its results come home in. */
 void put_reduction_results(text *t, const hd_loop *l, int d);
 /* In the node function, before the loop: each reduction's private copy,
- * named as the variable, at the identity. */
-void put_reduction_copies(text *t, const hd_loop *l);
+ * named as the variable, at the identity (an array's: hd_p_NAME, the
+ * whole array). */
+void put_reduction_copies(text *t, const gen *g, const hd_loop *l);
 /* After the loop: the copies combined over all processors, the host's
- * result stored. */
-void put_reduction_combine(text *t, const hd_loop *l, int d);
+ * result stored (an array's combined into my slice of it). */
+void put_reduction_combine(text *t, const gen *g, const hd_loop *l, int d);
 /* On the host after hd_doall: s = s op (the result). */
 void put_reduction_host(text *t, const hd_loop *l, int d);
 

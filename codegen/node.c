@@ -59,6 +59,11 @@ static void put_offset(text *t, const gen *g, const char *index, int arr)
 static void put_element(text *t, const gen *g, const char *offset, const char *v,
                         int arr)
 {
+    put_element_index(t, g, offset, v, arr);
+}
+
+void put_element_index(text *t, const gen *g, const char *offset, const char *v, int arr)
+{
     const hd_layout *l = &g->layout[arr];
     if (l->shift < 0)
         putf(t, "hd_element_in(%d, %s, %s)", g->array_id[arr], v, offset);
@@ -153,6 +158,7 @@ typedef struct {
 
 static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t begin,
                           size_t end, const body_ctx *body);
+static void put_site(text *t, const gen *g, const node_plan *np, int s, const body_ctx *body);
 
 /* What replaces reference k in the body: an expression for its element.
  * `body`: in the loop over my iterations, where each slot group's owner,
@@ -228,22 +234,62 @@ static void put_rewritten(text *t, const gen *g, const node_plan *np, size_t beg
     const hd_loop *l = np->loop;
     size_t at = begin;
     for (;;) {
-        int next = -1;
+        /* The next reference, or element of an array the loop reduces into
+         * (a site: its subscript holds references of its own). */
+        int next = -1, site = -1;
+        unsigned nb = 0, ne = 0;
         for (int k = 0; k < l->nrefs; k++) {
             const hd_ref *ref = &l->refs[k];
             if (np->refs[k].way == WAY_REPLICATED || ref->begin < at || ref->end > end)
                 continue;
-            if (next < 0 || ref->begin < l->refs[next].begin ||
-                (ref->begin == l->refs[next].begin && ref->end > l->refs[next].end))
+            if (next < 0 || ref->begin < nb || (ref->begin == nb && ref->end > ne)) {
                 next = k;
+                nb = ref->begin;
+                ne = ref->end;
+            }
         }
-        if (next < 0)
+        for (int s = 0; s < l->nsites; s++) {
+            const hd_red_site *rs = &l->sites[s];
+            if (rs->begin < at || rs->end > end)
+                continue;
+            if ((next < 0 && site < 0) || rs->begin < nb || (rs->begin == nb && rs->end > ne)) {
+                site = s;
+                nb = rs->begin;
+                ne = rs->end;
+            }
+        }
+        if (next < 0 && site < 0)
             break;
-        put_source(t, g, at, l->refs[next].begin);
-        put_ref_value(t, g, np, next, body);
-        at = l->refs[next].end;
+        put_source(t, g, at, nb);
+        if (site >= 0 && l->sites[site].begin == nb && l->sites[site].end == ne)
+            put_site(t, g, np, site, body);
+        else
+            put_ref_value(t, g, np, next, body);
+        at = ne;
     }
     put_source(t, g, at, end);
+}
+
+/* Site s of an array reduction, h[e]: the element of my private copy of h
+ * (codegen/reductions.c), e checked at run time, since it may depend on
+ * data (docs/annotations.md, "Reductions"). */
+static void put_site(text *t, const gen *g, const node_plan *np, int s, const body_ctx *body)
+{
+    const hd_loop *l = np->loop;
+    const hd_red_site *site = &l->sites[s];
+    const hd_reduction *red = &l->reds[site->red];
+    putf(t, "hd_p_%s[hd_checked((hd_index)(", red->name);
+    put_rewritten(t, g, np, site->sub_begin, site->sub_end, body);
+    putf(t, "), (hd_index)1 << %d, ", g->prog->arrays[red->array].log2_size);
+    text w = { 0 };
+    putf(&w, "%s:%d:%d: '", g->prog->path, site->line, site->col);
+    for (unsigned k = site->begin; k < site->end && k < g->len; k++)
+        if (g->src[k] != '\n' && g->src[k] != '\r')
+            putf(&w, "%c", g->src[k]);
+    put(&w, "'");
+    put_c_string(t, w.s);
+    free(w.s);
+    put(t, ")]");
 }
 
 static void subscript_rewritten(text *t, const gen *g, const void *np, size_t b, size_t e)
@@ -1262,10 +1308,18 @@ static void put_array_view(text *t, const hd_array *a)
 
 void doall_arrays_of(const gen *g, const hd_loop *l, doall_arrays *u)
 {
-    u->dist = hd_xmalloc((size_t)l->nrefs * sizeof *u->dist);
-    u->repl = hd_xmalloc((size_t)l->nrefs * sizeof *u->repl);
+    u->dist = hd_xmalloc((size_t)(l->nrefs + l->nreds + 1) * sizeof *u->dist);
+    u->repl = hd_xmalloc((size_t)(l->nrefs + 1) * sizeof *u->repl);
     u->ndist = arrays_used(g, l, true, u->dist);
     u->nrepl = arrays_used(g, l, false, u->repl);
+    /* The arrays it reduces into: their slices take the result. */
+    for (int k = 0; k < l->nreds; k++) {
+        bool seen = l->reds[k].array < 0;
+        for (int j = 0; j < u->ndist && !seen; j++)
+            seen = u->dist[j] == l->reds[k].array;
+        if (!seen)
+            u->dist[u->ndist++] = l->reds[k].array;
+    }
     u->env = l->nouters > 0 || u->nrepl > 0;
 }
 
@@ -1324,7 +1378,7 @@ void put_node(text *t, gen *g, int d)
         put(t, "    (void)hd_arg;\n");
     }
     putf(t, "    const int hd_me = %sget_pid();\n", g->v);
-    put_reduction_copies(t, l);
+    put_reduction_copies(t, g, l);
     for (int k = 0; k < u.ndist; k++)
         /* (void): a reference the guards rule out everywhere leaves its
          * array unread. */
@@ -1340,7 +1394,7 @@ void put_node(text *t, gen *g, int d)
         put_request_round(t, g, np, level);
 
     put_compute_loop(t, g, np);
-    put_reduction_combine(t, l, d);
+    put_reduction_combine(t, g, l, d);
     for (int q = 0; q < np->nreqs; q++)
         putf(t, "    free(hd_k%d);\n", q);
     for (int level = 1; level <= np->levels; level++)
