@@ -238,8 +238,10 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
     return true;
 }
 
-/* Two iterations must not write the same element (reductions are into
- * scalars only: docs/annotations.md, "Reductions"). */
+/* Two iterations must not write the same element: the front end made
+ * every statement that may do so and combines into a one-dimensional
+ * array, h[e] op= x, a reduction (docs/annotations.md, "Reductions"),
+ * which is no write here. */
 static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
 {
     const hd_array *a = &r->prog->arrays[ref->array];
@@ -250,7 +252,8 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
         if (v)
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = 0 and "
                    "%s = %llu both write element %llu of '%s' (a doall loop "
-                   "may not write an element twice; reductions are into scalars only)",
+                   "may not write an element twice; only a reduction into a one-dimensional "
+                   "array, 'h[e] op= x', may: docs/annotations.md, \"Reductions\")",
                    l->var, l->var, (unsigned long long)v,
                    (unsigned long long)hd_affine_apply(map, 0), a->name);
         return;
@@ -261,7 +264,9 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
     if (!hd_expr_eval(ref->index, 0, &first, why, sizeof why)) {
         hd_report(r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' "
                "is not known at compile time (%s), so its owner cannot run the "
-               "iteration", ref->text, why);
+               "iteration (only a reduction into a one-dimensional array, 'h[e] op= x', "
+               "may write an element that depends on data: docs/annotations.md, "
+               "\"Reductions\")", ref->text, why);
         return;
     }
     if (l->k > HD_ENUMERATE_MAX_BITS || a->log2_size > HD_ENUMERATE_MAX_BITS) {
@@ -287,7 +292,8 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
         if (seen[v]) {
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = %llu "
                    "and %s = %llu both write element %llu of '%s' (a doall loop "
-                   "may not write an element twice; reductions are into scalars only)", l->var,
+                   "may not write an element twice; only a reduction into a one-dimensional "
+                   "array, 'h[e] op= x', may: docs/annotations.md, \"Reductions\")", l->var,
                    (unsigned long long)who[v], l->var, (unsigned long long)i,
                    (unsigned long long)v, a->name);
             break;
