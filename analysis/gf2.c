@@ -101,6 +101,23 @@ int hd_rank(const hd_matrix *a)
     return hd_rank_sub(a, hd_mask(a->n), hd_mask(a->n));
 }
 
+int hd_rank_rows(const uint64_t *rows, int nrows)
+{
+    /* Each kept row reduced by the earlier pivots' lowest bits: the rows
+     * that stay nonzero are independent. */
+    uint64_t piv[64];
+    int rank = 0;
+    for (int r = 0; r < nrows && rank < 64; r++) {
+        uint64_t w = rows[r];
+        for (int t = 0; t < rank && w; t++)
+            if (w & (piv[t] & -piv[t]))
+                w ^= piv[t];
+        if (w)
+            piv[rank++] = w;
+    }
+    return rank;
+}
+
 /*
  * Column elimination of A_{R,C} that remembers, for every reduced column w,
  * the set u of original columns it sums (w = A u restricted to R).  The

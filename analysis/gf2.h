@@ -52,6 +52,9 @@ hd_matrix hd_matrix_mul(const hd_matrix *a, const hd_matrix *b);
 hd_matrix hd_matrix_transpose(const hd_matrix *a);
 uint64_t hd_matrix_column(const hd_matrix *a, int j); /* bit i = a_ij */
 int hd_rank(const hd_matrix *a);
+/* The rank of nrows rows of 64 bits (an affine map's 64 output rows, two
+ * owner maps stacked). */
+int hd_rank_rows(const uint64_t *rows, int nrows);
 /* Rank of the submatrix A_{R,C} of Definition 5: rows in the set `rows`,
  * columns in the set `cols` (bit masks). */
 int hd_rank_sub(const hd_matrix *a, uint64_t rows, uint64_t cols);

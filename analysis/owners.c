@@ -339,23 +339,7 @@ static int joint_rank(const hd_affine *src, const hd_affine *dst, int n)
         rows[t] = src->row[t];
         rows[n + t] = dst->row[t];
     }
-    int rank = 0;
-    for (int col = 0; col < 64 && rank < 2 * n; col++) {
-        int piv = -1;
-        for (int q = rank; q < 2 * n && piv < 0; q++)
-            if (rows[q] >> col & 1)
-                piv = q;
-        if (piv < 0)
-            continue;
-        uint64_t t = rows[piv];
-        rows[piv] = rows[rank];
-        rows[rank] = t;
-        for (int q = 0; q < 2 * n; q++)
-            if (q != rank && (rows[q] >> col & 1))
-                rows[q] ^= t;
-        rank++;
-    }
-    return rank;
+    return hd_rank_rows(rows, 2 * n);
 }
 
 /* Does ref live on the same processor as home at every iteration? */

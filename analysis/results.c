@@ -142,30 +142,6 @@ void hd_analysis_free(hd_analysis *a)
     memset(a, 0, sizeof *a);
 }
 
-/* The rank of f's linear part: its 64 output rows over the k input bits. */
-static int affine_rank(const hd_affine *f)
-{
-    uint64_t rows[64];
-    memcpy(rows, f->row, sizeof rows);
-    int rank = 0;
-    for (int col = 0; col < 64 && rank < 64; col++) {
-        int piv = -1;
-        for (int r = rank; r < 64 && piv < 0; r++)
-            if (rows[r] >> col & 1)
-                piv = r;
-        if (piv < 0)
-            continue;
-        uint64_t t = rows[piv];
-        rows[piv] = rows[rank];
-        rows[rank] = t;
-        for (int r = 0; r < 64; r++)
-            if (r != rank && (rows[r] >> col & 1))
-                rows[r] ^= t;
-        rank++;
-    }
-    return rank;
-}
-
 int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
 {
     memset(out, 0, sizeof *out);
@@ -194,7 +170,7 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
             int per = p->loops[k].k > p->n ? p->loops[k].k - p->n : 0;
             const hd_affine *map = hd_ref_result(a, ref)->map;
             if (map) {
-                int r = affine_rank(map);
+                int r = hd_rank_rows(map->row, 64);
                 if (r < per)
                     per = r;
             }

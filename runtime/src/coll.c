@@ -121,26 +121,10 @@ static void index_node(cached *c, int p)
 
 /* ------------------------------------------------ combining */
 
-#define COMBINE_INT(T)                                                                 \
-    do {                                                                               \
-        T *a = acc;                                                                    \
-        const T *b = in;                                                               \
-        for (size_t i = 0; i < n; i++)                                                 \
-            switch (op) {                                                              \
-            case HD_OP_SUM: a[i] = (T)(a[i] + b[i]); break;                            \
-            case HD_OP_PROD: a[i] = (T)(a[i] * b[i]); break;                           \
-            case HD_OP_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;                   \
-            case HD_OP_MAX: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                   \
-            case HD_OP_BAND: a[i] = (T)(a[i] & b[i]); break;                           \
-            case HD_OP_BOR: a[i] = (T)(a[i] | b[i]); break;                            \
-            default: a[i] = (T)(a[i] ^ b[i]); break;                                   \
-            }                                                                          \
-    } while (0)
-
-/* Unsigned arithmetic for the signed sums and products: wrapping is what
- * the sequential loop would have done on this machine if it overflowed
- * (and undefined behaviour in C), so the result is the same bits. */
-#define COMBINE_SIGNED(T, U)                                                           \
+/* Integers: sums and products in the unsigned type U of T's width, so
+ * that a signed overflow wraps as the sequential loop's would on this
+ * machine (and is no undefined behaviour here): the same bits. */
+#define COMBINE_INT(T, U)                                                              \
     do {                                                                               \
         T *a = acc;                                                                    \
         const T *b = in;                                                               \
@@ -182,14 +166,14 @@ static void index_node(cached *c, int p)
 static void combine(void *acc, const void *in, size_t n, hd_coll_type type, hd_coll_op op)
 {
     switch (type) {
-    case HD_T_INT8: COMBINE_SIGNED(int8_t, uint8_t); break;
-    case HD_T_INT16: COMBINE_SIGNED(int16_t, uint16_t); break;
-    case HD_T_INT32: COMBINE_SIGNED(int32_t, uint32_t); break;
-    case HD_T_INT64: COMBINE_SIGNED(int64_t, uint64_t); break;
-    case HD_T_UINT8: COMBINE_INT(uint8_t); break;
-    case HD_T_UINT16: COMBINE_INT(uint16_t); break;
-    case HD_T_UINT32: COMBINE_INT(uint32_t); break;
-    case HD_T_UINT64: COMBINE_INT(uint64_t); break;
+    case HD_T_INT8: COMBINE_INT(int8_t, uint8_t); break;
+    case HD_T_INT16: COMBINE_INT(int16_t, uint16_t); break;
+    case HD_T_INT32: COMBINE_INT(int32_t, uint32_t); break;
+    case HD_T_INT64: COMBINE_INT(int64_t, uint64_t); break;
+    case HD_T_UINT8: COMBINE_INT(uint8_t, uint8_t); break;
+    case HD_T_UINT16: COMBINE_INT(uint16_t, uint16_t); break;
+    case HD_T_UINT32: COMBINE_INT(uint32_t, uint32_t); break;
+    case HD_T_UINT64: COMBINE_INT(uint64_t, uint64_t); break;
     case HD_T_FLOAT: COMBINE_FLOAT(float); break;
     case HD_T_DOUBLE: COMBINE_FLOAT(double); break;
     case HD_T_LDOUBLE: COMBINE_FLOAT(long double); break;
