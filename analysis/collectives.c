@@ -208,9 +208,11 @@ void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, ui
 bool hd_coll_emitted(hd_comm_pattern p)
 {
     /* translate writes a collective in place of a permutation's one
-     * message each way; a broadcast's element still travels by the
-     * doall's own messages (docs/collectives.md). */
-    return p == HD_PATTERN_INVERSION || p == HD_PATTERN_TRANSPOSE || p == HD_PATTERN_PERMUTATION;
+     * message each way, and COMPLETE EXCHANGE for a doall's batched
+     * exchange; a broadcast's element still travels by the doall's own
+     * messages (docs/collectives.md). */
+    return p == HD_PATTERN_INVERSION || p == HD_PATTERN_TRANSPOSE || p == HD_PATTERN_PERMUTATION ||
+           p == HD_PATTERN_ALLTOALL;
 }
 
 /* A general communication that is a complete exchange: every processor
@@ -240,8 +242,12 @@ static void choose_alltoall(const hd_target *t, long long bytes, bool collective
     else
         out->direct_us = (double)(P - 1) * per + (m->switching == HD_SWITCH_WORMHOLE
                                                       ? m->byte_us * n : (n - 1) * per);
+    /* hd_exchange_run_alltoall first tells every node every pair's size: a
+     * COMPLETE BROADCAST of 8 bytes per processor and pair, priced in. */
+    double us = collective_us(t, HD_COLL_ALLTOALL, 0, NULL, each);
+    double sizes = collective_us(t, HD_COLL_ALLGATHER, 0, NULL, 8 * P);
     out->opt[out->nopts++] =
-        (hd_coll_option){ HD_COLL_ALLTOALL, collective_us(t, HD_COLL_ALLTOALL, 0, NULL, each) };
+        (hd_coll_option){ HD_COLL_ALLTOALL, us < 0 || sizes < 0 ? -1 : us + sizes };
     pick(out, collectives);
 }
 

@@ -227,6 +227,7 @@ bool reductions_used(const hd_program *p);
  * plan chose a collective for it (else NULL); whether any doall uses one;
  * the call that replaces its v_send and v_receive. */
 const hd_plan_comm *collective_of(const gen *g, const node_plan *np);
+bool alltoall_of(const gen *g, const node_plan *np);
 bool collectives_used(const gen *g);
 void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc);
 /* What the node code cannot do with doall l's reductions, reported. */

@@ -4,8 +4,10 @@
  * collectives.c): the node code hands the message hd_batch packed and the
  * inbox hd_inbox gives to hd_coll_exchange, with the permutation of the
  * virtual processors the LCC makes, in place of Fig. 1d's v_send and
- * v_receive.  Only permutations are written this way (hd_coll_emitted);
- * docs/collectives.md says why.
+ * v_receive; and a doall whose slot groups include an all-to-all the plan
+ * prices cheaper as COMPLETE EXCHANGE runs its whole batched exchange so
+ * (hd_exchange_run_alltoall).  Broadcasts are priced but not written
+ * (hd_coll_emitted); docs/collectives.md says why.
  */
 #include "codegen_internal.h"
 
@@ -44,6 +46,21 @@ const hd_plan_comm *collective_of(const gen *g, const node_plan *np)
     if (!pc || pc->choice.chosen < 0 || !hd_coll_emitted(pc->choice.pattern) || !pc->price)
         return NULL;
     return pc;
+}
+
+bool alltoall_of(const gen *g, const node_plan *np)
+{
+    /* The doall's batched exchange moves every slot group's messages at
+     * once: COMPLETE EXCHANGE carries any pattern, so one group that the
+     * plan prices cheaper that way is enough. */
+    if (np->permutation)
+        return false;
+    for (int q = 0; q < np->nslots; q++) {
+        const hd_plan_comm *pc = plan_comm_of(g, np->loop, np->slots[q].ref);
+        if (pc && pc->choice.chosen >= 0 && pc->choice.pattern == HD_PATTERN_ALLTOALL)
+            return true;
+    }
+    return false;
 }
 
 bool collectives_used(const gen *g)

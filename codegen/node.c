@@ -885,6 +885,16 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
              elem(g, np->slots[0].array), elem(g, np->slots[0].array));
         return;
     }
+    if (alltoall_of(g, np)) {
+        put(t, "    /* Every processor's elements for every other, by COMPLETE EXCHANGE\n"
+               "     * (Stout and Wagar 1990, Section 6): the cost model prefers it to one\n"
+               "     * message per pair (docs/collectives.md). */\n"
+               "    hd_exchange_run_alltoall(hd_msgs);\n");
+        for (int s = 0; s < np->nslots; s++)
+            putf(t, "    const void *const *const hd_in%d = hd_group_in(hd_msgs, %d);\n"
+                    "    (void)hd_in%d;   /* its reads may all be ruled out by guards */\n", s, s, s);
+        return;
+    }
     putf(t, "    /* One message to each processor whose iterations read my elements, one\n"
             "     * from each that holds elements mine read (Hou et al. 2001, Fig. 1d). */\n"
             "    for (int hd_k = 1; hd_k < %d; hd_k++) {\n"

@@ -8,11 +8,51 @@
  */
 #include "schedule.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------- arithmetic, without libm */
+
+/* The run-time archives carry this file, and a translated program links
+ * -lhyperdo -pthread only: no libm.  The few real numbers it needs (the
+ * paper's optimal g and q, DISTRIBUTE 2's r) come from these. */
+static double root2(double x)
+{
+    if (!(x > 0))
+        return 0;
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 200; i++) {
+        double next = (r + x / r) / 2;
+        if (next >= r)
+            break;
+        r = next;
+    }
+    return r;
+}
+
+/* The nearest integer to x >= 0, and the least integer >= x. */
+static double round_pos(double x)
+{
+    return x < 9e18 ? (double)(int64_t)(x + 0.5) : x;
+}
+
+static double ceil_pos(double x)
+{
+    if (!(x < 9e18))
+        return x;
+    double t = (double)(int64_t)x;
+    return t < x ? t + 1 : t;
+}
+
+static double power(double b, int k)
+{
+    double r = 1;
+    while (k-- > 0)
+        r *= b;
+    return r;
+}
 
 /* ------------------------------------------------------ names */
 
@@ -507,7 +547,7 @@ static int distribute2_waves(int d, hd_q *r_out)
     double total = (double)((1u << d) - 1);
     int k = 1;
     for (;; k++) {
-        double reach = d == 2 ? (double)d * k : d * (pow(d - 1, k) - 1) / (d - 2);
+        double reach = d == 2 ? (double)d * k : d * (power(d - 1, k) - 1) / (d - 2);
         if (reach >= total)
             break;
     }
@@ -522,7 +562,7 @@ static int distribute2_waves(int d, hd_q *r_out)
         else
             lo = mid;
     }
-    int64_t num = (int64_t)ceil(hi * 12 - 1e-9);
+    int64_t num = (int64_t)ceil_pos(hi * 12 - 1e-9);
     *r_out = hd_q_frac(num, 12);
     return k;
 }
@@ -763,7 +803,7 @@ static int best_g(double a, double m, double tau, double beta)
         return 1;
     if (beta <= 0)
         return 1024;
-    double g = floor(sqrt(a * tau * m / beta) + 0.5);
+    double g = round_pos(root2(a * tau * m / beta));
     return g < 1 ? 1 : g > 1024 ? 1024 : (int)g;
 }
 
@@ -814,10 +854,10 @@ int hd_coll_default_q(int d, int q, double m, double tau, double beta)
     if (!q) {
         /* The paper's optimum kp = sqrt(tau m / (2 beta)), as a multiple of
          * L and at least 2c (p >= 2 for k = c). */
-        double best = beta > 0 ? sqrt(tau * m / (2 * beta)) : 1024;
+        double best = beta > 0 ? root2(tau * m / (2 * beta)) : 1024;
         if (best > 1 << 20)
             best = 1 << 20;
-        q = L * (int)floor(best / L + 0.5);
+        q = L * (int)round_pos(best / L);
         if (q < 2 * c)
             q = L * ((2 * c + L - 1) / L);
     }

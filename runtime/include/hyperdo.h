@@ -323,6 +323,11 @@ void *hd_inbox(hd_exchange *x, int vpid, size_t *size);
  * reader that keeps its own positions instead of hd_take. */
 const unsigned char *const *hd_inboxes(hd_exchange *x);
 void hd_exchange_free(hd_exchange *x);
+/* In place of hd_exchange_run (or hd_batch + v_send, hd_inbox +
+ * v_receive): every message moved by Stout and Wagar 1990's COMPLETE
+ * EXCHANGE (hyperdo/coll.h, hd_coll_alltoallv), what translate writes when
+ * the cost model prefers it for a doall's all-to-all. */
+void hd_exchange_run_alltoall(hd_exchange *x);
 
 /* ------------------------------------ LCC exchanges, one slot per element */
 

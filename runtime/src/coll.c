@@ -206,8 +206,11 @@ typedef struct {
     size_t esize;             /* bytes per element */
     size_t count;             /* elements per message (REDUCE: of the whole vector) */
     unsigned char *acc;       /* REDUCE: this node's vector */
-    const size_t *counts;     /* PERM with messages of their own sizes:
-                               * counts[physical origin]; else NULL */
+    const size_t *counts;     /* messages of their own sizes: counts[msg]
+                               * (PERM: by physical origin; PAIR: s P + t);
+                               * else NULL */
+    const unsigned char *const *sendv;  /* PAIR: one buffer per destination */
+    unsigned char *const *recvv;        /* and per source (virtual order) */
     /* Scratch messages of the nodes that pass them on: msg -> buffer. */
     uint32_t *scratch_msg;
     unsigned char **scratch_buf;
@@ -286,9 +289,11 @@ static unsigned char *home(view *V, uint32_t msg)
     case HD_MSG_PAIR: {
         int from = (int)(msg / (uint32_t)P), to = (int)(msg % (uint32_t)P);
         if (from == p)
-            return (unsigned char *)a->send + (size_t)V->to_virtual[to] * blk;
+            return V->sendv ? (unsigned char *)V->sendv[V->to_virtual[to]]
+                            : (unsigned char *)a->send + (size_t)V->to_virtual[to] * blk;
         if (to == p)
-            return (unsigned char *)a->recv + (size_t)V->to_virtual[from] * blk;
+            return V->recvv ? V->recvv[V->to_virtual[from]]
+                            : (unsigned char *)a->recv + (size_t)V->to_virtual[from] * blk;
         return scratch(V, msg);
     }
     case HD_MSG_PERM:
@@ -334,6 +339,8 @@ static void local_copies(view *V)
         src = a->send, dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
         break;
     case HD_MSG_PAIR:
+        if (V->sendv)
+            break;   /* hd_coll_alltoallv: a node's message to itself stays out */
         src = (const unsigned char *)a->send + (size_t)V->to_virtual[p] * blk;
         dst = (unsigned char *)a->recv + (size_t)V->to_virtual[p] * blk;
         break;
@@ -454,6 +461,11 @@ static int pipelined(hd_coll_alg a)
 static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_count,
                        const size_t *counts);
 
+/* hd_coll_alltoallv's buffers, for run_counts (one call at a time per
+ * processor: thread-local). */
+static _Thread_local const unsigned char *const *tl_sendv;
+static _Thread_local unsigned char *const *tl_recvv;
+
 static void run(const hd_coll_args *a, hd_red_then then, size_t vector_count)
 {
     run_counts(a, then, vector_count, NULL);
@@ -509,7 +521,9 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     if (a->alg == HD_COLL_HISTOGRAM)
         check_type_op(a->type, a->op);
     cached *c = schedule_for(&sh);
-    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, NULL, 0, 0 };
+    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+    V.sendv = tl_sendv;
+    V.recvv = tl_recvv;
     if (a->alg == HD_COLL_HISTOGRAM) {
         V.esize = hd_coll_type_size(a->type);
         V.count = vector_count;
@@ -523,18 +537,24 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     }
     size_t *phys_counts = NULL;
     if (counts) {
-        phys_counts = malloc((size_t)P * sizeof *phys_counts);
+        size_t n = c->s->kind == HD_MSG_PAIR ? (size_t)P * (size_t)P : (size_t)P;
+        phys_counts = malloc(n * sizeof *phys_counts);
         if (!phys_counts)
             hd__fatal("collective %s: out of memory", name);
-        for (int x = 0; x < P; x++)
-            phys_counts[x] = counts[to_virtual[x]];
+        if (c->s->kind == HD_MSG_PAIR)
+            for (int x = 0; x < P; x++)
+                for (int y = 0; y < P; y++)
+                    phys_counts[(size_t)x * P + y] = counts[(size_t)to_virtual[x] * P + to_virtual[y]];
+        else
+            for (int x = 0; x < P; x++)
+                phys_counts[x] = counts[to_virtual[x]];
         V.counts = phys_counts;
     }
     double bytes = (double)V.count * (double)V.esize;
     if (a->alg == HD_COLL_TRANSPOSE_ROWS)
         bytes *= P;   /* the schedule's m is a node's rows, P blocks */
     if (phys_counts)
-        for (int x = 0; x < P; x++)
+        for (size_t x = 0; x < (c->s->kind == HD_MSG_PAIR ? (size_t)P * P : (size_t)P); x++)
             if ((double)phys_counts[x] * (double)V.esize > bytes)
                 bytes = (double)phys_counts[x] * (double)V.esize;   /* the longest */
     hd__tr_coll(c->s, bytes);
@@ -829,4 +849,43 @@ void hd_coll_check_size(size_t got, size_t expected)
     if (got != expected)
         hd__fatal("the collective brought %zu bytes where the doall expects %zu (internal error)",
                   got, expected);
+}
+
+/* Every processor's message to every other, each of its own size (known
+ * at both of its ends): the sizes by COMPLETE BROADCAST, so that the nodes
+ * passing a message on know it too, then COMPLETE EXCHANGE (Stout and
+ * Wagar 1990, Section 6).  send[v], nsend[v]: this processor's message to
+ * virtual v; recv[v], nrecv[v]: where the one from v goes.  A processor's
+ * message to itself is not moved (nsend[me] and nrecv[me] are ignored). */
+void hd_coll_alltoallv(const void *const *send, const size_t *nsend, void *const *recv,
+                       const size_t *nrecv)
+{
+    int P = hd_nprocs(), me = hd_v_get_pid();
+    uint64_t *mine = malloc((size_t)P * sizeof *mine);
+    uint64_t *all = malloc((size_t)P * (size_t)P * sizeof *all);
+    size_t *counts = malloc((size_t)P * (size_t)P * sizeof *counts);
+    if (!mine || !all || !counts)
+        hd__fatal("hd_coll_alltoallv: out of memory");
+    for (int v = 0; v < P; v++)
+        mine[v] = v == me ? 0 : nsend[v];
+    hd_coll_allgather(mine, all, (size_t)P * sizeof *mine);
+    for (size_t k = 0; k < (size_t)P * P; k++)
+        counts[k] = (size_t)all[k];
+    for (int v = 0; v < P; v++)
+        if (v != me && counts[(size_t)v * P + me] != nrecv[v])
+            hd__fatal("hd_coll_alltoallv: %zu bytes expected from virtual processor %d, which "
+                      "sends %zu (internal error)", nrecv[v], v, counts[(size_t)v * P + me]);
+    hd_coll_args a;
+    memset(&a, 0, sizeof a);
+    a.alg = HD_COLL_ALLTOALL;
+    a.count = 1;
+    a.size = 1;
+    tl_sendv = (const unsigned char *const *)send;
+    tl_recvv = (unsigned char *const *)recv;
+    run_counts(&a, HD_RED_SCATTER, 0, counts);
+    tl_sendv = NULL;
+    tl_recvv = NULL;
+    free(mine);
+    free(all);
+    free(counts);
 }

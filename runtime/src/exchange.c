@@ -14,6 +14,7 @@
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
+#include "hyperdo/coll.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -173,6 +174,42 @@ void *hd_inbox(hd_exchange *x, int vpid, size_t *size)
         return x->in[vpid];
     x->in[vpid] = inbox_of(x->expect[vpid], "hd_inbox");
     return x->in[vpid];
+}
+
+void hd_exchange_run_alltoall(hd_exchange *x)
+{
+    if (!x)
+        hd__fatal("hd_exchange_run_alltoall: no exchange (null pointer)");
+    if (x->ran)
+        hd__fatal("hd_exchange_run_alltoall: the exchange has already run");
+    int P = x->P, me = v_get_pid();
+    const void **send = calloc((size_t)P, sizeof *send);
+    size_t *nsend = calloc((size_t)P, sizeof *nsend);
+    void **recv = calloc((size_t)P, sizeof *recv);
+    if (!send || !nsend || !recv)
+        hd__fatal("hd_exchange_run_alltoall: out of memory");
+    for (int v = 0; v < P; v++) {
+        if (v == me)
+            continue;
+        nsend[v] = x->out[v].len;
+        send[v] = x->out[v].len ? x->out[v].data : NULL;
+        if (x->expect[v])
+            recv[v] = x->in[v] = inbox_of(x->expect[v], "hd_exchange_run_alltoall");
+    }
+    hd_coll_alltoallv(send, nsend, recv, x->expect);
+    /* What hd_inbox does when the receives begin: this processor's own
+     * message is its first, the batches are done with. */
+    if (x->out[me].len != x->expect[me])
+        hd__fatal("hd_exchange_run_alltoall: %zu bytes put to this processor itself, but %zu "
+                  "expected", x->out[me].len, x->expect[me]);
+    x->in[me] = x->out[me].data;
+    x->out[me].data = NULL;
+    for (int v = 0; v < P; v++)
+        drop(&x->out[v]);
+    x->ran = 1;
+    free(send);
+    free(nsend);
+    free(recv);
 }
 
 const unsigned char *const *hd_inboxes(hd_exchange *x)

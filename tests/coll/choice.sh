@@ -2,8 +2,8 @@
 # choice.sh HYPERDO: the cost model's choice on tests/coll/choice.c, whose
 # best choices are known: on the link-bound model (all ports, store-and-
 # forward) the all-to-all redistribution is cheapest as COMPLETE EXCHANGE,
-# the broadcast of one element as a BROADCAST, the inversion of 32 KiB
-# messages as INVERSION, which translate writes; --collectives off keeps
+# the broadcast of one element as a BROADCAST (priced, not written yet),
+# the inversion of 32 KiB messages as INVERSION; --collectives off keeps
 # direct messages; on the nCUBE-2 model (one port, wormhole) direct
 # messages win the inversion.
 set -u
@@ -28,7 +28,7 @@ fields() {   # fields FIELD ANALYZE-OPTIONS...
 check "patterns" "all-to-all broadcast inversion permutation " \
     "$(fields pattern --cost linkbound)"
 check "linkbound best" "alltoall bcast2 inversion permuted " "$(fields best --cost linkbound)"
-check "linkbound chosen" "direct direct inversion permuted " "$(fields chosen --cost linkbound)"
+check "linkbound chosen" "alltoall direct inversion permuted " "$(fields chosen --cost linkbound)"
 check "linkbound, --collectives off" "direct direct direct direct " \
     "$(fields chosen --cost linkbound --collectives off)"
 check "ncube2 best of the inversion" "direct" "$(fields best --cost ncube2 | awk '{ print $3 }')"
@@ -38,7 +38,10 @@ trap 'rm -rf "$tmp"' EXIT
     "$hyperdo" translate --cost linkbound --collectives off "$src" -o "$tmp/off.c" || fail=1
 check "translate --cost linkbound writes INVERSION" 1 \
     "$(grep -c 'hd_coll_exchange_new(HD_COLL_INVERSION' "$tmp/on.c")"
-check "translate --collectives off writes none" 0 "$(grep -c 'hd_coll_exchange' "$tmp/off.c")"
+check "translate --cost linkbound writes COMPLETE EXCHANGE" 1 \
+    "$(grep -c 'hd_exchange_run_alltoall(hd_msgs)' "$tmp/on.c")"
+check "translate --collectives off writes none" 0 \
+    "$(grep -c 'hd_coll_exchange\|hd_exchange_run_alltoall' "$tmp/off.c")"
 "$hyperdo" translate --cost linkbound --mapping identity "$src" -o "$tmp/id.c" || fail=1
 check "translate --mapping identity writes L.C. INVERSION for the transposition" 1 \
     "$(grep -c 'hd_coll_exchange_new(HD_COLL_TRANSPOSE_LC' "$tmp/id.c")"

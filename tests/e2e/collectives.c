@@ -4,7 +4,9 @@
  * messages long enough that on the link-bound cost model (translate
  * --cost linkbound) a collective of Stout and Wagar 1990 is cheaper than
  * the direct messages: INVERSION for x -> x + (2^n - 1), PERMUTED SEND for
- * x -> x + b, and whatever the plan's mapping makes of a bit permutation.
+ * x -> x + b, whatever the plan's mapping makes of a bit permutation, and
+ * COMPLETE EXCHANGE for a block -> cyclic redistribution (f, guarded, so
+ * that the pairs' messages differ in size).
  * The ctest e2e.collectives translates it with --cost linkbound (the
  * collectives are written), e2e.collectives with the default cost model
  * too (direct messages): both must print what the sequential program
@@ -14,8 +16,9 @@
 
 #define N 16384
 
-double a[N], b[N], c[N], d[N], e[N];
+double a[N], b[N], c[N], d[N], e[N], f[N];
 #pragma hyperdo distribute(a, b, c, d, e : block)
+#pragma hyperdo distribute(f : cyclic)
 
 int main(void)
 {
@@ -33,13 +36,17 @@ int main(void)
 #pragma hyperdo doall
     for (int i = 0; i < N; i++)
         e[i] = c[((i & 127) << 7) | (i >> 7)];
-    double sb = 0, sc = 0, sd = 0, se = 0;
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++)
+        f[i] = (i & 7) != 3 ? a[i] + b[i] : 0;
+    double sb = 0, sc = 0, sd = 0, se = 0, sf = 0;
     for (int i = 0; i < N; i++) {
         sb += b[i] * (i % 13);
         sc += c[i] * (i % 11);
         sd += d[i] * (i % 7);
         se += e[i] * (i % 5);
+        sf += f[i] * (i % 3);
     }
-    printf("%.17g %.17g %.17g %.17g\n", sb, sc, sd, se);
+    printf("%.17g %.17g %.17g %.17g %.17g\n", sb, sc, sd, se, sf);
     return 0;
 }

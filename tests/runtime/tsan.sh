@@ -19,14 +19,24 @@ cc=${CC:-cc}
 mkdir -p "$work" || exit 1
 rt="$src/runtime/src/common.c $src/runtime/src/layout.c $src/runtime/src/exchange.c
     $src/runtime/src/relayout.c $src/runtime/src/requests.c
-    $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c"
-flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src")
+    $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c
+    $src/runtime/src/coll.c $src/runtime/coll/schedule.c"
+flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src"
+       -I"$src/runtime/coll")
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # shellcheck disable=SC2086
 "$cc" "${flags[@]}" "$src/tests/runtime/rt_prog.c" $rt -pthread -o "$work/rt_prog" \
     || fail "build rt_prog with -fsanitize=thread"
+# The collectives (hyperdo/coll.h): every algorithm over the threads, whose
+# shared schedule cache and per-node indexes must be race-free.
+# shellcheck disable=SC2086
+"$cc" "${flags[@]}" "$src/tests/coll/coll_prog.c" $rt -pthread -lm -o "$work/coll_prog" \
+    || fail "build coll_prog with -fsanitize=thread"
+"$work/coll_prog" 3 1 light > "$work/coll.out" 2> "$work/coll.err" \
+    || fail "coll_prog 3 1 light under ThreadSanitizer: $(head -c 2000 "$work/coll.err")"
+grep -q "^coll ok" "$work/coll.out" || fail "coll_prog 3 1 light: $(cat "$work/coll.out")"
 for scenario in permute scatter exchange groups requests alias relayout; do
     for map in 0 1; do
         "$work/rt_prog" $scenario 3 $map >"$work/out" 2>"$work/err" ||

@@ -160,6 +160,12 @@ void hd_coll_exchange(hd_coll_alg alg, const void *send, size_t nsend, void *rec
  * a new buffer (free it), its size in *nrecv. */
 void *hd_coll_exchange_new(hd_coll_alg alg, const void *send, size_t nsend, size_t *nrecv,
                            const int *dest);
+/* Every processor's message to every other, each of its own size, known
+ * at both of its ends (send[v], nsend[v] to virtual v; recv[v], nrecv[v]
+ * from v), by COMPLETE EXCHANGE after the sizes' COMPLETE BROADCAST; a
+ * processor's message to itself is not moved. */
+void hd_coll_alltoallv(const void *const *send, const size_t *nsend, void *const *recv,
+                       const size_t *nrecv);
 /* Stops the program unless got == expected (the translated code's check
  * that a collective brought what the doall's own count expects). */
 void hd_coll_check_size(size_t got, size_t expected);
