@@ -67,7 +67,7 @@ static void print_help(void)
         "  --beta B       start-up time of a packet\n"
         "  --root R       the broadcasting, sending or distributing node (default 0)\n"
         "  --g G          groups of bcast4, ocsend4, arbsend1-3, xocsend2 (default:\n"
-        "                 the paper's optimum for M, T, B, rounded)\n"
+        "                 the paper's optimum for M, T, B, rounded; at most 256)\n"
         "  --q Q          packets per physical link of transpose-lc, a multiple of\n"
         "                 lcm(1..D/2) and at least D (default: the paper's optimum\n"
         "                 sqrt(T M / 2B), rounded to such a multiple)\n"
@@ -77,8 +77,9 @@ static void print_help(void)
         "  --json         print one JSON object instead of the report\n"
         "\n"
         "permuted sends node x to x + 1 mod 2^D (the paper's rotation).  The exit\n"
-        "status is 1 if the schedule leaves a message undelivered (an internal\n"
-        "error).  See docs/collectives.md.\n",
+        "status is 2 for a command line the algorithm cannot take (n, D, q), 1 if\n"
+        "the times do not fit in 64-bit rationals or the schedule leaves a message\n"
+        "undelivered (an internal error).  See docs/collectives.md.\n",
         usage_line);
 }
 
@@ -132,7 +133,8 @@ static bool parse_q(const char *s, hd_q *out)
 static int take_q(const char *name, const char *value, hd_q *q, bool *has)
 {
     if (!value || !parse_q(value, q))
-        return usage_error("option '%s' needs a non-negative number (120, 0.57, 3/7)", name);
+        return usage_error("option '%s' needs a non-negative number (120, 0.57, 3/7) whose "
+                           "numerator and denominator fit in 64 bits", name);
     *has = true;
     return -1;
 }
@@ -180,13 +182,13 @@ static int take_root(const hd_command_line *cl, void *dest, const char *value)
 static int take_g(const hd_command_line *cl, void *dest, const char *value)
 {
     (void)cl;
-    return take_long("--g", value, 1, 100000, &((lb_options *)dest)->g);
+    return take_long("--g", value, 1, HD_COLL_MAX_G, &((lb_options *)dest)->g);
 }
 
 static int take_qq(const hd_command_line *cl, void *dest, const char *value)
 {
     (void)cl;
-    return take_long("--q", value, 1, 100000, &((lb_options *)dest)->q);
+    return take_long("--q", value, 1, HD_COLL_MAX_G, &((lb_options *)dest)->q);
 }
 
 static int take_n(const hd_command_line *cl, void *dest, const char *value)
@@ -403,14 +405,17 @@ static int run(void *dest)
     out.s = hd_coll_schedule(&sh, hd_q_double(o->m), hd_q_double(o->tau), hd_q_double(o->beta),
                              err, sizeof err);
     if (!out.s) {
-        fprintf(stderr, "hyperdo: error: %s\n", err);
-        return HD_EXIT_FAILURE;
+        /* A shape the algorithm has not (n, d, q): the command line's. */
+        return usage_error("%s", err);
     }
     int ov = 0, status = HD_EXIT_OK;
     out.bound = hd_lb_lower_bound(out.s, o->tau, o->beta, o->m, &ov);
     if (!o->lower_bound_only) {
         if (hd_lb_simulate(out.s, o->tau, o->beta, o->m, &out.r)) {
-            fprintf(stderr, "hyperdo: error: %s (internal error)\n", out.r.error);
+            bool ovf = strstr(out.r.error, "64-bit") != NULL;
+            fprintf(stderr, "hyperdo: error: %s%s\n", out.r.error,
+                    ovf ? "; use smaller numbers (or simpler fractions) for --m, --tau, --beta"
+                        : " (internal error)");
             status = HD_EXIT_FAILURE;
         } else {
             out.formula = hd_lb_formula(&out.s->shape, o->tau, o->beta, o->m, &ov);
@@ -422,7 +427,7 @@ static int run(void *dest)
     }
     if (status == HD_EXIT_OK && ov) {
         fprintf(stderr, "hyperdo: error: the exact times do not fit in 64-bit rationals; "
-                        "use smaller numbers\n");
+                        "use smaller numbers (or simpler fractions) for --m, --tau, --beta\n");
         status = HD_EXIT_FAILURE;
     }
     if (status == HD_EXIT_OK) {

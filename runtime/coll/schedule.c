@@ -796,15 +796,15 @@ hd_q hd_coll_K(int d)
 }
 
 /* The paper's optimal number of groups, sqrt(a tau m / beta) for the
- * algorithm's a, rounded to an integer in [1, 1024]. */
+ * algorithm's a, rounded to an integer in [1, HD_COLL_MAX_G]. */
 static int best_g(double a, double m, double tau, double beta)
 {
     if (a <= 0 || m <= 0)
         return 1;
     if (beta <= 0)
-        return 1024;
+        return HD_COLL_MAX_G;
     double g = round_pos(root2(a * tau * m / beta));
-    return g < 1 ? 1 : g > 1024 ? 1024 : (int)g;
+    return g < 1 ? 1 : g > HD_COLL_MAX_G ? HD_COLL_MAX_G : (int)g;
 }
 
 static int lcm_upto(int c)
@@ -854,7 +854,7 @@ int hd_coll_default_q(int d, int q, double m, double tau, double beta)
     if (!q) {
         /* The paper's optimum kp = sqrt(tau m / (2 beta)), as a multiple of
          * L and at least 2c (p >= 2 for k = c). */
-        double best = beta > 0 ? root2(tau * m / (2 * beta)) : 1024;
+        double best = beta > 0 ? root2(tau * m / (2 * beta)) : HD_COLL_MAX_G;
         if (best > 1 << 20)
             best = 1 << 20;
         q = L * (int)round_pos(best / L);
@@ -892,8 +892,8 @@ hd_coll_sched *hd_coll_schedule(const hd_coll_shape *shape, double m, double tau
         fail(err, errsize, "root %d is not a node of the %d-cube", shape->root, d);
         return NULL;
     }
-    if (shape->g < 0 || shape->q < 0) {
-        fail(err, errsize, "g and q must be positive");
+    if (shape->g < 0 || shape->q < 0 || shape->g > HD_COLL_MAX_G || shape->q > HD_COLL_MAX_G) {
+        fail(err, errsize, "g and q must be from 1 to %d (0: the default)", HD_COLL_MAX_G);
         return NULL;
     }
     hd_coll_sched *s = calloc(1, sizeof *s);

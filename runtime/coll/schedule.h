@@ -100,8 +100,15 @@ void hd_coll_schedule_free(hd_coll_sched *s);
 int hd_coll_msg_origin(const hd_coll_sched *s, uint32_t msg);
 int hd_coll_msg_wanted(const hd_coll_sched *s, uint32_t msg, int v);
 
+/* The most groups (g) and L.C. INVERSION packets per link (q) a schedule
+ * takes: the simulator's work grows as g^3 for the pipelined broadcasts
+ * (every node keeps g d packets), and the paper's optimum passes 256 only
+ * when m / beta is in the hundreds of thousands, where its gain over 256 is
+ * below 0.2 % of the time (docs/collectives.md). */
+#define HD_COLL_MAX_G 256
+
 /* The g a pipelined algorithm uses when g is 0 (the paper's optimum for
- * m, tau, beta, rounded into 1 .. 1024; 1 for the others), and the q of
+ * m, tau, beta, rounded into 1 .. HD_COLL_MAX_G; 1 for the others), and the q of
  * L.C. INVERSION when q is 0: what hd_coll_schedule resolves them to. */
 int hd_coll_default_g(hd_coll_alg a, int d, int n, int g, double m, double tau, double beta);
 int hd_coll_default_q(int d, int q, double m, double tau, double beta);

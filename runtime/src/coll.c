@@ -25,6 +25,7 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,59 @@ static void execute(cached *c, view *V)
 
 /* ------------------------------------------------ the calls */
 
+/* a * b, or the program stops: a size that wraps would move the wrong
+ * bytes silently. */
+static size_t mul_size(size_t a, size_t b, const char *name)
+{
+    if (b && a > SIZE_MAX / b)
+        hd__fatal("collective %s: %zu x %zu bytes do not fit in size_t", name, a, b);
+    return a * b;
+}
+
+/* The bytes this node's send and recv buffers span for the call. */
+static size_t send_bytes(const hd_coll_sched *s, const hd_coll_args *a, size_t vector_count,
+                         const size_t *counts, int P)
+{
+    size_t blk = mul_size(a->count, a->size, hd_coll_alg_name(a->alg));
+    switch (s->kind) {
+    case HD_MSG_TO_NODE:
+    case HD_MSG_PAIR:
+        return mul_size(blk, (size_t)P, hd_coll_alg_name(a->alg));
+    case HD_MSG_REDUCE:
+        return mul_size(vector_count, hd_coll_type_size(a->type), hd_coll_alg_name(a->alg));
+    case HD_MSG_PERM:
+        /* messages of their own sizes: this node's own */
+        return counts ? mul_size(counts[hd_v_get_pid()], a->size, hd_coll_alg_name(a->alg))
+                      : blk;
+    default:
+        return blk;
+    }
+}
+
+/* (An upper bound for messages of their own sizes: it only decides
+ * whether the buffers overlap.) */
+static size_t recv_bytes(const hd_coll_sched *s, const hd_coll_args *a, const size_t *counts,
+                         int P)
+{
+    size_t blk = mul_size(a->count, a->size, hd_coll_alg_name(a->alg));
+    switch (s->kind) {
+    case HD_MSG_FROM_NODE:
+    case HD_MSG_ALL_FROM:
+    case HD_MSG_PAIR:
+        return mul_size(blk, (size_t)P, hd_coll_alg_name(a->alg));
+    case HD_MSG_PERM:
+        if (counts) {
+            size_t most = 0;
+            for (int v = 0; v < P; v++)
+                most = counts[v] > most ? counts[v] : most;
+            return mul_size(most, a->size, hd_coll_alg_name(a->alg));
+        }
+        return blk;
+    default:
+        return blk;
+    }
+}
+
 static int self_physical(const char *fn)
 {
     int p = hd__tr_self();
@@ -478,6 +532,9 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     if ((unsigned)a->alg >= HD_COLL_NALGS)
         hd__fatal("hd_coll_run: unknown algorithm %d", (int)a->alg);
     int p = self_physical(name);
+    if (!hd__in_node_code())
+        hd__fatal("collective %s called by the host outside a doall: every processor must call "
+                  "it, from node code (a doall's node function)", name);
     int P = hd_nprocs(), d = hd_dim();
     int *to_virtual = malloc((size_t)P * sizeof *to_virtual);
     int *to_physical = malloc((size_t)P * sizeof *to_physical);
@@ -491,7 +548,13 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     if (a->root < 0 || a->root >= P)
         hd__fatal("collective %s: root %d is not a virtual processor (0 .. %d)", name, a->root,
                   P - 1);
-    hd_coll_shape sh = { a->alg, d, to_physical[a->root], a->g, a->q, a->n, NULL, then };
+    /* Fields the algorithm does not use are ignored (coll.h). */
+    int uses_q = a->alg == HD_COLL_TRANSPOSE_LC;
+    int uses_n = a->alg >= HD_COLL_ARBSEND1 && a->alg <= HD_COLL_XOCSEND2;
+    hd_coll_shape sh = { a->alg, d, to_physical[a->root], pipelined(a->alg) ? a->g : 0,
+                         uses_q ? a->q : 0, uses_n ? a->n : 0, NULL, then };
+    if (vector_count)
+        mul_size(vector_count, hd_coll_type_size(a->type), name);
     if (sh.g == 0 && pipelined(a->alg)) {
         /* The paper's optimum for tau / beta = 1/1000 (a start-up worth
          * a thousand items), as no machine parameters are known here. */
@@ -521,6 +584,24 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     if (a->alg == HD_COLL_HISTOGRAM)
         check_type_op(a->type, a->op);
     cached *c = schedule_for(&sh);
+    /* The send and receive buffers may overlap (in place): a multi-stage
+     * algorithm would overwrite what it has yet to send, so the sent data
+     * are copied first. */
+    hd_coll_args local = *a;
+    void *copy = NULL;
+    size_t sbytes = send_bytes(c->s, a, vector_count, counts, P), rbytes = sbytes;
+    if (a->send && a->recv && sbytes && a->alg != HD_COLL_HISTOGRAM) {
+        const unsigned char *sb = a->send, *rb = a->recv;
+        rbytes = recv_bytes(c->s, a, counts, P);
+        if (sb < rb + rbytes && rb < sb + sbytes) {
+            copy = malloc(sbytes);
+            if (!copy)
+                hd__fatal("collective %s: out of memory for %zu bytes", name, sbytes);
+            memcpy(copy, a->send, sbytes);
+            local.send = copy;
+        }
+    }
+    a = &local;
     view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 };
     V.sendv = tl_sendv;
     V.recvv = tl_recvv;
@@ -561,6 +642,7 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     execute(c, &V);
     hd__tr_coll(NULL, 0);
     free(phys_counts);
+    free(copy);
     if (V.acc) {
         size_t first, len;
         msg_span(&V, (uint32_t)p, &first, &len);
@@ -582,7 +664,7 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
 void hd_coll_run(const hd_coll_args *args)
 {
     if (args->alg == HD_COLL_HISTOGRAM) {
-        run(args, HD_RED_SCATTER, args->count * (size_t)hd_nprocs());
+        run(args, HD_RED_SCATTER, mul_size(args->count, (size_t)hd_nprocs(), "histogram"));
         return;
     }
     run(args, HD_RED_SCATTER, 0);
@@ -734,7 +816,7 @@ void hd_coll_reduce_scatter(const void *send, void *recv, size_t count_per_node,
                             hd_coll_type type, hd_coll_op op)
 {
     hd_coll_args a = red_args(send, recv, count_per_node, type, op);
-    run(&a, HD_RED_SCATTER, count_per_node * (size_t)hd_nprocs());
+    run(&a, HD_RED_SCATTER, mul_size(count_per_node, (size_t)hd_nprocs(), "reduce_scatter"));
 }
 
 void hd_coll_reduce(const void *send, void *recv, size_t count, hd_coll_type type,
@@ -791,6 +873,10 @@ static void *exchange(hd_coll_alg alg, const void *send, size_t nsend, void *rec
     if (counts[from] != nrecv)
         hd__fatal("hd_coll_exchange: %s: %zu bytes expected, the sender has %zu (internal error)",
                   hd_coll_alg_name(alg), nrecv, counts[from]);
+    if (alg != HD_COLL_PERMUTED && alg != HD_COLL_INVERSION && alg != HD_COLL_TRANSPOSE_LC &&
+        alg != HD_COLL_TRANSPOSE_BLOCKS)
+        hd__fatal("hd_coll_exchange: %s moves no permutation (PERMUTED, INVERSION, "
+                  "TRANSPOSE_LC or TRANSPOSE_BLOCKS)", hd_coll_alg_name(alg));
     bool fits = alg == HD_COLL_PERMUTED;
     if (!fits) {
         fits = true;

@@ -193,6 +193,11 @@ int hd_dim(void)
     return dim;
 }
 
+int hd__in_node_code(void)
+{
+    return hd__tr_self() != 0 || host_in_doall;
+}
+
 int hd__virtual_of(int p)
 {
     return prog->to_virtual[p];

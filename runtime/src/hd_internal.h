@@ -38,6 +38,9 @@ HD_NORETURN HD_PRINTF(1, 2) void hd__fatal(const char *fmt, ...);
 
 /* The virtual processor physical processor p plays (hd_run has started). */
 int hd__virtual_of(int p);
+/* Whether the caller runs node code: a processor other than the host, or
+ * the host inside hd_doall's node function. */
+int hd__in_node_code(void);
 int hd__physical_of(int v);
 
 /* The running program's description of distributed array `array`, or NULL

@@ -331,6 +331,12 @@ void hd__tr_coll(const void *sched, double bytes)
         return;
     const hd_coll_sched *s = sched;
     hd_lb_result r;
+    /* beta and tau in millionths of a microsecond: exact for what the
+     * environment spells with six decimals at most, an error beyond 64
+     * bits (never a wrapped number). */
+    if (!(S.tau * 1e6 < 9e18) || !(S.beta * 1e6 < 9e18) || !(bytes < 9e18))
+        hd__fatal("the simulation back end: HYPERDO_SIM_TAU = %g or HYPERDO_SIM_BETA = %g is too "
+                  "large for the link-bound model's exact times (64-bit rationals)", S.tau, S.beta);
     int64_t mb = (int64_t)(bytes + 0.5);
     hd_q tau = hd_q_frac((int64_t)(S.tau * 1e6 + 0.5), 1000000),
          beta = hd_q_frac((int64_t)(S.beta * 1e6 + 0.5), 1000000);

@@ -213,6 +213,11 @@ static void permuted(int alg, const int *dest, size_t count, unsigned seed)
     a.dest = dest;
     hd_coll_run(&a);
     expect("permutation", alg, r, seed, from[v], count);
+    /* In place: send and recv one buffer. */
+    fill(r, seed, v, count);
+    a.send = r;
+    hd_coll_run(&a);
+    expect("permutation in place", alg, r, seed, from[v], count);
     free(s);
     free(r);
     free(from);

@@ -28,6 +28,10 @@
  * of processors), so they are deterministic for one cube size but may
  * differ in the last bits from a sequential loop (docs/annotations.md).
  *
+ * send and recv may overlap (in place): the sent data are copied first.
+ * Collectives run in node code only: called by the host outside a doall
+ * they stop the program with the reason.
+ *
  * Errors of use (an unknown algorithm, an operator the type has no, a
  * root out of range, a transpose on an odd dimension) stop the program
  * with "hyperdo: error: ..." as the rest of the library does.
