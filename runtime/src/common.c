@@ -52,6 +52,7 @@ static int dim;
 static volatile int running;
 static int host_stopped;  /* the host has sent EXIT */
 static int host_in_doall; /* the host is inside hd_doall's node function */
+static _Thread_local int tl_node_code;   /* the same, for the host's thread only */
 static void ***locals;    /* locals[p][array]: physical p's slices */
 /* Host's view: aliased[a] when the slices of array a are runs of the
  * host's own copy, alias_base[a] (block layout, shared memory,
@@ -195,7 +196,9 @@ int hd_dim(void)
 
 int hd__in_node_code(void)
 {
-    return hd__tr_self() != 0 || host_in_doall;
+    /* The host's own flag, thread-local: the processors may ask while
+     * the host sets host_in_doall. */
+    return hd__tr_self() != 0 || tl_node_code;
 }
 
 int hd__virtual_of(int p)
@@ -578,7 +581,9 @@ void hd_doall(int doall, const void *env, size_t env_size)
         memcpy(copy, env, env_size);
     }
     host_in_doall = 1;
+    tl_node_code = 1;
     run_doall(doall, copy);
+    tl_node_code = 0;
     host_in_doall = 0;
     if (shared)
         done_with(shared);
