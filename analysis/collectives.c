@@ -36,14 +36,6 @@ static hd_q q_of(double x)
     return hd_q_frac((int64_t)llround(x * 1e6), 1000000);
 }
 
-static uint64_t apply(const hd_lcc *c, uint64_t x)
-{
-    uint64_t y = c->b;
-    for (int t = 0; t < c->A.n; t++)
-        y ^= (uint64_t)__builtin_parityll(c->A.row[t] & x) << t;
-    return y;
-}
-
 static bool all_ports(const hd_cost_model *m)
 {
     return m->ports == 0;
@@ -143,7 +135,7 @@ void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, ui
         bool inversion = true, transpose = n % 2 == 0;
         int c = n / 2;
         for (uint64_t x = 0; x < P; x++) {
-            uint64_t y = apply(mapped, x);
+            uint64_t y = (hd_matrix_apply(&mapped->A, x) ^ mapped->b) & (P - 1);
             /* gather y = A x + b: the element x holds is read on y */
             perm[x] = (int)y;
             int h = __builtin_popcountll(x ^ y);

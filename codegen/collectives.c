@@ -85,14 +85,6 @@ static const char *alg_constant(int alg)
     }
 }
 
-static uint64_t lcc_apply(const hd_lcc *c, uint64_t x)
-{
-    uint64_t y = c->b;
-    for (int t = 0; t < c->A.n; t++)
-        y ^= (uint64_t)__builtin_parityll(c->A.row[t] & x) << t;
-    return y & hd_mask(c->A.n);
-}
-
 void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc)
 {
     int n = g->prog->n, P = 1 << n;
@@ -102,7 +94,7 @@ void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc)
     if (!dest)
         abort();
     for (int x = 0; x < P; x++) {
-        int y = (int)lcc_apply(c, (uint64_t)x);
+        int y = (int)((hd_matrix_apply(&c->A, (uint64_t)x) ^ c->b) & hd_mask(c->A.n));
         if (c->dir == HD_GATHER)
             dest[x] = y;          /* y = A x + b reads what x holds */
         else
