@@ -627,6 +627,13 @@ typedef struct {
                                * processor reads the same number of elements
                                * from every processor (its owners' maps
                                * together have rank 2n): a complete exchange */
+    bool same_data;           /* GF(2)-affine index and owners: every sender
+                               * sends every processor that reads from it the
+                               * same elements, and every reader reads from
+                               * every sender (a broadcast when one processor
+                               * sends, an all-gather when all do) */
+    int pair_log2;            /* then: log2 of the elements one sender sends
+                               * one reader; -1 when not known */
 } hd_ref_analysis;
 
 /* The analysis's results for a program, one entry per reference (indexed
@@ -751,6 +758,13 @@ typedef enum {
     HD_PATTERN_PERMUTATION,   /* any other LCP (PERMUTED SEND, Section 6) */
     HD_PATTERN_ALLTOALL,      /* every processor to every one alike, e.g. block
                                * <-> cyclic (COMPLETE EXCHANGE, Section 6) */
+    HD_PATTERN_DISTRIBUTE,    /* one processor holds every reader's elements,
+                               * each reader its own (DISTRIBUTE, Section 5) */
+    HD_PATTERN_COLLECT,       /* one reader reads from every processor
+                               * (COLLECT, Section 5) */
+    HD_PATTERN_ALLGATHER,     /* every processor reads the same elements of
+                               * every processor (COMPLETE BROADCAST,
+                               * Section 6) */
 } hd_comm_pattern;
 const char *hd_comm_pattern_name(hd_comm_pattern p);
 /* Whether translate writes the collective for the pattern (else the choice
@@ -771,7 +785,8 @@ typedef struct {
     int chosen;               /* index into opt; -1: direct messages (what
                                * translate writes) */
     int best;                 /* the cheapest, emitted or not; -1: direct */
-    int root;                 /* BROADCAST: the physical processor holding it */
+    int root;                 /* BROADCAST, DISTRIBUTE, COLLECT: the physical
+                               * processor that sends or gathers */
     const char *why;          /* pattern NONE: why (static) */
 } hd_comm_choice;
 
@@ -782,6 +797,12 @@ typedef struct {
  * direct messages are kept. */
 void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, uint64_t b_runtime,
                     long long bytes, bool collectives, hd_comm_choice *out);
+/* The same, knowing the elements: when one processor holds them all
+ * (mapped x = b), `same_data` (hd_ref_analysis) tells a BROADCAST from a
+ * DISTRIBUTE, whose blocks are `pair_bytes` (0: `bytes`). */
+void hd_choose_comm_msgs(const hd_target *t, const hd_lcc *mapped, uint64_t share,
+                         uint64_t b_runtime, long long bytes, bool same_data,
+                         long long pair_bytes, bool collectives, hd_comm_choice *out);
 
 /* One communication of the plan (an entry of its hd_spec). */
 typedef struct {

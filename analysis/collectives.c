@@ -9,8 +9,15 @@
  *   y = x with its halves swapped  the block transposition (Section 7.2):
  *                                L.C. INVERSION, PERMUTED SEND
  *   any other permutation        PERMUTED SEND (Section 6)
- *   every reader's element on one processor (a scatter x = b)
- *                                BROADCAST 1, 2, 4 (Section 2)
+ *   every reader's elements on one processor (a scatter x = b):
+ *     the same elements for every reader   BROADCAST 1, 2, 4 (Section 2)
+ *     each reader its own                  DISTRIBUTE 1, 2 (Section 5)
+ *   every processor's elements read by one (a gather y = b)
+ *                                COLLECT (Section 5)
+ * and off a general communication's owner maps:
+ *   every pair alike (rank 2n)   COMPLETE EXCHANGE (Section 6), and
+ *     COMPLETE BROADCAST (Section 6) when every reader reads the same
+ *     elements of each processor (an all-gather)
  * Collectives are priced on the target's cost model: by the paper's
  * closed forms when every node uses all its links at once (ports = 0,
  * the link-bound model), otherwise by simulating the schedule with one
@@ -26,8 +33,9 @@
 
 const char *hd_comm_pattern_name(hd_comm_pattern p)
 {
-    static const char *const names[] = { "none", "broadcast", "inversion", "transpose",
-                                         "permutation", "all-to-all" };
+    static const char *const names[] = { "none",        "broadcast",  "inversion",
+                                         "transpose",   "permutation", "all-to-all",
+                                         "distribute",  "collect",     "all-gather" };
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "?";
 }
 
@@ -106,6 +114,35 @@ static void pick(hd_comm_choice *out, bool collectives)
 void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, uint64_t b_runtime,
                     long long bytes, bool collectives, hd_comm_choice *out)
 {
+    hd_choose_comm_msgs(t, mapped, share, b_runtime, bytes, true, 0, collectives, out);
+}
+
+/* One processor `root` sends every other its block, or receives one from
+ * every other: the root's 2^n - 1 messages go one after another on a
+ * one-port machine; on an all-port one the busiest of its links carries
+ * 2^(n-1) of them.  Then the last one's hops: wormhole, its flits;
+ * store-and-forward, n - 1 more relays (as for an all-to-all). */
+static void one_to_all(const hd_target *t, hd_comm_pattern pattern, int root, long long bytes,
+                       const hd_coll_alg *algs, int nalgs, hd_comm_choice *out)
+{
+    const hd_cost_model *m = &t->cost;
+    uint64_t P = (uint64_t)1 << t->n;
+    double per = m->startup_us + m->byte_us * (double)bytes;
+    double waves = all_ports(m) ? (double)(P / 2) : (double)(P - 1);
+    out->pattern = pattern;
+    out->root = root;
+    out->bytes = bytes;
+    out->direct_us = m->switching == HD_SWITCH_WORMHOLE ? waves * per + m->byte_us * t->n
+                                                        : (waves + t->n - 1) * per;
+    for (int k = 0; k < nalgs; k++)
+        out->opt[out->nopts++] =
+            (hd_coll_option){ algs[k], collective_us(t, algs[k], root, NULL, bytes) };
+}
+
+void hd_choose_comm_msgs(const hd_target *t, const hd_lcc *mapped, uint64_t share,
+                         uint64_t b_runtime, long long bytes, bool same_data,
+                         long long pair_bytes, bool collectives, hd_comm_choice *out)
+{
     memset(out, 0, sizeof *out);
     out->chosen = out->best = -1;
     out->bytes = bytes;
@@ -178,20 +215,24 @@ void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, ui
                 out->opt[k].us = sizes < 0 ? -1 : out->opt[k].us + sizes;
         }
         free(perm);
-    } else if (mapped->dir == HD_SCATTER && hd_matrix_equal(&mapped->A, &(hd_matrix){ .n = n })) {
-        /* Every reader's element is on processor b: a broadcast from b. */
-        uint64_t root = mapped->b & (P - 1);
-        hops = n;
-        out->pattern = HD_PATTERN_BROADCAST;
-        out->root = (int)root;
-        out->direct_us = direct_us(&t->cost, bytes, (int)(P - 1), hops,
-                                   all_ports(&t->cost) ? P / 2 : share);
+    } else if (hd_matrix_equal(&mapped->A, &(hd_matrix){ .n = n })) {
+        /* x = b: every reader's elements are on processor b; y = b: every
+         * processor's are read on b. */
+        int root = (int)(mapped->b & (P - 1));
+        long long each = pair_bytes > 0 ? pair_bytes : bytes;
         static const hd_coll_alg bc[] = { HD_COLL_BCAST1, HD_COLL_BCAST2, HD_COLL_BCAST4 };
-        for (size_t k = 0; k < sizeof bc / sizeof *bc; k++)
-            out->opt[out->nopts++] =
-                (hd_coll_option){ bc[k], collective_us(t, bc[k], (int)root, NULL, bytes) };
+        static const hd_coll_alg ds[] = { HD_COLL_DISTRIBUTE1, HD_COLL_DISTRIBUTE2 };
+        static const hd_coll_alg co[] = { HD_COLL_COLLECT };
+        if (mapped->dir == HD_GATHER)
+            one_to_all(t, HD_PATTERN_COLLECT, root, each, co, 1, out);
+        else if (same_data)
+            one_to_all(t, HD_PATTERN_BROADCAST, root, each, bc, 3, out);
+        else
+            one_to_all(t, HD_PATTERN_DISTRIBUTE, root, each, ds, 2, out);
     } else {
-        out->why = "no collective moves this pattern (neither a permutation nor a broadcast)";
+        out->why = "no collective moves this pattern (neither a permutation nor one processor "
+                   "to all or all to one; a distribute or collect over the cosets of a "
+                   "singular LCC is not priced)";
         return;
     }
     pick(out, collectives);
@@ -199,23 +240,20 @@ void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, ui
 
 bool hd_coll_emitted(hd_comm_pattern p)
 {
-    /* translate writes a collective in place of a permutation's one
-     * message each way, and COMPLETE EXCHANGE for a doall's batched
-     * exchange; a broadcast's element still travels by the doall's own
-     * messages (docs/collectives.md). */
-    return p == HD_PATTERN_INVERSION || p == HD_PATTERN_TRANSPOSE || p == HD_PATTERN_PERMUTATION ||
-           p == HD_PATTERN_ALLTOALL;
+    /* translate writes every pattern's collective where the doall's node
+     * code exchanges its data in one batch (docs/collectives.md). */
+    return p != HD_PATTERN_NONE;
 }
 
 /* A general communication that is a complete exchange: every processor
  * sends bytes / 2^n to every processor.  Direct: 2^n - 1 messages, one
  * after another on a one-port machine; on an all-port one the busiest
  * link of e-cube routing carries 2^(n-1) of them. */
-static void choose_alltoall(const hd_target *t, long long bytes, bool collectives,
-                            hd_comm_choice *out)
+static void choose_alltoall(const hd_target *t, long long bytes, bool same_data,
+                            long long pair_bytes, bool collectives, hd_comm_choice *out)
 {
     int n = t->n;
-    long long P = 1ll << n, each = bytes / P;
+    long long P = 1ll << n, each = pair_bytes > 0 ? pair_bytes : bytes / P;
     memset(out, 0, sizeof *out);
     out->chosen = out->best = -1;
     out->root = -1;
@@ -240,6 +278,15 @@ static void choose_alltoall(const hd_target *t, long long bytes, bool collective
     double sizes = collective_us(t, HD_COLL_ALLGATHER, 0, NULL, 8 * P);
     out->opt[out->nopts++] =
         (hd_coll_option){ HD_COLL_ALLTOALL, us < 0 || sizes < 0 ? -1 : us + sizes };
+    if (same_data) {
+        /* Each processor's block is the same for every reader: COMPLETE
+         * BROADCAST moves one copy of it instead of 2^n - 1.  Its sizes
+         * are known to every node: no exchange of them first. */
+        out->pattern = HD_PATTERN_ALLGATHER;
+        out->bytes = each;
+        out->opt[out->nopts++] = (hd_coll_option){
+            HD_COLL_ALLGATHER, collective_us(t, HD_COLL_ALLGATHER, 0, NULL, each) };
+    }
     pick(out, collectives);
 }
 
@@ -254,7 +301,8 @@ void hd_plan_choose_collectives(hd_plan *p, const hd_spec *spec, bool collective
         const hd_named_lcc *e = &spec->lccs[r];
         if (!l->price) {
             if (e->all_to_all)
-                choose_alltoall(&p->target, e->bytes, collectives, &l->choice);
+                choose_alltoall(&p->target, e->bytes, e->same_data, e->pair_bytes, collectives,
+                                &l->choice);
             else
                 l->choice.why = "not an LCC";
             continue;
@@ -262,13 +310,16 @@ void hd_plan_choose_collectives(hd_plan *p, const hd_spec *spec, bool collective
         int same = -1;
         for (int q = l->first; q < r && same < 0; q++)
             if (p->comm[q].price == l->price && spec->lccs[q].bytes == e->bytes &&
-                spec->lccs[q].comm.b_runtime == e->comm.b_runtime)
+                spec->lccs[q].comm.b_runtime == e->comm.b_runtime &&
+                spec->lccs[q].same_data == e->same_data &&
+                spec->lccs[q].pair_bytes == e->pair_bytes)
                 same = q;
         if (same >= 0) {
             l->choice = p->comm[same].choice;
             continue;
         }
-        hd_choose_comm(&p->target, &l->price->mapped, hd_contention_degree(l->price->after, p->n),
-                       e->comm.b_runtime, e->bytes, collectives, &l->choice);
+        hd_choose_comm_msgs(&p->target, &l->price->mapped,
+                            hd_contention_degree(l->price->after, p->n), e->comm.b_runtime,
+                            e->bytes, e->same_data, e->pair_bytes, collectives, &l->choice);
     }
 }

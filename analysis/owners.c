@@ -342,6 +342,33 @@ static int joint_rank(const hd_affine *src, const hd_affine *dst, int n)
     return hd_rank_rows(rows, 2 * n);
 }
 
+/* Whether every sender sends the same elements to every processor that
+ * reads from it, and every reader reads from every sender: the elements x
+ * sends q are M(i0 + ker S ∩ ker D), those x sends anyone M(i0 + ker S),
+ * so the same exactly when both images have one dimension, by rank:
+ * dim M(ker S) = rank [S; M] - rank S.  *pair_log2: log2 of what one
+ * sender sends one reader.  (Stout and Wagar 1990's BROADCAST when S is
+ * constant, COMPLETE BROADCAST when it is onto.) */
+static bool same_data_of(const hd_affine *map, const hd_affine *src, const hd_affine *dst, int n,
+                         int *pair_log2)
+{
+    uint64_t rows[2 * HD_MAX_DIM + 64];
+    int ns = 0;
+    for (int t = 0; t < n; t++)
+        rows[ns++] = src->row[t];
+    int rs = hd_rank_rows(rows, ns);
+    memcpy(rows + ns, map->row, sizeof map->row);
+    int rsm = hd_rank_rows(rows, ns + 64);
+    for (int t = 0; t < n; t++)
+        rows[ns + t] = dst->row[t];
+    int rsd = hd_rank_rows(rows, 2 * n);
+    memcpy(rows + 2 * n, map->row, sizeof map->row);
+    int rsdm = hd_rank_rows(rows, 2 * n + 64);
+    int rd = hd_rank_rows(dst->row, n);
+    *pair_log2 = rsdm - rsd;
+    return rsm - rs == rsdm - rsd && rsd == rs + rd;
+}
+
 /* Does ref live on the same processor as home at every iteration? */
 static int same_owner_everywhere(checker *r, const hd_loop *l, const hd_ref *ref,
                                  const hd_ref *home)
@@ -559,6 +586,10 @@ static void communications(checker *r, hd_loop *l)
             *comm = hd_comm_family(p->n, &src, unknown, &dst, &lcc);
             if (comm->kind == HD_COMM_GENERAL && !unknown)
                 result(r, ref)->all_to_all = joint_rank(&src, &dst, p->n) == 2 * p->n;
+            result(r, ref)->pair_log2 = -1;
+            if (!unknown && map_of(r, ref))
+                result(r, ref)->same_data = same_data_of(map_of(r, ref), &src, &dst, p->n,
+                                                         &result(r, ref)->pair_log2);
             if (comm->kind == HD_COMM_LCC)
                 comm->lcc = hd_analysis_keep_lcc(r->results, &lcc);
             else if (comm->kind == HD_COMM_GENERAL)

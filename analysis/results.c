@@ -127,6 +127,8 @@ void hd_analysis_init(hd_analysis *a, const hd_program *p)
     for (int k = 0; k < p->nloops; k++)
         a->nrefs += p->loops[k].nrefs;
     a->refs = hd_xcalloc((size_t)a->nrefs, sizeof *a->refs);
+    for (int r = 0; r < a->nrefs; r++)
+        a->refs[r].pair_log2 = -1;
 }
 
 void hd_analysis_free(hd_analysis *a)
@@ -164,6 +166,10 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
             e->comm = *c;
             e->conflict = hd_ref_result(a, ref)->conflict;
             e->all_to_all = hd_ref_result(a, ref)->all_to_all;
+            e->same_data = hd_ref_result(a, ref)->same_data;
+            int pl = hd_ref_result(a, ref)->pair_log2;
+            e->pair_bytes = pl >= 0 && p->arrays[ref->array].elem_size > 0
+                                ? p->arrays[ref->array].elem_size << pl : 0;
             /* One processor's iterations read at most 2^(k - n) elements by
              * it, and at most 2^rank distinct ones when the index is
              * GF(2)-affine of that rank (a[7]: one). */

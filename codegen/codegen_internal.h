@@ -230,6 +230,13 @@ const hd_plan_comm *collective_of(const gen *g, const node_plan *np);
 bool alltoall_of(const gen *g, const node_plan *np);
 bool collectives_used(const gen *g);
 void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc);
+/* The plan's collective of one processor to all or all to one for a doall
+ * whose batch is its one slot group (NULL: none), and its call. */
+const hd_plan_comm *group_collective_of(const gen *g, const node_plan *np);
+void put_group_collective(text *t, const gen *g, const hd_plan_comm *pc);
+/* A warning for each read whose chosen collective the node code does not
+ * write (it keeps direct messages). */
+void warn_unwritten_collectives(gen *g, const node_plan *np);
 /* What the node code cannot do with doall l's reductions, reported. */
 void check_loop_reductions(gen *g, const hd_loop *l);
 /* Before doall d's node function: the statics its results come home in. */

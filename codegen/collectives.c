@@ -4,10 +4,12 @@
  * collectives.c): the node code hands the message hd_batch packed and the
  * inbox hd_inbox gives to hd_coll_exchange, with the permutation of the
  * virtual processors the LCC makes, in place of Fig. 1d's v_send and
- * v_receive; and a doall whose slot groups include an all-to-all the plan
- * prices cheaper as COMPLETE EXCHANGE runs its whole batched exchange so
- * (hd_exchange_run_alltoall).  Broadcasts are priced but not written
- * (hd_coll_emitted); docs/collectives.md says why.
+ * v_receive; a doall whose one slot group is a broadcast, distribute,
+ * collect or all-gather runs its batch by that collective
+ * (hd_exchange_run_collective); and a doall whose slot groups include an
+ * all-to-all the plan prices cheaper as COMPLETE EXCHANGE runs its whole
+ * batched exchange so (hd_exchange_run_alltoall).  Where the node code
+ * cannot follow the plan, translate says so (docs/collectives.md).
  */
 #include "codegen_internal.h"
 
@@ -48,6 +50,35 @@ const hd_plan_comm *collective_of(const gen *g, const node_plan *np)
     return pc;
 }
 
+/* The chosen algorithm of an entry, or -1 for direct messages. */
+static int chosen_alg(const hd_plan_comm *pc)
+{
+    return pc && pc->choice.chosen >= 0 ? pc->choice.opt[pc->choice.chosen].alg : -1;
+}
+
+const hd_plan_comm *group_collective_of(const gen *g, const node_plan *np)
+{
+    /* The doall's batch is its one slot group's elements, which the
+     * collective moves whole: a second group, requests or streams would
+     * share the batch (they keep direct messages). */
+    if (np->permutation || np->nslots != 1 || np->slots[0].family || np->nreqs || np->nstreams)
+        return NULL;
+    const hd_plan_comm *pc = plan_comm_of(g, np->loop, np->slots[0].ref);
+    int alg = chosen_alg(pc);
+    if (alg < 0)
+        return NULL;
+    switch (pc->choice.pattern) {
+    case HD_PATTERN_BROADCAST:
+    case HD_PATTERN_DISTRIBUTE:
+    case HD_PATTERN_COLLECT:
+        return pc->in->comm.kind == HD_COMM_LCC ? pc : NULL;
+    case HD_PATTERN_ALLGATHER:
+        return alg == HD_COLL_ALLGATHER ? pc : NULL;
+    default:
+        return NULL;
+    }
+}
+
 bool alltoall_of(const gen *g, const node_plan *np)
 {
     /* The doall's batched exchange moves every slot group's messages at
@@ -57,7 +88,7 @@ bool alltoall_of(const gen *g, const node_plan *np)
         return false;
     for (int q = 0; q < np->nslots; q++) {
         const hd_plan_comm *pc = plan_comm_of(g, np->loop, np->slots[q].ref);
-        if (pc && pc->choice.chosen >= 0 && pc->choice.pattern == HD_PATTERN_ALLTOALL)
+        if (chosen_alg(pc) == HD_COLL_ALLTOALL)
             return true;
     }
     return false;
@@ -75,14 +106,18 @@ bool collectives_used(const gen *g)
     return false;
 }
 
+/* HD_COLL_<NAME> of hyperdo/coll.h, from the name hyperdo sim spells. */
 static const char *alg_constant(int alg)
 {
-    switch (alg) {
-    case HD_COLL_INVERSION: return "HD_COLL_INVERSION";
-    case HD_COLL_TRANSPOSE_LC: return "HD_COLL_TRANSPOSE_LC";
-    case HD_COLL_TRANSPOSE_BLOCKS: return "HD_COLL_TRANSPOSE_BLOCKS";
-    default: return "HD_COLL_PERMUTED";
-    }
+    static char buf[64];
+    const char *name = hd_coll_alg_name((hd_coll_alg)alg);
+    size_t k = 0;
+    for (const char *c = "HD_COLL_"; *c; c++)
+        buf[k++] = *c;
+    for (const char *c = name; *c && k + 1 < sizeof buf; c++)
+        buf[k++] = *c == '-' ? '_' : (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    buf[k] = 0;
+    return buf;
 }
 
 void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc)
@@ -126,4 +161,56 @@ void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc)
             "        free(hd_got);\n"
             "    }\n", alg_constant(ch->opt[ch->chosen].alg));
     free(dest);
+}
+
+void put_group_collective(text *t, const gen *g, const hd_plan_comm *pc)
+{
+    const hd_comm_choice *ch = &pc->choice;
+    int alg = ch->opt[ch->chosen].alg;
+    /* The root in virtual numbers: the LCC between virtual processors
+     * (x = b, or y = b for a collect). */
+    int root = ch->pattern == HD_PATTERN_ALLGATHER
+                   ? 0
+                   : (int)(pc->in->comm.lcc->b & hd_mask(g->prog->n));
+    putf(t, "    /* The doall's messages, by %s (Stout and Wagar 1990): the cost model\n"
+            "     * predicts %.1f us against %.1f us for direct messages (%s, %lld bytes\n"
+            "     * per message; docs/collectives.md). */\n"
+            "    hd_exchange_run_collective(hd_msgs, %s, %d);\n"
+            "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
+            "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n",
+         hd_coll_alg_name((hd_coll_alg)alg), ch->opt[ch->chosen].us, ch->direct_us,
+         hd_comm_pattern_name(ch->pattern), ch->bytes, alg_constant(alg), root);
+}
+
+void warn_unwritten_collectives(gen *g, const node_plan *np)
+{
+    const hd_loop *l = np->loop;
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_ref *r = &l->refs[k];
+        if (r->is_write || hd_ref_result(g->results, r)->comm.kind == HD_COMM_LOCAL)
+            continue;
+        const hd_plan_comm *pc = plan_comm_of(g, l, k);
+        int alg = chosen_alg(pc);
+        if (alg < 0)
+            continue;
+        const hd_plan_comm *written = collective_of(g, np);
+        if (!written)
+            written = group_collective_of(g, np);
+        if (written == pc ||
+            (alg == HD_COLL_ALLTOALL && np->refs[k].way == WAY_SLOTS && alltoall_of(g, np)))
+            continue;
+        /* A slot group's other references share its entry's fate. */
+        if (written && np->refs[k].way == WAY_SLOTS && np->slots[0].array == r->array &&
+            np->refs[k].group == 0)
+            continue;
+        hd_report(&g->d, HD_WARNING, r->begin, r->line,
+                  "the cost model prefers %s for '%s' (%.1f us against %.1f us), but this "
+                  "doall's node code %s: direct messages are written",
+                  hd_coll_alg_name((hd_coll_alg)alg), r->text, pc->choice.opt[pc->choice.chosen].us,
+                  pc->choice.direct_us,
+                  np->nslots > 1 ? "exchanges several groups of elements in one batch"
+                  : np->nreqs || np->nstreams ? "also asks for elements (guarded or indirect reads)"
+                  : np->refs[k].way != WAY_SLOTS ? "asks for these elements one by one (a guarded read)"
+                  : "cannot write it here");
+    }
 }

@@ -885,6 +885,11 @@ static void put_slot_groups(text *t, const gen *g, const node_plan *np)
              elem(g, np->slots[0].array), elem(g, np->slots[0].array));
         return;
     }
+    const hd_plan_comm *group = group_collective_of(g, np);
+    if (group) {
+        put_group_collective(t, g, group);
+        return;
+    }
     if (alltoall_of(g, np)) {
         put(t, "    /* Every processor's elements for every other, by COMPLETE EXCHANGE\n"
                "     * (Stout and Wagar 1990, Section 6): the cost model prefers it to one\n"
@@ -1354,6 +1359,7 @@ void put_node(text *t, gen *g, int d)
         plan_free(&plan);
         return;
     }
+    warn_unwritten_collectives(g, &plan);
     const node_plan *np = &plan;
     const hd_ref *home = &l->refs[l->home];
     doall_arrays u;

@@ -25,7 +25,8 @@ static const command commands[] = {
     { "check", "translate, build and run a program both ways and compare "
                "what they print", hd_cmd_check },
     { "sim", "simulate one LCC on a flit-level wormhole n-cube, with or "
-             "without the mapping", hd_cmd_sim },
+             "without the mapping, or a collective on the link-bound cube",
+             hd_cmd_sim },
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

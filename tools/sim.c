@@ -77,7 +77,8 @@ static const char usage_line[] =
     "usage: hyperdo sim [--json] SPEC.lcc --lcc NAME "
     "[--mapping identity|optimal|set] (--rate R | --sweep) [--seed S] "
     "[--cycles C] [--routing ecube|pcube]; "
-    "hyperdo sim [--json] SPEC.lcc --network omega|butterfly [--lcc NAME]";
+    "hyperdo sim [--json] SPEC.lcc --network omega|butterfly [--lcc NAME]; "
+    "hyperdo sim --model linkbound --coll ALG --dim D --m M --tau T --beta B";
 
 static void print_help(void)
 {
@@ -128,7 +129,13 @@ static void print_help(void)
         "the simulator needs; --json adds the switch settings of each pass.\n"
         "--mapping, --objective, --rate, --sweep, --seed, --cycles, --routing\n"
         "and --flits belong to the wormhole simulator and are refused there.\n"
-        "See docs/simulator.md.\n",
+        "\n"
+        "With --model linkbound (no SPEC), one collective of Stout and Wagar\n"
+        "1990 (--coll ALG: bcast1 .. histogram) runs on the link-bound d-cube:\n"
+        "full duplex, every link at once, store-and-forward, a packet of m items\n"
+        "costing tau m + beta per link, in exact rational time; `hyperdo sim\n"
+        "--model linkbound --help` lists its options.\n"
+        "See docs/simulator.md and docs/collectives.md.\n",
         usage_line);
 }
 

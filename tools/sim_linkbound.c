@@ -133,8 +133,9 @@ static bool parse_q(const char *s, hd_q *out)
 static int take_q(const char *name, const char *value, hd_q *q, bool *has)
 {
     if (!value || !parse_q(value, q))
-        return usage_error("option '%s' needs a non-negative number (120, 0.57, 3/7) whose "
-                           "numerator and denominator fit in 64 bits", name);
+        return usage_error("option '%s' needs a non-negative number in digits (120, 0.57, "
+                           "3/7; no sign or exponent) whose numerator and denominator fit in "
+                           "64 bits, not '%s'", name, value ? value : "");
     *has = true;
     return -1;
 }

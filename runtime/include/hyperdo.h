@@ -328,6 +328,16 @@ void hd_exchange_free(hd_exchange *x);
  * EXCHANGE (hyperdo/coll.h, hd_coll_alltoallv), what translate writes when
  * the cost model prefers it for a doall's all-to-all. */
 void hd_exchange_run_alltoall(hd_exchange *x);
+/* The same by one of the collectives of one processor to all or all to
+ * one (alg an hd_coll_alg of hyperdo/coll.h), what translate writes when
+ * the cost model prefers it, for an exchange whose messages are:
+ *   HD_COLL_BCAST1/2/3A/3B/4: root's, the same bytes to every processor;
+ *   HD_COLL_DISTRIBUTE1/2: root's, a block of one size to every processor;
+ *   HD_COLL_COLLECT: every processor's, a block of one size to root;
+ *   HD_COLL_ALLGATHER: every processor's, the same bytes to every other,
+ *       one size for all.
+ * Messages of another shape stop the program (they would move wrongly). */
+void hd_exchange_run_collective(hd_exchange *x, int alg, int root);
 
 /* ------------------------------------ LCC exchanges, one slot per element */
 

@@ -212,6 +212,179 @@ void hd_exchange_run_alltoall(hd_exchange *x)
     free(recv);
 }
 
+/* The one size of the blocks of `who` (every other processor's out, or
+ * every other's expected in), which must all be alike; 0 when none. */
+static size_t one_size(const hd_exchange *x, int me, int outgoing, const char *alg)
+{
+    size_t n = 0;
+    int first = -1;
+    for (int v = 0; v < x->P; v++) {
+        if (v == me)
+            continue;
+        size_t len = outgoing ? x->out[v].len : x->expect[v];
+        if (first < 0) {
+            n = len;
+            first = v;
+        } else if (len != n) {
+            hd__fatal("hd_exchange_run_collective (%s): %zu bytes %s processor %d but %zu %s "
+                      "processor %d: the messages are not one collective's",
+                      alg, n, outgoing ? "to" : "from", first, len, outgoing ? "to" : "from", v);
+        }
+    }
+    return n;
+}
+
+static void nothing_else(const hd_exchange *x, int me, int keep_out, int keep_in, const char *alg)
+{
+    for (int v = 0; v < x->P; v++) {
+        if (v == me)
+            continue;
+        if (v != keep_out && keep_out != -2 && x->out[v].len)
+            hd__fatal("hd_exchange_run_collective (%s): %zu bytes to processor %d, which this "
+                      "collective does not send", alg, x->out[v].len, v);
+        if (v != keep_in && keep_in != -2 && x->expect[v])
+            hd__fatal("hd_exchange_run_collective (%s): %zu bytes expected from processor %d, "
+                      "which this collective does not bring", alg, x->expect[v], v);
+    }
+}
+
+void hd_exchange_run_collective(hd_exchange *x, int alg, int root)
+{
+    const char *name = hd_coll_alg_name((hd_coll_alg)alg);
+    if (!x)
+        hd__fatal("hd_exchange_run_collective: no exchange (null pointer)");
+    if (x->ran)
+        hd__fatal("hd_exchange_run_collective: the exchange has already run");
+    int P = x->P, me = v_get_pid();
+    if (root < 0 || root >= P)
+        hd__fatal("hd_exchange_run_collective (%s): root %d is not a virtual processor", name,
+                  root);
+    if (x->out[me].len != x->expect[me])
+        hd__fatal("hd_exchange_run_collective: %zu bytes put to this processor itself, but %zu "
+                  "expected", x->out[me].len, x->expect[me]);
+    unsigned char *blocks = NULL;
+    size_t n;
+    switch ((hd_coll_alg)alg) {
+    case HD_COLL_BCAST1: case HD_COLL_BCAST2: case HD_COLL_BCAST3A: case HD_COLL_BCAST3B:
+    case HD_COLL_BCAST4:
+        if (me == root) {
+            nothing_else(x, me, -2, -1, name);
+            n = one_size(x, me, 1, name);
+            /* One copy for all: the readers' copies must be equal (the
+             * analysis says they are; a broadcast of one of them would
+             * otherwise give the others wrong elements). */
+            int first = root == 0 ? 1 : 0;
+            for (int v = 0; v < P; v++)
+                if (v != me && v != first && n && memcmp(x->out[v].data, x->out[first].data, n))
+                    hd__fatal("hd_exchange_run_collective (%s): the messages to processors %d "
+                              "and %d differ: not a broadcast", name, first, v);
+            if (n)
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
+                                             .recv = x->out[first].data, .count = n,
+                                             .size = 1 });
+        } else {
+            nothing_else(x, me, -1, root, name);
+            n = x->expect[root];
+            if (n) {
+                x->in[root] = inbox_of(n, "hd_exchange_run_collective");
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
+                                             .recv = x->in[root], .count = n, .size = 1 });
+            }
+        }
+        break;
+    case HD_COLL_DISTRIBUTE1: case HD_COLL_DISTRIBUTE2:
+        if (me == root) {
+            nothing_else(x, me, -2, -1, name);
+            n = one_size(x, me, 1, name);
+            if (n) {
+                /* P blocks and a spare one after them, where the root's
+                 * own block (nothing it reads) lands. */
+                blocks = calloc((size_t)P + 1, n);
+                if (!blocks)
+                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
+                for (int v = 0; v < P; v++)
+                    if (v != me)
+                        memcpy(blocks + (size_t)v * n, x->out[v].data, n);
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
+                                             .send = blocks, .recv = blocks + (size_t)P * n,
+                                             .count = n, .size = 1 });
+            }
+        } else {
+            nothing_else(x, me, -1, root, name);
+            n = x->expect[root];
+            if (n) {
+                x->in[root] = inbox_of(n, "hd_exchange_run_collective");
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
+                                             .recv = x->in[root], .count = n, .size = 1 });
+            }
+        }
+        break;
+    case HD_COLL_COLLECT:
+        if (me == root) {
+            nothing_else(x, me, -1, -2, name);
+            n = one_size(x, me, 0, name);
+            if (n) {
+                blocks = calloc((size_t)P, n);   /* calloc: P n may not wrap */
+                if (!blocks)
+                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
+                unsigned char *own = calloc(1, n);
+                if (!own)
+                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root, .send = own,
+                                             .recv = blocks, .count = n, .size = 1 });
+                free(own);
+                for (int v = 0; v < P; v++)
+                    if (v != me) {
+                        x->in[v] = inbox_of(n, "hd_exchange_run_collective");
+                        memcpy(x->in[v], blocks + (size_t)v * n, n);
+                    }
+            }
+        } else {
+            nothing_else(x, me, root, -1, name);
+            n = x->out[root].len;
+            if (n)
+                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
+                                             .send = x->out[root].data, .count = n, .size = 1 });
+        }
+        break;
+    case HD_COLL_ALLGATHER: {
+        n = one_size(x, me, 1, name);
+        size_t in = one_size(x, me, 0, name);
+        if (n != in)
+            hd__fatal("hd_exchange_run_collective (%s): %zu bytes to send but %zu to receive "
+                      "from each processor", name, n, in);
+        int first = me == 0 ? 1 : 0;
+        for (int v = 0; v < P; v++)
+            if (v != me && v != first && n && memcmp(x->out[v].data, x->out[first].data, n))
+                hd__fatal("hd_exchange_run_collective (%s): the messages to processors %d and "
+                          "%d differ: not an all-gather", name, first, v);
+        if (n) {
+            blocks = calloc((size_t)P, n);   /* calloc: P n may not wrap */
+            if (!blocks)
+                hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
+            hd_coll_run(&(hd_coll_args){ .alg = HD_COLL_ALLGATHER, .send = x->out[first].data,
+                                         .recv = blocks, .count = n, .size = 1 });
+            for (int v = 0; v < P; v++)
+                if (v != me) {
+                    x->in[v] = inbox_of(n, "hd_exchange_run_collective");
+                    memcpy(x->in[v], blocks + (size_t)v * n, n);
+                }
+        }
+        break;
+    }
+    default:
+        hd__fatal("hd_exchange_run_collective: %s is not a collective of one processor to all "
+                  "or all to one", name);
+    }
+    free(blocks);
+    /* What hd_inbox does when the receives begin. */
+    x->in[me] = x->out[me].data;
+    x->out[me].data = NULL;
+    for (int v = 0; v < P; v++)
+        drop(&x->out[v]);
+    x->ran = 1;
+}
+
 const unsigned char *const *hd_inboxes(hd_exchange *x)
 {
     if (!x)

@@ -2,8 +2,11 @@
 # choice.sh HYPERDO: the cost model's choice on tests/coll/choice.c, whose
 # best choices are known: on the link-bound model (all ports, store-and-
 # forward) the all-to-all redistribution is cheapest as COMPLETE EXCHANGE,
-# the broadcast of one element as a BROADCAST (priced, not written yet),
-# the inversion of 32 KiB messages as INVERSION; --collectives off keeps
+# the broadcast of one element as a BROADCAST, the inversion of 32 KiB
+# messages as INVERSION, blocks of 128 bytes from one processor, to one
+# and from all to all alike as DISTRIBUTE 2 (437.6 us against DISTRIBUTE
+# 1's 929.6 and direct messages' 2606.56: docs/collectives.md's
+# formulas), COLLECT and COMPLETE BROADCAST; --collectives off keeps
 # direct messages; on the nCUBE-2 model (one port, wormhole) direct
 # messages win the inversion.
 set -u
@@ -25,11 +28,13 @@ fields() {   # fields FIELD ANALYZE-OPTIONS...
     "$hyperdo" analyze --json "$@" "$src" | grep -o "\"$field\":\"[a-z0-9-]*\"" |
         cut -d'"' -f4 | tr '\n' ' '
 }
-check "patterns" "all-to-all broadcast inversion permutation " \
+check "patterns" "all-to-all broadcast inversion permutation distribute collect all-gather " \
     "$(fields pattern --cost linkbound)"
-check "linkbound best" "alltoall bcast2 inversion permuted " "$(fields best --cost linkbound)"
-check "linkbound chosen" "alltoall direct inversion permuted " "$(fields chosen --cost linkbound)"
-check "linkbound, --collectives off" "direct direct direct direct " \
+check "linkbound best" "alltoall bcast2 inversion permuted distribute2 collect allgather " \
+    "$(fields best --cost linkbound)"
+check "linkbound chosen" "alltoall bcast2 inversion permuted distribute2 collect allgather " \
+    "$(fields chosen --cost linkbound)"
+check "linkbound, --collectives off" "direct direct direct direct direct direct direct " \
     "$(fields chosen --cost linkbound --collectives off)"
 check "ncube2 best of the inversion" "direct" "$(fields best --cost ncube2 | awk '{ print $3 }')"
 tmp=$(mktemp -d)
@@ -40,8 +45,12 @@ check "translate --cost linkbound writes INVERSION" 1 \
     "$(grep -c 'hd_coll_exchange_new(HD_COLL_INVERSION' "$tmp/on.c")"
 check "translate --cost linkbound writes COMPLETE EXCHANGE" 1 \
     "$(grep -c 'hd_exchange_run_alltoall(hd_msgs)' "$tmp/on.c")"
+for alg in BCAST2 DISTRIBUTE2 COLLECT ALLGATHER; do
+    check "translate --cost linkbound writes $alg" 1 \
+        "$(grep -c "hd_exchange_run_collective(hd_msgs, HD_COLL_$alg, 0)" "$tmp/on.c")"
+done
 check "translate --collectives off writes none" 0 \
-    "$(grep -c 'hd_coll_exchange\|hd_exchange_run_alltoall' "$tmp/off.c")"
+    "$(grep -c 'hd_coll_exchange\|hd_exchange_run_alltoall\|hd_exchange_run_collective' "$tmp/off.c")"
 "$hyperdo" translate --cost linkbound --mapping identity "$src" -o "$tmp/id.c" || fail=1
 check "translate --mapping identity writes L.C. INVERSION for the transposition" 1 \
     "$(grep -c 'hd_coll_exchange_new(HD_COLL_TRANSPOSE_LC' "$tmp/id.c")"

@@ -355,6 +355,53 @@ static void exchange(unsigned seed, size_t big)
     free(from);
 }
 
+/* hd_exchange_run_collective over a batched exchange (what translate
+ * writes for a doall's one-to-all or all-to-one communication): the
+ * messages are put with hd_put and expected with hd_expect as the node
+ * code does, and what each processor then finds in its inboxes is
+ * checked against the bytes their senders filled.  Block w of sender v
+ * is fill(seed, v * P + w) for a distribute and a collect, fill(seed, v)
+ * for a broadcast and an all-gather (the same bytes to everyone). */
+static void exchange_collective(unsigned seed, size_t bytes, int root)
+{
+    int v = v_get_pid();
+    static const hd_coll_alg algs[] = { HD_COLL_BCAST1,      HD_COLL_BCAST2,  HD_COLL_BCAST3A,
+                                        HD_COLL_BCAST3B,     HD_COLL_BCAST4,  HD_COLL_DISTRIBUTE1,
+                                        HD_COLL_DISTRIBUTE2, HD_COLL_COLLECT, HD_COLL_ALLGATHER };
+    unsigned char *block = xmalloc(bytes);
+    for (size_t k = 0; k < sizeof algs / sizeof *algs; k++) {
+        hd_coll_alg a = algs[k];
+        int bcast = a <= HD_COLL_BCAST4, dist = a == HD_COLL_DISTRIBUTE1 ||
+                                                a == HD_COLL_DISTRIBUTE2;
+        unsigned sd = seed + 31u * (unsigned)k;
+        hd_exchange *x = hd_exchange_new();
+        for (int w = 0; w < P; w++) {
+            if (w == v)
+                continue;
+            int sends = a == HD_COLL_ALLGATHER || ((bcast || dist) && v == root) ||
+                        (a == HD_COLL_COLLECT && w == root);
+            if (sends) {
+                fill(block, sd, bcast || a == HD_COLL_ALLGATHER ? v : v * P + w, bytes);
+                hd_put(x, w, block, bytes);
+            }
+            int gets = a == HD_COLL_ALLGATHER || ((bcast || dist) && w == root) ||
+                       (a == HD_COLL_COLLECT && v == root);
+            if (gets)
+                hd_expect(x, w, bytes);
+        }
+        hd_exchange_run_collective(x, (int)a, root);
+        const unsigned char *const *in = hd_inboxes(x);
+        for (int w = 0; w < P; w++) {
+            if (w == v || !in[w])
+                continue;
+            expect("hd_exchange_run_collective", (int)a, in[w], sd,
+                   bcast || a == HD_COLL_ALLGATHER ? w : w * P + v, bytes);
+        }
+        hd_exchange_free(x);
+    }
+    free(block);
+}
+
 /* ---------------------------------------------- the reductions */
 
 /* Element i of virtual v's vector (re + im i; im = 0 but for the complex
@@ -576,6 +623,9 @@ static void node(const void *env)
         transpose_matrix((size_t)4 << (n / 2));
     exchange(seed++, 0);
     exchange(seed++, 16384);
+    for (int root = 0; root < P; root += P > 4 ? P / 4 + 1 : 1)
+        exchange_collective(seed++, 24 + (size_t)root, root);
+    exchange_collective(seed++, 16384, P - 1);
 }
 
 static const hd_node_fn doalls[] = { node };

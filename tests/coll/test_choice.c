@@ -72,7 +72,8 @@ static void inversion_ncube2(void **state)
 }
 
 /* Every reader's element on processor b (a scatter x = 0 y + b): a
- * broadcast from b, which translate does not write yet. */
+ * broadcast from b.  Direct: the busiest of b's links carries 2^(n-1)
+ * messages, the last of which crosses n - 1 more links. */
 static void broadcast(void **state)
 {
     (void)state;
@@ -84,10 +85,49 @@ static void broadcast(void **state)
     hd_choose_comm(&t, &c, 1, 0, 1 << 20, true, &ch);
     assert_int_equal(ch.pattern, HD_PATTERN_BROADCAST);
     assert_int_equal(ch.root, 5);
-    assert_int_equal(ch.chosen, -1);
     assert_true(ch.best >= 0);
+    assert_int_equal(ch.chosen, ch.best);
     /* BROADCAST 2: tau m + d beta. */
     assert_true(fabs(option(&ch, HD_COLL_BCAST2)->us - (0.57 * (1 << 20) + 3 * 164)) < 1e-6);
+    assert_true(fabs(ch.direct_us - (4 + 2) * (164 + 0.57 * (1 << 20))) < 1e-3);
+}
+
+/* The same processor holds every reader's elements but each reader its
+ * own (not the same data): DISTRIBUTE, (2^d - 1) tau m / d + d beta for
+ * blocks of m (Section 5); and its reverse, y = 0 x + b, COLLECT. */
+static void distribute_collect(void **state)
+{
+    (void)state;
+    for (int n = 1; n <= 6; n++) {
+        hd_target t = hd_target_ecube(n);
+        hd_cost_model lb = HD_COST_MODEL_LINKBOUND;
+        t.cost = lb;
+        double tau = lb.byte_us, beta = lb.startup_us, P = (double)(1 << n);
+        long long m = 4096;
+        double dist1 = (P - 1) * tau * m / n + n * beta;
+        double direct = (P / 2 + n - 1) * (beta + tau * m);
+        hd_lcc c = { HD_SCATTER, hd_matrix_zero(n), 1 };
+        hd_comm_choice ch;
+        hd_choose_comm_msgs(&t, &c, 1, 0, 99, false, m, true, &ch);
+        assert_int_equal(ch.pattern, HD_PATTERN_DISTRIBUTE);
+        assert_int_equal(ch.root, 1);
+        assert_int_equal(ch.bytes, m);
+        assert_true(fabs(option(&ch, HD_COLL_DISTRIBUTE1)->us - dist1) < 1e-6);
+        assert_true(option(&ch, HD_COLL_DISTRIBUTE2)->us >= 0);
+        assert_true(fabs(ch.direct_us - direct) < 1e-6);
+        /* The same data: a broadcast instead. */
+        hd_choose_comm_msgs(&t, &c, 1, 0, 99, true, m, true, &ch);
+        assert_int_equal(ch.pattern, HD_PATTERN_BROADCAST);
+        hd_lcc g = { HD_GATHER, hd_matrix_zero(n), (uint64_t)(P - 1) };
+        hd_choose_comm_msgs(&t, &g, 1, 0, 99, false, m, true, &ch);
+        assert_int_equal(ch.pattern, HD_PATTERN_COLLECT);
+        assert_int_equal(ch.root, (int)P - 1);
+        assert_true(fabs(option(&ch, HD_COLL_COLLECT)->us - dist1) < 1e-6);
+        assert_true(fabs(ch.direct_us - direct) < 1e-6);
+        if (n >= 2) {
+            assert_int_equal(ch.opt[ch.chosen].alg, HD_COLL_COLLECT);
+        }
+    }
 }
 
 /* What cannot be priced is said, not guessed. */
@@ -114,7 +154,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(inversion_linkbound), cmocka_unit_test(inversion_ncube2),
-        cmocka_unit_test(broadcast), cmocka_unit_test(unpriced),
+        cmocka_unit_test(broadcast),
+        cmocka_unit_test(distribute_collect), cmocka_unit_test(unpriced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

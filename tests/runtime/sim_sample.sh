@@ -27,7 +27,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$work/$name.seq" >"$work/seq.out"
 seq_rc=$?
 
-"$hyperdo" translate --mapping "$mapping" "$src" -o "$work/$name.$mapping.c" -- "$@" \
+# TRANSLATE_FLAGS: more options for translate (--collectives off where a
+# test counts the direct messages of Hou et al. 2001's Fig. 1d).
+# shellcheck disable=SC2086
+"$hyperdo" translate ${TRANSLATE_FLAGS:-} --mapping "$mapping" "$src" -o "$work/$name.$mapping.c" -- "$@" \
     || fail "hyperdo translate"
 "$cc" -std=c11 -O1 -I"$include" "$@" "$work/$name.$mapping.c" "$lib" -pthread -lm ${HYPERDO_TEST_CFLAGS:-} \
     -o "$work/$name.$mapping" || fail "build with libhyperdo-sim.a"

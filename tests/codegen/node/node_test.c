@@ -96,7 +96,10 @@ static int build_and_run_as(const char *name, const char *out, int n, const char
     if (asprintf(&dir, "%s/%s.%d", work, out, n) < 0)
         exit(2);
     int rc = shell("mkdir -p '%s'", dir);
-    rc = rc ? rc : shell("'%s' translate --dim %d --mapping identity '%s/tests/codegen/node/%s.c' "
+    /* Direct messages (--collectives off): these tests count and shape
+     * Hou et al. 2001's Fig. 1d messages; tests/coll has the collectives. */
+    rc = rc ? rc : shell("'%s' translate --collectives off --dim %d --mapping identity "
+                         "'%s/tests/codegen/node/%s.c' "
                          "-o '%s/%s.spmd.c' -- -I'%s' %s", hyperdo, n, source, name, dir, out,
                          include, defs);
     rc = rc ? rc : shell("%s -std=c11 -O1 -Wall -Wextra -Werror -I'%s' %s %s '%s/%s.spmd.c' '%s' "
