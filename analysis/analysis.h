@@ -629,9 +629,9 @@ typedef struct {
                                * together have rank 2n): a complete exchange */
     bool same_data;           /* GF(2)-affine index and owners: every sender
                                * sends every processor that reads from it the
-                               * same elements, and every reader reads from
-                               * every sender (a broadcast when one processor
-                               * sends, an all-gather when all do) */
+                               * same elements (a broadcast when one
+                               * processor sends, or one per coset of
+                               * readers; an all-gather when all_to_all) */
     int pair_log2;            /* then: log2 of the elements one sender sends
                                * one reader; -1 when not known */
 } hd_ref_analysis;
@@ -786,7 +786,12 @@ typedef struct {
                                * translate writes) */
     int best;                 /* the cheapest, emitted or not; -1: direct */
     int root;                 /* BROADCAST, DISTRIBUTE, COLLECT: the physical
-                               * processor that sends or gathers */
+                               * processor that sends or gathers; -1: one
+                               * per coset (dims) */
+    uint64_t dims;            /* 0: the whole cube; else the physical
+                               * dimensions of the subcube in each of whose
+                               * cosets the collective runs at once
+                               * (disjoint links: each coset's time) */
     const char *why;          /* pattern NONE: why (static) */
 } hd_comm_choice;
 

@@ -53,20 +53,20 @@ static bool all_ports(const hd_cost_model *m)
  * priced (a one-port target above HD_COLL_PRICE_MAX_DIM).  All-port: the
  * closed form, no schedule built (analyze stays cheap on large programs);
  * one-port: the schedule simulated with one send at a time per node. */
-static double collective_us(const hd_target *t, hd_coll_alg alg, int root, const int *perm,
-                            long long bytes)
+static double collective_us_on(const hd_target *t, int d, hd_coll_alg alg, int root,
+                               const int *perm, long long bytes)
 {
     const hd_cost_model *cm = &t->cost;
     hd_q tau = q_of(cm->byte_us), beta = q_of(cm->startup_us), m = hd_q_int(bytes);
-    hd_coll_shape sh = { alg, t->n, root, 0, 0, 0, perm, HD_RED_SCATTER };
-    sh.g = hd_coll_default_g(alg, t->n, 0, 0, (double)bytes, cm->byte_us, cm->startup_us);
-    sh.q = hd_coll_default_q(t->n, 0, (double)bytes, cm->byte_us, cm->startup_us);
+    hd_coll_shape sh = { alg, d, root, 0, 0, 0, perm, HD_RED_SCATTER };
+    sh.g = hd_coll_default_g(alg, d, 0, 0, (double)bytes, cm->byte_us, cm->startup_us);
+    sh.q = hd_coll_default_q(d, 0, (double)bytes, cm->byte_us, cm->startup_us);
     int ov = 0;
     if (all_ports(cm)) {
         hd_q f = hd_lb_formula(&sh, tau, beta, m, &ov);
         return ov ? -1 : hd_q_double(f);
     }
-    if (t->n > HD_COLL_PRICE_MAX_DIM)
+    if (d > HD_COLL_PRICE_MAX_DIM)
         return -1;
     char err[256];
     hd_coll_sched *s = hd_coll_schedule(&sh, (double)bytes, cm->byte_us, cm->startup_us, err,
@@ -80,6 +80,13 @@ static double collective_us(const hd_target *t, hd_coll_alg alg, int root, const
     hd_lb_result_free(&r);
     hd_coll_schedule_free(s);
     return us;
+}
+
+/* On the whole cube. */
+static double collective_us(const hd_target *t, hd_coll_alg alg, int root, const int *perm,
+                            long long bytes)
+{
+    return collective_us_on(t, t->n, alg, root, perm, bytes);
 }
 
 /* Direct messages: every processor sends its `msgs` messages of `bytes`,
@@ -111,6 +118,34 @@ static void pick(hd_comm_choice *out, bool collectives)
     out->chosen = collectives && hd_coll_emitted(out->pattern) ? out->best : -1;
 }
 
+/* A singular LCC z -> A z + b whose every coset of ker A is a subcube
+ * (ker A spanned by unit vectors: the dimensions whose columns of A are
+ * zero) holding its own image (A z + b agrees with z off those
+ * dimensions): the dimensions; (uint64_t)-1 otherwise.  Then each coset
+ * is one processor and the processors it sends to (x = A y + b) or
+ * gathers from (y = A x + b), and the collective runs in every coset at
+ * once (Stout and Wagar 1990, Section 1.4: any node may be the root, by
+ * XOR).  A = 0: all of them, the whole cube. */
+static uint64_t coset_subcube(const hd_lcc *c, int n)
+{
+    uint64_t used = 0, all = hd_mask(n);
+    for (int t = 0; t < n; t++)
+        used |= c->A.row[t];
+    uint64_t dims = all & ~used;
+    if (hd_rank_rows(c->A.row, n) != n - __builtin_popcountll(dims) || !dims)
+        return (uint64_t)-1;
+    if (c->b & all & ~dims)
+        return (uint64_t)-1;
+    for (int i = 0; i < n; i++) {
+        uint64_t e = UINT64_C(1) << i;
+        if (dims & e)
+            continue;
+        if ((hd_matrix_apply(&c->A, e) & all & ~dims) != e)
+            return (uint64_t)-1;
+    }
+    return dims;
+}
+
 void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, uint64_t b_runtime,
                     long long bytes, bool collectives, hd_comm_choice *out)
 {
@@ -122,21 +157,26 @@ void hd_choose_comm(const hd_target *t, const hd_lcc *mapped, uint64_t share, ui
  * one-port machine; on an all-port one the busiest of its links carries
  * 2^(n-1) of them.  Then the last one's hops: wormhole, its flits;
  * store-and-forward, n - 1 more relays (as for an all-to-all). */
-static void one_to_all(const hd_target *t, hd_comm_pattern pattern, int root, long long bytes,
-                       const hd_coll_alg *algs, int nalgs, hd_comm_choice *out)
+static void one_to_all(const hd_target *t, uint64_t dims, hd_comm_pattern pattern, int root,
+                       long long bytes, const hd_coll_alg *algs, int nalgs, hd_comm_choice *out)
 {
     const hd_cost_model *m = &t->cost;
-    uint64_t P = (uint64_t)1 << t->n;
+    /* A subcube's cosets run at once on links of their own: one coset's
+     * time, on the k-cube (the root's place in it does not change the
+     * all-port formulas; one-port, each coset's is simulated alike). */
+    int d = dims ? __builtin_popcountll(dims) : t->n;
+    uint64_t P = (uint64_t)1 << d;
     double per = m->startup_us + m->byte_us * (double)bytes;
     double waves = all_ports(m) ? (double)(P / 2) : (double)(P - 1);
     out->pattern = pattern;
-    out->root = root;
+    out->root = dims ? -1 : root;
+    out->dims = dims;
     out->bytes = bytes;
-    out->direct_us = m->switching == HD_SWITCH_WORMHOLE ? waves * per + m->byte_us * t->n
-                                                        : (waves + t->n - 1) * per;
+    out->direct_us = m->switching == HD_SWITCH_WORMHOLE ? waves * per + m->byte_us * d
+                                                        : (waves + d - 1) * per;
     for (int k = 0; k < nalgs; k++)
-        out->opt[out->nopts++] =
-            (hd_coll_option){ algs[k], collective_us(t, algs[k], root, NULL, bytes) };
+        out->opt[out->nopts++] = (hd_coll_option){
+            algs[k], collective_us_on(t, d, algs[k], dims ? 0 : root, NULL, bytes) };
 }
 
 void hd_choose_comm_msgs(const hd_target *t, const hd_lcc *mapped, uint64_t share,
@@ -163,6 +203,7 @@ void hd_choose_comm_msgs(const hd_target *t, const hd_lcc *mapped, uint64_t shar
     }
     hd_lcc_class cls = hd_lcc_classify(mapped);
     int hops = 0;
+    uint64_t dims;
     if (cls == HD_LCP) {
         int *perm = malloc(P * sizeof *perm);
         if (!perm) {
@@ -215,24 +256,26 @@ void hd_choose_comm_msgs(const hd_target *t, const hd_lcc *mapped, uint64_t shar
                 out->opt[k].us = sizes < 0 ? -1 : out->opt[k].us + sizes;
         }
         free(perm);
-    } else if (hd_matrix_equal(&mapped->A, &(hd_matrix){ .n = n })) {
-        /* x = b: every reader's elements are on processor b; y = b: every
-         * processor's are read on b. */
+    } else if ((dims = coset_subcube(mapped, n)) != (uint64_t)-1) {
+        /* x = A y + b: y's elements are on x, which lies in y's coset of
+         * ker A; y = A x + b: x's are read on y, in x's coset.  Each coset
+         * has one root (A = 0: the whole cube, one root b). */
         int root = (int)(mapped->b & (P - 1));
         long long each = pair_bytes > 0 ? pair_bytes : bytes;
         static const hd_coll_alg bc[] = { HD_COLL_BCAST1, HD_COLL_BCAST2, HD_COLL_BCAST4 };
         static const hd_coll_alg ds[] = { HD_COLL_DISTRIBUTE1, HD_COLL_DISTRIBUTE2 };
         static const hd_coll_alg co[] = { HD_COLL_COLLECT };
+        if (dims == P - 1)
+            dims = 0;
         if (mapped->dir == HD_GATHER)
-            one_to_all(t, HD_PATTERN_COLLECT, root, each, co, 1, out);
+            one_to_all(t, dims, HD_PATTERN_COLLECT, root, each, co, 1, out);
         else if (same_data)
-            one_to_all(t, HD_PATTERN_BROADCAST, root, each, bc, 3, out);
+            one_to_all(t, dims, HD_PATTERN_BROADCAST, root, each, bc, 3, out);
         else
-            one_to_all(t, HD_PATTERN_DISTRIBUTE, root, each, ds, 2, out);
+            one_to_all(t, dims, HD_PATTERN_DISTRIBUTE, root, each, ds, 2, out);
     } else {
         out->why = "no collective moves this pattern (neither a permutation nor one processor "
-                   "to all or all to one; a distribute or collect over the cosets of a "
-                   "singular LCC is not priced)";
+                   "to all or all to one in the cosets of a subcube)";
         return;
     }
     pick(out, collectives);

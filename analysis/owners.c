@@ -343,12 +343,13 @@ static int joint_rank(const hd_affine *src, const hd_affine *dst, int n)
 }
 
 /* Whether every sender sends the same elements to every processor that
- * reads from it, and every reader reads from every sender: the elements x
- * sends q are M(i0 + ker S ∩ ker D), those x sends anyone M(i0 + ker S),
- * so the same exactly when both images have one dimension, by rank:
- * dim M(ker S) = rank [S; M] - rank S.  *pair_log2: log2 of what one
- * sender sends one reader.  (Stout and Wagar 1990's BROADCAST when S is
- * constant, COMPLETE BROADCAST when it is onto.) */
+ * reads from it: the elements x sends q are M(i0 + ker S ∩ ker D), those
+ * x sends anyone M(i0 + ker S), so the same exactly when both images have
+ * one dimension, by rank: dim M(ker S) = rank [S; M] - rank S.
+ * *pair_log2: log2 of what one sender sends one reader.  (Stout and Wagar
+ * 1990's BROADCAST when S is constant or each coset of readers has one
+ * sender; COMPLETE BROADCAST when, besides, every reader reads from every
+ * sender: rank [S; D] = 2n, the all-to-all's test.) */
 static bool same_data_of(const hd_affine *map, const hd_affine *src, const hd_affine *dst, int n,
                          int *pair_log2)
 {
@@ -364,9 +365,8 @@ static bool same_data_of(const hd_affine *map, const hd_affine *src, const hd_af
     int rsd = hd_rank_rows(rows, 2 * n);
     memcpy(rows + 2 * n, map->row, sizeof map->row);
     int rsdm = hd_rank_rows(rows, 2 * n + 64);
-    int rd = hd_rank_rows(dst->row, n);
     *pair_log2 = rsdm - rsd;
-    return rsm - rs == rsdm - rsd && rsd == rs + rd;
+    return rsm - rs == rsdm - rsd;
 }
 
 /* Does ref live on the same processor as home at every iteration? */

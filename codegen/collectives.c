@@ -166,20 +166,37 @@ void put_collective_exchange(text *t, const gen *g, const hd_plan_comm *pc)
 void put_group_collective(text *t, const gen *g, const hd_plan_comm *pc)
 {
     const hd_comm_choice *ch = &pc->choice;
-    int alg = ch->opt[ch->chosen].alg;
-    /* The root in virtual numbers: the LCC between virtual processors
-     * (x = b, or y = b for a collect). */
-    int root = ch->pattern == HD_PATTERN_ALLGATHER
-                   ? 0
-                   : (int)(pc->in->comm.lcc->b & hd_mask(g->prog->n));
+    int alg = ch->opt[ch->chosen].alg, n = g->prog->n, P = 1 << n;
     putf(t, "    /* The doall's messages, by %s (Stout and Wagar 1990): the cost model\n"
             "     * predicts %.1f us against %.1f us for direct messages (%s, %lld bytes\n"
-            "     * per message; docs/collectives.md). */\n"
-            "    hd_exchange_run_collective(hd_msgs, %s, %d);\n"
-            "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
-            "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n",
+            "     * per message; docs/collectives.md)",
          hd_coll_alg_name((hd_coll_alg)alg), ch->opt[ch->chosen].us, ch->direct_us,
-         hd_comm_pattern_name(ch->pattern), ch->bytes, alg_constant(alg), root);
+         hd_comm_pattern_name(ch->pattern), ch->bytes);
+    if (ch->pattern == HD_PATTERN_ALLGATHER) {
+        put(t, ". */\n    hd_exchange_run_collective(hd_msgs, ");
+        putf(t, "%s, 0, 0);\n", alg_constant(alg));
+    } else {
+        /* The root in virtual numbers, from the LCC between virtual
+         * processors: my sender (x = A y + b) or my reader (y = A x + b),
+         * one per coset of the subcube. */
+        const hd_lcc *c = pc->in->comm.lcc;
+        if (!ch->dims) {
+            putf(t, ". */\n    hd_exchange_run_collective(hd_msgs, %s, %d, 0);\n",
+                 alg_constant(alg), (int)(c->b & hd_mask(n)));
+        } else {
+            putf(t, ",\n     * in every coset of the subcube of physical dimensions %#llx at once:\n"
+                    "     * hd_root[v] is v's coset's root). */\n",
+                 (unsigned long long)ch->dims);
+            putf(t, "    static const int hd_root[%d] = {", P);
+            for (int x = 0; x < P; x++)
+                putf(t, "%s%d", x ? (x % 16 ? ", " : ",\n        ") : "",
+                     (int)((hd_matrix_apply(&c->A, (uint64_t)x) ^ c->b) & hd_mask(n)));
+            putf(t, "};\n    hd_exchange_run_collective(hd_msgs, %s, hd_root[hd_me], %#llx);\n",
+                 alg_constant(alg), (unsigned long long)ch->dims);
+        }
+    }
+    put(t, "    const void *const *const hd_in0 = hd_group_in(hd_msgs, 0);\n"
+           "    (void)hd_in0;   /* its reads may all be ruled out by guards */\n");
 }
 
 void warn_unwritten_collectives(gen *g, const node_plan *np)

@@ -80,8 +80,8 @@ typedef struct {
     long long bytes;      /* what one processor's iterations read by it:
                            * 2^(k - n) elements (one at least); 0 for specs */
     bool all_to_all;      /* general, but a complete exchange (analysis.h) */
-    bool same_data;       /* every reader gets the same elements from a
-                           * sender, and every sender's (analysis.h) */
+    bool same_data;       /* every reader of a sender gets the same
+                           * elements from it (analysis.h) */
     long long pair_bytes; /* what one sender sends one reader; 0: not known */
 } hd_named_lcc;
 

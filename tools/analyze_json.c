@@ -571,6 +571,8 @@ static void put_choice(FILE *out, const hd_comm_choice *c)
             c->chosen < 0 ? "direct" : hd_coll_alg_name((hd_coll_alg)c->opt[c->chosen].alg));
     if (c->root >= 0)
         fprintf(out, ",\"root\":%d", c->root);
+    if (c->dims)   /* in every coset of this subcube (physical dimensions) */
+        fprintf(out, ",\"subcube_dims\":%llu", (unsigned long long)c->dims);
     fprintf(out, ",\"emitted\":%s}", hd_coll_emitted(c->pattern) ? "true" : "false");
 }
 

@@ -112,8 +112,12 @@ static void print_choice(FILE *out, const hd_comm_choice *c)
 {
     if (c->pattern == HD_PATTERN_NONE || c->bytes <= 0)
         return;
-    fprintf(out, "  Pattern %s, %lld bytes per processor: direct messages %.1f us",
-            hd_comm_pattern_name(c->pattern), c->bytes, c->direct_us);
+    fprintf(out, "  Pattern %s, %lld bytes per processor", hd_comm_pattern_name(c->pattern),
+            c->bytes);
+    if (c->dims)
+        fprintf(out, " in every coset of the subcube of physical dimensions %#llx",
+                (unsigned long long)c->dims);
+    fprintf(out, ": direct messages %.1f us", c->direct_us);
     for (int k = 0; k < c->nopts; k++) {
         if (c->opt[k].us < 0)
             fprintf(out, ", %s not priced", hd_coll_alg_name((hd_coll_alg)c->opt[k].alg));
@@ -125,9 +129,6 @@ static void print_choice(FILE *out, const hd_comm_choice *c)
                                    : hd_coll_alg_name((hd_coll_alg)c->opt[c->best].alg);
     if (c->chosen == c->best)
         fprintf(out, ";\n  chosen: %s.\n", best);
-    else if (c->chosen < 0 && !hd_coll_emitted(c->pattern))
-        fprintf(out, ";\n  cheapest: %s; translate writes direct messages (no collective\n"
-                     "  for this pattern yet).\n", best);
     else
         fprintf(out, ";\n  cheapest: %s; translate writes direct messages (--collectives "
                      "off).\n", best);

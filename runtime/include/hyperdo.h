@@ -330,14 +330,17 @@ void hd_exchange_free(hd_exchange *x);
 void hd_exchange_run_alltoall(hd_exchange *x);
 /* The same by one of the collectives of one processor to all or all to
  * one (alg an hd_coll_alg of hyperdo/coll.h), what translate writes when
- * the cost model prefers it, for an exchange whose messages are:
+ * the cost model prefers it, in the whole cube (dims 0) or in each coset
+ * of the subcube that the physical dimensions dims span (root: the
+ * virtual id of the caller's coset's root), for an exchange whose
+ * messages are, within the coset (none outside it):
  *   HD_COLL_BCAST1/2/3A/3B/4: root's, the same bytes to every processor;
  *   HD_COLL_DISTRIBUTE1/2: root's, a block of one size to every processor;
  *   HD_COLL_COLLECT: every processor's, a block of one size to root;
  *   HD_COLL_ALLGATHER: every processor's, the same bytes to every other,
  *       one size for all.
  * Messages of another shape stop the program (they would move wrongly). */
-void hd_exchange_run_collective(hd_exchange *x, int alg, int root);
+void hd_exchange_run_collective(hd_exchange *x, int alg, int root, uint64_t dims);
 
 /* ------------------------------------ LCC exchanges, one slot per element */
 

@@ -201,7 +201,9 @@ static void check_type_op(hd_coll_type type, hd_coll_op op)
 /* One call's view of where each message lives on this node. */
 typedef struct {
     const hd_coll_sched *s;
-    int p;                    /* this node, physical */
+    int p;                    /* this node, physical (in its subcube) */
+    uint64_t dims, base;      /* a subcube's dimensions and this node's
+                               * coset (its other bits); 0, 0: the cube */
     const int *to_virtual;    /* of every physical node */
     const hd_coll_args *a;
     size_t esize;             /* bytes per element */
@@ -383,11 +385,52 @@ static unsigned char *room(unsigned char *buf, size_t *cap, size_t need)
     return nb;
 }
 
+/* The bits of x at the dimensions of mask, packed (x86's pext), and back. */
+static uint64_t pack_bits(uint64_t x, uint64_t mask)
+{
+    uint64_t r = 0;
+    int k = 0;
+    for (; mask; mask &= mask - 1, k++)
+        if (x & mask & -mask)
+            r |= UINT64_C(1) << k;
+    return r;
+}
+
+static uint64_t spread_bits(uint64_t j, uint64_t mask)
+{
+    uint64_t r = 0;
+    for (int k = 0; mask; mask &= mask - 1, k++)
+        if (j >> k & 1)
+            r |= mask & -mask;
+    return r;
+}
+
+/* The physical processor of schedule node x (a subcube's: in this node's
+ * coset). */
+static int physical(const view *V, int x)
+{
+    return V->dims ? (int)(V->base | spread_bits((uint64_t)x, V->dims)) : x;
+}
+
+int hd_coll_subcube_index(int v, uint64_t dims)
+{
+    if (v < 0 || v >= hd_nprocs())
+        hd__fatal("hd_coll_subcube_index: %d is not a virtual processor", v);
+    return (int)pack_bits((uint64_t)hd__physical_of(v), dims);
+}
+
 static void execute(cached *c, view *V)
 {
     const hd_coll_sched *s = c->s;
     int p = V->p;
-    index_node(c, p);
+    if (V->dims) {
+        /* One node of each coset indexes the same slot: the first does. */
+        pthread_mutex_lock(&cache_lock);
+        index_node(c, p);
+        pthread_mutex_unlock(&cache_lock);
+    } else {
+        index_node(c, p);
+    }
     local_copies(V);
     size_t cap = 0;
     unsigned char *buf = NULL;
@@ -408,7 +451,7 @@ static void execute(cached *c, view *V)
                     memcpy(buf + at, home(V, ch->msg) + off, bytes);
                 at += bytes;
             }
-            hd__tr_send(t->dst, buf, total);
+            hd__tr_send(physical(V, t->dst), buf, total);
         }
         for (; ii < c->nin[p] && s->xfers[c->in[p][ii]].stage == st; ii++) {
             const hd_coll_xfer *t = &s->xfers[c->in[p][ii]];
@@ -416,11 +459,11 @@ static void execute(cached *c, view *V)
             if (total == 0)
                 continue;
             buf = room(buf, &cap, total);
-            size_t got = hd__tr_recv(t->src, buf, total);
+            size_t got = hd__tr_recv(physical(V, t->src), buf, total);
             if (got != total)
                 hd__fatal("collective %s: stage %d: %zu bytes from processor %d, %zu expected "
                           "(the processors called different collectives?)",
-                          hd_coll_alg_name(s->shape.alg), st, got, t->src, total);
+                          hd_coll_alg_name(s->shape.alg), st, got, physical(V, t->src), total);
             size_t at = 0;
             for (uint32_t k = 0; k < t->count; k++) {
                 const hd_coll_chunk *ch = &s->chunks[t->first + k];
@@ -548,10 +591,39 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     if (a->root < 0 || a->root >= P)
         hd__fatal("collective %s: root %d is not a virtual processor (0 .. %d)", name, a->root,
                   P - 1);
+    /* A subcube's collective (coll.h, dims): its schedule is the k-cube's,
+     * in the coordinates of the dims bits; the other bits name the coset,
+     * which the root must share. */
+    uint64_t dims = a->dims, base = 0;
+    int sd = d, sroot = to_physical[a->root], sp = p;
+    int *sub_virtual = NULL;
+    if (dims) {
+        int one_to_all = a->alg <= HD_COLL_BCAST4 || a->alg == HD_COLL_DISTRIBUTE1 ||
+                         a->alg == HD_COLL_DISTRIBUTE2 || a->alg == HD_COLL_COLLECT ||
+                         a->alg == HD_COLL_ALLGATHER;
+        if (d < 64 && dims >> d)
+            hd__fatal("collective %s: dims %#llx names dimensions beyond the %d-cube", name,
+                      (unsigned long long)dims, d);
+        if (!one_to_all || vector_count || counts)
+            hd__fatal("collective %s: runs on the whole cube only (dims must be 0)", name);
+        base = (uint64_t)p & ~dims;
+        if (((uint64_t)sroot & ~dims) != base)
+            hd__fatal("collective %s: root %d (physical %d) is not in the subcube coset of "
+                      "processor %d (physical %d; dims %#llx)", name, a->root, sroot,
+                      to_virtual[p], p, (unsigned long long)dims);
+        sd = __builtin_popcountll(dims);
+        sroot = (int)pack_bits((uint64_t)sroot, dims);
+        sp = (int)pack_bits((uint64_t)p, dims);
+        sub_virtual = malloc(((size_t)1 << sd) * sizeof *sub_virtual);
+        if (!sub_virtual)
+            hd__fatal("collective %s: out of memory", name);
+        for (int j = 0; j < 1 << sd; j++)
+            sub_virtual[j] = j;
+    }
     /* Fields the algorithm does not use are ignored (coll.h). */
     int uses_q = a->alg == HD_COLL_TRANSPOSE_LC;
     int uses_n = a->alg >= HD_COLL_ARBSEND1 && a->alg <= HD_COLL_XOCSEND2;
-    hd_coll_shape sh = { a->alg, d, to_physical[a->root], pipelined(a->alg) ? a->g : 0,
+    hd_coll_shape sh = { a->alg, sd, sroot, pipelined(a->alg) ? a->g : 0,
                          uses_q ? a->q : 0, uses_n ? a->n : 0, NULL, then };
     if (vector_count)
         mul_size(vector_count, hd_coll_type_size(a->type), name);
@@ -589,10 +661,10 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
      * are copied first. */
     hd_coll_args local = *a;
     void *copy = NULL;
-    size_t sbytes = send_bytes(c->s, a, vector_count, counts, P), rbytes = sbytes;
+    size_t sbytes = send_bytes(c->s, a, vector_count, counts, c->s->P), rbytes = sbytes;
     if (a->send && a->recv && sbytes && a->alg != HD_COLL_HISTOGRAM) {
         const unsigned char *sb = a->send, *rb = a->recv;
-        rbytes = recv_bytes(c->s, a, counts, P);
+        rbytes = recv_bytes(c->s, a, counts, c->s->P);
         if (sb < rb + rbytes && rb < sb + sbytes) {
             copy = malloc(sbytes);
             if (!copy)
@@ -602,7 +674,8 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
         }
     }
     a = &local;
-    view V = { c->s, p, to_virtual, a, a->size, a->count, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+    view V = { c->s, sp, dims, base, dims ? sub_virtual : to_virtual, a, a->size, a->count,
+               NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 };
     V.sendv = tl_sendv;
     V.recvv = tl_recvv;
     if (a->alg == HD_COLL_HISTOGRAM) {
@@ -645,10 +718,10 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     free(copy);
     if (V.acc) {
         size_t first, len;
-        msg_span(&V, (uint32_t)p, &first, &len);
+        msg_span(&V, (uint32_t)V.p, &first, &len);
         if (then == HD_RED_SCATTER)
             memcpy(a->recv, V.acc + first * V.esize, len * V.esize);
-        else if (then == HD_RED_TO_ALL || p == c->s->shape.root)
+        else if (then == HD_RED_TO_ALL || V.p == c->s->shape.root)
             memcpy(a->recv, V.acc, vector_count * V.esize);
         free(V.acc);
     }
@@ -657,6 +730,7 @@ static void run_counts(const hd_coll_args *a, hd_red_then then, size_t vector_co
     free(V.scratch_msg);
     free(V.scratch_buf);
     free(perm);
+    free(sub_virtual);
     free(to_virtual);
     free(to_physical);
 }

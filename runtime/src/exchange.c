@@ -212,43 +212,102 @@ void hd_exchange_run_alltoall(hd_exchange *x)
     free(recv);
 }
 
-/* The one size of the blocks of `who` (every other processor's out, or
- * every other's expected in), which must all be alike; 0 when none. */
-static size_t one_size(const hd_exchange *x, int me, int outgoing, const char *alg)
+/* One call of hd_exchange_run_collective: the exchange, this processor,
+ * and the subcube the collective runs in (dims 0: the cube). */
+typedef struct {
+    hd_exchange *x;
+    int me, P;
+    uint64_t dims;
+    int *member;        /* P: 1 for the processors of my coset */
+    int k;              /* 2^k members */
+    const char *name;
+} call;
+
+/* Block j of a collective over the subcube: where member v's goes. */
+static int block_of(const call *c, int v)
+{
+    return c->dims ? hd_coll_subcube_index(v, c->dims) : v;
+}
+
+/* The one size of every other member's block (out: what I send it; in:
+ * what I expect from it), which must all be alike; 0 when none. */
+static size_t one_size(const call *c, int outgoing)
 {
     size_t n = 0;
     int first = -1;
-    for (int v = 0; v < x->P; v++) {
-        if (v == me)
+    for (int v = 0; v < c->P; v++) {
+        if (v == c->me || !c->member[v])
             continue;
-        size_t len = outgoing ? x->out[v].len : x->expect[v];
+        size_t len = outgoing ? c->x->out[v].len : c->x->expect[v];
         if (first < 0) {
             n = len;
             first = v;
         } else if (len != n) {
             hd__fatal("hd_exchange_run_collective (%s): %zu bytes %s processor %d but %zu %s "
                       "processor %d: the messages are not one collective's",
-                      alg, n, outgoing ? "to" : "from", first, len, outgoing ? "to" : "from", v);
+                      c->name, n, outgoing ? "to" : "from", first, len, outgoing ? "to" : "from",
+                      v);
         }
     }
     return n;
 }
 
-static void nothing_else(const hd_exchange *x, int me, int keep_out, int keep_in, const char *alg)
+/* Nothing to or from anyone but keep_out / keep_in (-1: nobody; -2: every
+ * member of my coset), and nothing outside my coset. */
+static void nothing_else(const call *c, int keep_out, int keep_in)
 {
-    for (int v = 0; v < x->P; v++) {
-        if (v == me)
+    const hd_exchange *x = c->x;
+    for (int v = 0; v < c->P; v++) {
+        if (v == c->me)
             continue;
-        if (v != keep_out && keep_out != -2 && x->out[v].len)
+        int out_ok = c->member[v] && (keep_out == -2 || v == keep_out);
+        int in_ok = c->member[v] && (keep_in == -2 || v == keep_in);
+        if (!out_ok && x->out[v].len)
             hd__fatal("hd_exchange_run_collective (%s): %zu bytes to processor %d, which this "
-                      "collective does not send", alg, x->out[v].len, v);
-        if (v != keep_in && keep_in != -2 && x->expect[v])
+                      "collective does not send", c->name, x->out[v].len, v);
+        if (!in_ok && x->expect[v])
             hd__fatal("hd_exchange_run_collective (%s): %zu bytes expected from processor %d, "
-                      "which this collective does not bring", alg, x->expect[v], v);
+                      "which this collective does not bring", c->name, x->expect[v], v);
     }
 }
 
-void hd_exchange_run_collective(hd_exchange *x, int alg, int root)
+/* The messages to every other member must be the same bytes (a broadcast
+ * of one of them would give the others wrong elements); returns one. */
+static unsigned char *the_same(const call *c, size_t n)
+{
+    int first = -1;
+    for (int v = 0; v < c->P; v++) {
+        if (v == c->me || !c->member[v])
+            continue;
+        if (first < 0)
+            first = v;
+        else if (n && memcmp(c->x->out[v].data, c->x->out[first].data, n))
+            hd__fatal("hd_exchange_run_collective (%s): the messages to processors %d and %d "
+                      "differ: not one message for all", c->name, first, v);
+    }
+    return first >= 0 && n ? c->x->out[first].data : NULL;
+}
+
+static unsigned char *blocks_of(const call *c, size_t n)
+{
+    /* calloc: 2^k n may not wrap; one more block for the caller's own. */
+    unsigned char *b = calloc(((size_t)1 << c->k) + 1, n);
+    if (!b)
+        hd__fatal("hd_exchange_run_collective (%s): out of memory", c->name);
+    return b;
+}
+
+/* Every other member's block of `blocks` into its inbox. */
+static void unpack(const call *c, const unsigned char *blocks, size_t n)
+{
+    for (int v = 0; v < c->P; v++)
+        if (v != c->me && c->member[v]) {
+            c->x->in[v] = inbox_of(n, "hd_exchange_run_collective");
+            memcpy(c->x->in[v], blocks + (size_t)block_of(c, v) * n, n);
+        }
+}
+
+void hd_exchange_run_collective(hd_exchange *x, int alg, int root, uint64_t dims)
 {
     const char *name = hd_coll_alg_name((hd_coll_alg)alg);
     if (!x)
@@ -262,121 +321,85 @@ void hd_exchange_run_collective(hd_exchange *x, int alg, int root)
     if (x->out[me].len != x->expect[me])
         hd__fatal("hd_exchange_run_collective: %zu bytes put to this processor itself, but %zu "
                   "expected", x->out[me].len, x->expect[me]);
+    call c = { x, me, P, dims, calloc((size_t)P, sizeof(int)), __builtin_popcountll(dims), name };
+    if (!c.member)
+        hd__fatal("hd_exchange_run_collective: out of memory");
+    /* My coset: the processors that agree with me off dims (all of them
+     * for the whole cube). */
+    uint64_t span = dims ? dims : (uint64_t)(P - 1);
+    c.k = __builtin_popcountll(span);
+    uint64_t coset = (uint64_t)hd__physical_of(me) & ~span;
+    for (int v = 0; v < P; v++)
+        c.member[v] = ((uint64_t)hd__physical_of(v) & ~span) == coset;
+    hd_coll_args a = { .alg = (hd_coll_alg)alg, .root = root, .size = 1, .dims = dims };
     unsigned char *blocks = NULL;
     size_t n;
     switch ((hd_coll_alg)alg) {
     case HD_COLL_BCAST1: case HD_COLL_BCAST2: case HD_COLL_BCAST3A: case HD_COLL_BCAST3B:
-    case HD_COLL_BCAST4:
-        if (me == root) {
-            nothing_else(x, me, -2, -1, name);
-            n = one_size(x, me, 1, name);
-            /* One copy for all: the readers' copies must be equal (the
-             * analysis says they are; a broadcast of one of them would
-             * otherwise give the others wrong elements). */
-            int first = root == 0 ? 1 : 0;
-            for (int v = 0; v < P; v++)
-                if (v != me && v != first && n && memcmp(x->out[v].data, x->out[first].data, n))
-                    hd__fatal("hd_exchange_run_collective (%s): the messages to processors %d "
-                              "and %d differ: not a broadcast", name, first, v);
+    case HD_COLL_BCAST4: case HD_COLL_DISTRIBUTE1: case HD_COLL_DISTRIBUTE2:
+        if (me != root) {
+            nothing_else(&c, -1, root);
+            n = x->expect[root];
             if (n)
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
-                                             .recv = x->out[first].data, .count = n,
-                                             .size = 1 });
-        } else {
-            nothing_else(x, me, -1, root, name);
-            n = x->expect[root];
-            if (n) {
-                x->in[root] = inbox_of(n, "hd_exchange_run_collective");
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
-                                             .recv = x->in[root], .count = n, .size = 1 });
-            }
+                a.recv = x->in[root] = inbox_of(n, "hd_exchange_run_collective");
+            break;
         }
-        break;
-    case HD_COLL_DISTRIBUTE1: case HD_COLL_DISTRIBUTE2:
-        if (me == root) {
-            nothing_else(x, me, -2, -1, name);
-            n = one_size(x, me, 1, name);
-            if (n) {
-                /* P blocks and a spare one after them, where the root's
-                 * own block (nothing it reads) lands. */
-                blocks = calloc((size_t)P + 1, n);
-                if (!blocks)
-                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
-                for (int v = 0; v < P; v++)
-                    if (v != me)
-                        memcpy(blocks + (size_t)v * n, x->out[v].data, n);
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
-                                             .send = blocks, .recv = blocks + (size_t)P * n,
-                                             .count = n, .size = 1 });
-            }
-        } else {
-            nothing_else(x, me, -1, root, name);
-            n = x->expect[root];
-            if (n) {
-                x->in[root] = inbox_of(n, "hd_exchange_run_collective");
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
-                                             .recv = x->in[root], .count = n, .size = 1 });
-            }
+        nothing_else(&c, -2, -1);
+        n = one_size(&c, 1);
+        if (alg <= HD_COLL_BCAST4) {
+            a.recv = the_same(&c, n);
+        } else if (n) {
+            blocks = blocks_of(&c, n);
+            for (int v = 0; v < P; v++)
+                if (v != me && c.member[v])
+                    memcpy(blocks + (size_t)block_of(&c, v) * n, x->out[v].data, n);
+            a.send = blocks;
+            a.recv = blocks + ((size_t)1 << c.k) * n;   /* the root's own: unused */
         }
         break;
     case HD_COLL_COLLECT:
         if (me == root) {
-            nothing_else(x, me, -1, -2, name);
-            n = one_size(x, me, 0, name);
+            nothing_else(&c, -1, -2);
+            n = one_size(&c, 0);
             if (n) {
-                blocks = calloc((size_t)P, n);   /* calloc: P n may not wrap */
-                if (!blocks)
-                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
-                unsigned char *own = calloc(1, n);
-                if (!own)
-                    hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root, .send = own,
-                                             .recv = blocks, .count = n, .size = 1 });
-                free(own);
-                for (int v = 0; v < P; v++)
-                    if (v != me) {
-                        x->in[v] = inbox_of(n, "hd_exchange_run_collective");
-                        memcpy(x->in[v], blocks + (size_t)v * n, n);
-                    }
+                blocks = blocks_of(&c, n);
+                a.send = blocks + ((size_t)1 << c.k) * n;   /* mine: nothing I read */
+                a.recv = blocks;
             }
         } else {
-            nothing_else(x, me, root, -1, name);
+            nothing_else(&c, root, -1);
             n = x->out[root].len;
-            if (n)
-                hd_coll_run(&(hd_coll_args){ .alg = (hd_coll_alg)alg, .root = root,
-                                             .send = x->out[root].data, .count = n, .size = 1 });
+            a.send = x->out[root].data;
         }
         break;
     case HD_COLL_ALLGATHER: {
-        n = one_size(x, me, 1, name);
-        size_t in = one_size(x, me, 0, name);
+        nothing_else(&c, -2, -2);
+        n = one_size(&c, 1);
+        size_t in = one_size(&c, 0);
         if (n != in)
             hd__fatal("hd_exchange_run_collective (%s): %zu bytes to send but %zu to receive "
                       "from each processor", name, n, in);
-        int first = me == 0 ? 1 : 0;
-        for (int v = 0; v < P; v++)
-            if (v != me && v != first && n && memcmp(x->out[v].data, x->out[first].data, n))
-                hd__fatal("hd_exchange_run_collective (%s): the messages to processors %d and "
-                          "%d differ: not an all-gather", name, first, v);
         if (n) {
-            blocks = calloc((size_t)P, n);   /* calloc: P n may not wrap */
-            if (!blocks)
-                hd__fatal("hd_exchange_run_collective (%s): out of memory", name);
-            hd_coll_run(&(hd_coll_args){ .alg = HD_COLL_ALLGATHER, .send = x->out[first].data,
-                                         .recv = blocks, .count = n, .size = 1 });
-            for (int v = 0; v < P; v++)
-                if (v != me) {
-                    x->in[v] = inbox_of(n, "hd_exchange_run_collective");
-                    memcpy(x->in[v], blocks + (size_t)v * n, n);
-                }
+            blocks = blocks_of(&c, n);
+            a.send = the_same(&c, n);
+            a.recv = blocks;
         }
         break;
     }
     default:
+        free(c.member);
         hd__fatal("hd_exchange_run_collective: %s is not a collective of one processor to all "
                   "or all to one", name);
     }
+    /* Every member calls the collective with the same n (each knows it
+     * from its own messages; a mismatch stops it in the executor). */
+    a.count = n;
+    if (n)
+        hd_coll_run(&a);
+    if (blocks && (alg == HD_COLL_COLLECT || alg == HD_COLL_ALLGATHER))
+        unpack(&c, blocks, n);
     free(blocks);
+    free(c.member);
     /* What hd_inbox does when the receives begin. */
     x->in[me] = x->out[me].data;
     x->out[me].data = NULL;

@@ -47,7 +47,7 @@ check "translate --cost linkbound writes COMPLETE EXCHANGE" 1 \
     "$(grep -c 'hd_exchange_run_alltoall(hd_msgs)' "$tmp/on.c")"
 for alg in BCAST2 DISTRIBUTE2 COLLECT ALLGATHER; do
     check "translate --cost linkbound writes $alg" 1 \
-        "$(grep -c "hd_exchange_run_collective(hd_msgs, HD_COLL_$alg, 0)" "$tmp/on.c")"
+        "$(grep -c "hd_exchange_run_collective(hd_msgs, HD_COLL_$alg, 0, 0)" "$tmp/on.c")"
 done
 check "translate --collectives off writes none" 0 \
     "$(grep -c 'hd_coll_exchange\|hd_exchange_run_alltoall\|hd_exchange_run_collective' "$tmp/off.c")"

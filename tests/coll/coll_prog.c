@@ -361,10 +361,16 @@ static void exchange(unsigned seed, size_t big)
  * code does, and what each processor then finds in its inboxes is
  * checked against the bytes their senders filled.  Block w of sender v
  * is fill(seed, v * P + w) for a distribute and a collect, fill(seed, v)
- * for a broadcast and an all-gather (the same bytes to everyone). */
-static void exchange_collective(unsigned seed, size_t bytes, int root)
+ * for a broadcast and an all-gather (the same bytes to everyone).  With
+ * dims, in every coset of the subcube those physical dimensions span,
+ * rooted at its member whose bits there are `root`'s (the exchange runs
+ * within cosets only; block_w is the member's hd_coll_subcube_index). */
+static void exchange_collective(unsigned seed, size_t bytes, int root, uint64_t dims)
 {
     int v = v_get_pid();
+    uint64_t me_p = (uint64_t)to_physical[v];
+    if (dims)
+        root = to_virtual[(me_p & ~dims) | ((uint64_t)to_physical[root] & dims)];
     static const hd_coll_alg algs[] = { HD_COLL_BCAST1,      HD_COLL_BCAST2,  HD_COLL_BCAST3A,
                                         HD_COLL_BCAST3B,     HD_COLL_BCAST4,  HD_COLL_DISTRIBUTE1,
                                         HD_COLL_DISTRIBUTE2, HD_COLL_COLLECT, HD_COLL_ALLGATHER };
@@ -376,7 +382,7 @@ static void exchange_collective(unsigned seed, size_t bytes, int root)
         unsigned sd = seed + 31u * (unsigned)k;
         hd_exchange *x = hd_exchange_new();
         for (int w = 0; w < P; w++) {
-            if (w == v)
+            if (w == v || (((uint64_t)to_physical[w] ^ me_p) & ~dims))
                 continue;
             int sends = a == HD_COLL_ALLGATHER || ((bcast || dist) && v == root) ||
                         (a == HD_COLL_COLLECT && w == root);
@@ -389,7 +395,7 @@ static void exchange_collective(unsigned seed, size_t bytes, int root)
             if (gets)
                 hd_expect(x, w, bytes);
         }
-        hd_exchange_run_collective(x, (int)a, root);
+        hd_exchange_run_collective(x, (int)a, root, dims);
         const unsigned char *const *in = hd_inboxes(x);
         for (int w = 0; w < P; w++) {
             if (w == v || !in[w])
@@ -604,11 +610,11 @@ static void node(const void *env)
             physical_perm(HD_COLL_TRANSPOSE_LC, count, seed++);
         }
         if (ci == 0) {
-            /* 20 seeded random permutations (once: at the first size; 3
-             * on the tiny runs, where 2^7 and 2^8 threads take turns on
-             * two cores for each of PERMUTED SEND's 2n stages). */
+            /* 20 seeded random permutations, once: at the first size (at
+             * n = 8, 2^8 threads take turns on two cores for each of
+             * PERMUTED SEND's 2n stages: 31 s of the test's time). */
             int *dest = xmalloc((size_t)P * sizeof *dest);
-            for (unsigned k = 0; k < (tiny ? 3u : 20u); k++) {
+            for (unsigned k = 0; k < 20u; k++) {
                 random_perm(1000 + k, dest);
                 permuted(HD_COLL_PERMUTED, dest, count, seed++);
             }
@@ -624,8 +630,14 @@ static void node(const void *env)
     exchange(seed++, 0);
     exchange(seed++, 16384);
     for (int root = 0; root < P; root += P > 4 ? P / 4 + 1 : 1)
-        exchange_collective(seed++, 24 + (size_t)root, root);
-    exchange_collective(seed++, 16384, P - 1);
+        exchange_collective(seed++, 24 + (size_t)root, root, 0);
+    exchange_collective(seed++, 16384, P - 1, 0);
+    /* Subcubes: every other dimension, the high half, one dimension. */
+    if (n >= 2) {
+        exchange_collective(seed++, 40, P - 1, UINT64_C(0x5555555555555555) & (uint64_t)(P - 1));
+        exchange_collective(seed++, 40, 1, (uint64_t)(P - 1) & ~(uint64_t)((1 << (n / 2)) - 1));
+        exchange_collective(seed++, 4096, 0, (uint64_t)1 << (n - 1));
+    }
 }
 
 static const hd_node_fn doalls[] = { node };

@@ -130,6 +130,58 @@ static void distribute_collect(void **state)
     }
 }
 
+/* A singular LCC whose kernel is the subcube of dimensions 1 and 2 of
+ * the 4-cube, each processor's image in its own coset: the collective
+ * runs in the four cosets at once, priced on the 2-cube.  Off the
+ * subcube (b outside it, or a kernel spanned by e1 + e2) nothing is
+ * priced. */
+static void cosets(void **state)
+{
+    (void)state;
+    hd_target t = hd_target_ecube(4);
+    hd_cost_model lb = HD_COST_MODEL_LINKBOUND;
+    t.cost = lb;
+    double tau = lb.byte_us, beta = lb.startup_us;
+    long long m = 8192;
+    hd_lcc c = { HD_SCATTER, hd_matrix_zero(4), 4 };
+    c.A.row[0] = 1;            /* y0 */
+    c.A.row[3] = 8;            /* y3 */
+    c.A.row[2] = 1;            /* y0 may reach the subcube's bits */
+    hd_comm_choice ch;
+    hd_choose_comm_msgs(&t, &c, 1, 0, 99, true, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_BROADCAST);
+    assert_int_equal(ch.dims, 6);
+    assert_int_equal(ch.root, -1);
+    assert_true(fabs(option(&ch, HD_COLL_BCAST2)->us - (tau * m + 2 * beta)) < 1e-6);
+    /* Direct: the root's 3 messages, 2 on its busiest link, 1 more hop. */
+    assert_true(fabs(ch.direct_us - 3 * (beta + tau * m)) < 1e-6);
+    assert_true(ch.chosen >= 0);
+    assert_true(ch.opt[ch.chosen].us <= option(&ch, HD_COLL_BCAST2)->us);
+    hd_choose_comm_msgs(&t, &c, 1, 0, 99, false, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_DISTRIBUTE);
+    assert_true(fabs(option(&ch, HD_COLL_DISTRIBUTE1)->us - (3 * tau * m / 2 + 2 * beta)) < 1e-6);
+    c.dir = HD_GATHER;
+    hd_choose_comm_msgs(&t, &c, 1, 0, 99, false, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_COLLECT);
+    assert_int_equal(ch.dims, 6);
+    hd_lcc out = c;
+    out.b = 5;                 /* bit 0: the image leaves the coset */
+    hd_choose_comm_msgs(&t, &out, 1, 0, 99, false, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_NONE);
+    hd_lcc skew = { HD_SCATTER, hd_matrix_zero(4), 0 };
+    skew.A.row[0] = 1;
+    skew.A.row[3] = 8;
+    skew.A.row[1] = 2;
+    skew.A.row[2] = 2;         /* kernel: e2 alone, but y1 also sets bit 2 */
+    hd_choose_comm_msgs(&t, &skew, 1, 0, 99, false, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_DISTRIBUTE);
+    assert_int_equal(ch.dims, 4);
+    skew.A.row[1] = 6;         /* y1 + y2 -> bit 1: kernel e1 + e2, no subcube */
+    skew.A.row[2] = 0;
+    hd_choose_comm_msgs(&t, &skew, 1, 0, 99, false, m, true, &ch);
+    assert_int_equal(ch.pattern, HD_PATTERN_NONE);
+}
+
 /* What cannot be priced is said, not guessed. */
 static void unpriced(void **state)
 {
@@ -155,7 +207,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(inversion_linkbound), cmocka_unit_test(inversion_ncube2),
         cmocka_unit_test(broadcast),
-        cmocka_unit_test(distribute_collect), cmocka_unit_test(unpriced),
+        cmocka_unit_test(distribute_collect), cmocka_unit_test(cosets),
+        cmocka_unit_test(unpriced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,14 @@ typedef struct {
     const int *dest;      /* PERMUTED SEND: dest[v] is where virtual v's message goes */
     hd_coll_type type;    /* HISTOGRAM */
     hd_coll_op op;
+    uint64_t dims;        /* 0: the whole cube.  Else physical dimensions: the
+                           * algorithm (BCAST*, DISTRIBUTE*, COLLECT,
+                           * ALLGATHER) runs in every coset of the subcube
+                           * they span at once, on disjoint links; root is
+                           * the virtual id of the root of the caller's own
+                           * coset, and block j of send or recv belongs to
+                           * the member whose physical number has j in
+                           * those bits (hd_coll_subcube_index) */
 } hd_coll_args;
 
 /* Runs one algorithm on every processor.  What send and recv hold:
@@ -131,6 +139,9 @@ typedef struct {
  *   HISTOGRAM: every send holds P * count elements of `type`; the
  *       op-combination over all nodes of block v lands in v's recv. */
 void hd_coll_run(const hd_coll_args *args);
+/* Virtual processor v's block in a collective over the subcube `dims`
+ * (hd_coll_args.dims): its physical number's bits at those dimensions. */
+int hd_coll_subcube_index(int v, uint64_t dims);
 
 /* The everyday calls, each with the algorithm whose time has the optimal
  * highest-order term (Stout and Wagar 1990, Section 9). */
