@@ -18,6 +18,8 @@
 #ifndef HYPERDO_ANALYSIS_H
 #define HYPERDO_ANALYSIS_H
 
+#include <stdio.h>
+
 #include "gf2.h"
 #include "hd_alloc.h"
 #include "hyperdo/cost.h"
@@ -1046,5 +1048,66 @@ int hd_wu_prog_maps(const hd_wu_prog *w, const hd_wu_prog_result *r, hd_wu_map *
  * an upper bound on a straight run). */
 int hd_wu_prog_remaps(const hd_target *t, const hd_wu_prog *w, const hd_agl *at,
                       const hd_mapping *Q);
+
+/* ---------------------------- finite element graphs (Chung and Ranka 1990) */
+
+/* The machine of Section 5 (from Saad and Schultz): a task, a message's
+ * start-up and one word, in microseconds. */
+typedef struct {
+    double task_us, setup_us, word_us;
+} hd_fem_times;
+#define HD_FEM_TIMES_DEFAULT { 1190, 1150, 10 }
+
+/* Section 2.3's two channel models: both directions of a link in a step,
+ * or one. */
+typedef enum { HD_FEM_BI, HD_FEM_UNI } hd_fem_channels;
+
+#define HD_FEM_MAX_DIST 64
+/* A mapping of the N nodes of an NB graph onto the n-cube, costed as
+ * Section 2.3 says (fem_cost.c; the corrections in docs/meshes.md). */
+typedef struct {
+    int n, N;
+    int max_load;              /* nodes on the busiest processor */
+    bool lbc;                  /* max_load = ceil(N / 2^n) */
+    bool neighbour_mapping;    /* every NB edge within 2 bits (Definition 7) */
+    long long dilation[HD_FEM_MAX_DIST + 1];  /* NB edges by the Hamming
+                                               * distance of their processors */
+    long long words;           /* sum of c_kl: distinct (node, processor) needs */
+    int steps[2];              /* [HD_FEM_BI], [HD_FEM_UNI] */
+    long long *step_max[2];    /* per step: the most words on one directed channel */
+    double c_us[2];            /* Eq. 3 */
+    double tpar_us[2];         /* Eq. 2 */
+    double speedup[2];         /* Eq. 4, T_seq = N T_task */
+    double eubs[2], elbs[2];   /* Eqs. 8.1, 8.2 (bi), 9.1, 9.2 (uni) */
+    double elbs_bi_printed;    /* what the paper's tables print for ELBS_bi:
+                                * Eq. 8.2 with 200 us more (docs/meshes.md) */
+} hd_fem_report;
+
+/* proc[v] in 0 .. 2^n - 1 for each node v of nb.  HD_OK, HD_EINVAL (a
+ * processor out of range, n outside 0 .. 30), HD_ENOMEM. */
+int hd_fem_cost(const hd_graph *nb, int n, const int *proc, const hd_fem_times *t,
+                hd_fem_report *out);
+void hd_fem_report_free(hd_fem_report *r);
+
+/* The 2-way stripes partition mapping (Section 3, fem_map.c): for each of
+ * the log M + 1 mesh shapes 2^x x 2^y, BFS stripes from nodes 0 and
+ * floor(N/2), merged to 2^x and 2^y, placed by the binary reflected Gray
+ * code (Eqs. 5-7), balanced by load_transfer; the shape of least C under
+ * `ch` is kept.  *shape_x: its x.  progress: NULL or a stream for a line
+ * per shape.  HD_OK or HD_ENOMEM. */
+int hd_fem_stripes(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
+                   int *proc, int *shape_x, FILE *progress);
+/* The greedy assignment (Section 4): HD_OK, or HD_EINVAL when the
+ * neighbour mapping is impossible its way (the tables' "-"); proc is then
+ * partial (-1 where unassigned). */
+int hd_fem_greedy(const hd_graph *nb, const hd_graph *adj, int n, int *proc);
+
+/* Baselines from Debian's libraries (fem_baselines.c): Scotch's mapping
+ * onto its hypercube target (hcub), and METIS's k-way partition into 2^n
+ * parts followed by the relabelling of the parts onto the cube of least
+ * C under `ch`.  HD_OK, or an error with err saying why. */
+int hd_fem_scotch(const hd_graph *nb, int n, int *proc, char *err, size_t errlen);
+int hd_fem_metis(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
+                 int *proc, char *err, size_t errlen);
 
 #endif

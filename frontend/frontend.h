@@ -55,6 +55,25 @@ int hd_spec_read(FILE *in, const char *path, hd_spec *out, hd_diag *err);
 int hd_spec_parse_string(const char *text, const char *path, hd_spec *out,
                          hd_diag *err);
 
+/* ------------------------------------------------- meshes and graphs */
+
+/* What a mesh or graph file gives: the mesh when it is one (has_mesh),
+ * and its NB and ADJ graphs (for a graph file, the graph itself, both). */
+typedef struct {
+    bool has_mesh;
+    hd_mesh mesh;
+    hd_graph nb, adj;
+} hd_mesh_input;
+
+/* Reads path (mesh_read.c): Gmsh MSH 2.2 or 4.1 ASCII (.msh: triangles,
+ * quads, tetrahedra, hexahedra; other elements are skipped), a METIS mesh
+ * (.mesh), a METIS or Chaco graph (.graph, .chaco, .metis), a Matrix
+ * Market coordinate pattern (.mtx).  Returns HD_SPEC_OK, or
+ * HD_SPEC_ESYNTAX / EIO / ENOMEM with err saying where and why (printed
+ * "path:line: error: message"); *out needs hd_mesh_input_free either way. */
+int hd_read_mesh_file(const char *path, hd_mesh_input *out, hd_diag *err);
+void hd_mesh_input_free(hd_mesh_input *in);
+
 /* ------------------------------------------------------------------ C */
 
 typedef struct {

@@ -596,4 +596,45 @@ void hd_loop_free(hd_loop *l);
  * both). */
 bool hd_ref_same_index(const hd_program *p, const hd_ref *x, const hd_ref *y);
 
+/* ------------------------------------------- meshes and their graphs */
+
+/* A finite element mesh (Chung and Ranka 1990, Section 2.2): elements,
+ * each a list of node numbers.  mesh.c. */
+typedef enum {
+    HD_ELEM_TRIANGLE,   /* 3 nodes */
+    HD_ELEM_QUAD,       /* 4, in order around the element */
+    HD_ELEM_TETRA,      /* 4 */
+    HD_ELEM_HEXA,       /* 8: Gmsh's order, a face 0-1-2-3 then 4-5-6-7 */
+} hd_elem_kind;
+
+typedef struct {
+    int nnodes, nelems;
+    int *eptr;              /* nelems + 1: element e's nodes are
+                             * eind[eptr[e] .. eptr[e + 1]) */
+    int *eind;              /* node numbers 0 .. nnodes - 1 */
+    unsigned char *kind;    /* nelems hd_elem_kind */
+} hd_mesh;
+
+/* An undirected graph in compressed rows (METIS's xadj/adjncy): vertex
+ * v's neighbours are adj[xadj[v] .. xadj[v + 1]), increasing, without v
+ * itself, and u is v's exactly when v is u's. */
+typedef struct {
+    int n;
+    int *xadj;              /* n + 1 */
+    int *adj;               /* xadj[n] */
+} hd_graph;
+
+void hd_mesh_free(hd_mesh *m);
+void hd_graph_free(hd_graph *g);
+/* The NB graph (Chung and Ranka 1990, Definition 5): nodes that share an
+ * element.  HD_SPEC_OK or HD_SPEC_ENOMEM. */
+int hd_mesh_nb_graph(const hd_mesh *m, hd_graph *out);
+/* The ADJ graph (Definition 4): the elements' edges (a quad's sides, not
+ * its diagonals; a tetrahedron's six edges; a hexahedron's twelve). */
+int hd_mesh_adj_graph(const hd_mesh *m, hd_graph *out);
+/* A quad mesh of nx x ny nodes (node x + nx y), its x direction wrapped
+ * into a cylinder when wrap_x, both into a torus when wrap_y too: the
+ * paper's kinds of sample (Section 5).  nx, ny >= 2 (>= 3 when wrapped). */
+int hd_mesh_quads(int nx, int ny, bool wrap_x, bool wrap_y, hd_mesh *out);
+
 #endif

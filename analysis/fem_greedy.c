@@ -1,0 +1,2 @@
+/* fem_greedy.c — see analysis.h (Chung and Ranka 1990). */
+#include "analysis.h"

@@ -1,0 +1,2 @@
+/* fem_map.c — see analysis.h (Chung and Ranka 1990). */
+#include "analysis.h"
