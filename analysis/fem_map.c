@@ -1,2 +1,330 @@
-/* fem_map.c — see analysis.h (Chung and Ranka 1990). */
+/*
+ * fem_map.c — the 2-way stripes partition mapping of Chung and Ranka 1990
+ * (Section 3), with the corrections docs/meshes.md gives:
+ *
+ *   Phase I   two breadth-first stripes partitions of the NB graph, from
+ *             node 0 and node floor(N/2) (the paper's node(1) and
+ *             node(floor(N/2) + 1)); each node's two labels are its rows
+ *             and columns of a 2^x x 2^y processor mesh (Lemma 2: NB
+ *             neighbours' labels differ by at most 1), stripes merged in
+ *             adjacent pairs of least total until 2^x and 2^y remain
+ *             (ties: the lowest pair), the mesh placed on the cube by the
+ *             binary reflected Gray code, row bits high (Eqs. 5-7, with
+ *             Eq. 7's bound <= 2^x - 1);
+ *   Phase II  the load transfer matrix of Rules 1-3 (quotas floor(N/M)
+ *             or one more, the first N mod M processors in mesh order
+ *             taking one more: the paper assumes M divides N), then
+ *             load_transfer moving nodes along it while every NB edge
+ *             stays within two bits (first nodes with a neighbour on the
+ *             receiver, then any);
+ *   driver    every shape x = 0 .. n (log M + 1 of them, not log M), the
+ *             one of least C kept (the printed "best < cost" keeps the
+ *             largest).
+ */
 #include "analysis.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned gray(unsigned r)
+{
+    return r ^ (r >> 1);
+}
+
+/* Breadth-first labels from `start`; components it does not reach follow,
+ * each from its lowest node, with labels after the last (the paper's
+ * graphs are connected).  Returns the largest label. */
+static int stripes(const hd_graph *g, int start, int *label, int *queue)
+{
+    for (int v = 0; v < g->n; v++)
+        label[v] = -1;
+    int top = -1, next = 0;
+    for (int root = start;; root = next) {
+        int head = 0, tail = 0, base = top + 1;
+        label[root] = base;
+        queue[tail++] = root;
+        while (head < tail) {
+            int v = queue[head++];
+            if (label[v] > top)
+                top = label[v];
+            for (int e = g->xadj[v]; e < g->xadj[v + 1]; e++)
+                if (label[g->adj[e]] < 0) {
+                    label[g->adj[e]] = label[v] + 1;
+                    queue[tail++] = g->adj[e];
+                }
+        }
+        while (next < g->n && label[next] >= 0)
+            next++;
+        if (next == g->n)
+            return top;
+    }
+}
+
+/* Stripes 0 .. last merged into `want` (Section 3.1): while there are more,
+ * the adjacent pair of least total node count becomes one (ties: the
+ * lowest).  into[old] = the new label. */
+static void merge(const int *label, int N, int last, int want, int *into)
+{
+    int L = last + 1;
+    long long *count = calloc((size_t)L, sizeof *count);
+    int *first = malloc((size_t)L * sizeof *first);   /* old label each group starts at */
+    if (!count || !first) {
+        free(count);
+        free(first);
+        for (int b = 0; b < L; b++)
+            into[b] = b < want ? b : want - 1;   /* (never: callers check) */
+        return;
+    }
+    for (int v = 0; v < N; v++)
+        count[label[v]]++;
+    for (int b = 0; b < L; b++)
+        first[b] = b;
+    int groups = L;
+    while (groups > want) {
+        int m = 0;
+        for (int k = 1; k + 1 < groups; k++)
+            if (count[k] + count[k + 1] < count[m] + count[m + 1])
+                m = k;
+        count[m] += count[m + 1];
+        memmove(count + m + 1, count + m + 2, (size_t)(groups - m - 2) * sizeof *count);
+        memmove(first + m + 1, first + m + 2, (size_t)(groups - m - 2) * sizeof *first);
+        groups--;
+    }
+    for (int k = 0, b = 0; b < L; b++) {
+        while (k + 1 < groups && first[k + 1] <= b)
+            k++;
+        into[b] = k;
+    }
+    free(count);
+    free(first);
+}
+
+/* The mesh of 2^x rows and 2^y columns, positions row-major. */
+typedef struct {
+    int x, y, rows, cols, M;
+    const hd_graph *g;
+    int *pos;          /* per node: its mesh position */
+    int *load;         /* per position */
+    int *net;          /* [4 pos + d]: nodes pos still gives its neighbour
+                        * in direction d (right, down, left, up); < 0: gets */
+} mesh;
+
+static int addr(const mesh *m, int p)
+{
+    return (int)((gray((unsigned)(p / m->cols)) << m->y) | gray((unsigned)(p % m->cols)));
+}
+
+/* The neighbour of p in direction d, or -1. */
+static int step(const mesh *m, int p, int d)
+{
+    int r = p / m->cols, c = p % m->cols;
+    switch (d) {
+    case 0: return c + 1 < m->cols ? p + 1 : -1;
+    case 1: return r + 1 < m->rows ? p + m->cols : -1;
+    case 2: return c > 0 ? p - 1 : -1;
+    default: return r > 0 ? p - m->cols : -1;
+    }
+}
+
+/* p gives q (in direction d) one node of the transfer matrix. */
+static void owe(mesh *m, int p, int d)
+{
+    m->net[4 * p + d]++;
+    m->net[4 * step(m, p, d) + (d + 2) % 4]--;
+}
+
+/* Section 3.2, step 1: Rules 1-3 on the loads alone, processors in mesh
+ * order; an absent right or down counts +inf for Rule 1, -inf for Rule 2.
+ * Ties go right, as "otherwise" reads. */
+static void transfer_matrix(mesh *m, int N)
+{
+    int *vl = malloc((size_t)m->M * sizeof *vl);
+    if (!vl)
+        return;
+    memcpy(vl, m->load, (size_t)m->M * sizeof *vl);
+    for (int p = 0; p < m->M; p++) {
+        int quota = N / m->M + (p < N % m->M);
+        int right = step(m, p, 0), down = step(m, p, 1);
+        if (right < 0 && down < 0)
+            break;
+        while (vl[p] > quota) {
+            long long lr = right < 0 ? LLONG_MAX : vl[right], ld = down < 0 ? LLONG_MAX : vl[down];
+            int d = ld < lr ? 1 : 0;
+            owe(m, p, d);
+            vl[p]--;
+            vl[step(m, p, d)]++;
+        }
+        while (vl[p] < quota) {
+            long long lr = right < 0 ? LLONG_MIN : vl[right], ld = down < 0 ? LLONG_MIN : vl[down];
+            int d = ld > lr ? 1 : 0;
+            owe(m, step(m, p, d), (d + 2) % 4);
+            vl[p]++;
+            vl[step(m, p, d)]--;
+        }
+    }
+    free(vl);
+}
+
+/* Would node x on position q keep every NB edge within two bits? */
+static bool keeps_neighbour_mapping(const mesh *m, int v, int q)
+{
+    int a = addr(m, q);
+    for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++)
+        if (__builtin_popcount((unsigned)(a ^ addr(m, m->pos[m->g->adj[e]]))) > 2)
+            return false;
+    return true;
+}
+
+static bool has_neighbour_on(const mesh *m, int v, int q)
+{
+    for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++)
+        if (m->pos[m->g->adj[e]] == q)
+            return true;
+    return false;
+}
+
+static bool gives(const mesh *m, int p)
+{
+    for (int d = 0; d < 4; d++)
+        if (m->net[4 * p + d] > 0)
+            return true;
+    return false;
+}
+
+/* One move of load_transfer's lines 5-10 (first loop: near, a node with
+ * a neighbour on the receiver; second: any node): from p, along a
+ * direction it still owes, to a receiver below the largest load, the
+ * lowest such node.  Returns the node moved, or -1. */
+static int move_one(mesh *m, int p, bool near)
+{
+    int most = 0;
+    for (int q = 0; q < m->M; q++)
+        if (m->load[q] > most)
+            most = m->load[q];
+    for (int d = 0; d < 4; d++) {
+        int q = step(m, p, d);
+        if (m->net[4 * p + d] <= 0 || m->load[q] >= most)
+            continue;
+        for (int v = 0; v < m->g->n; v++) {
+            if (m->pos[v] != p || (near && !has_neighbour_on(m, v, q)) ||
+                !keeps_neighbour_mapping(m, v, q))
+                continue;
+            m->pos[v] = q;
+            m->load[p]--;
+            m->load[q]++;
+            m->net[4 * p + d]--;
+            m->net[4 * q + (d + 2) % 4]++;
+            return v;
+        }
+    }
+    return -1;
+}
+
+/* Section 3.2, step 2: load_transfer.  Q: the positions that still owe;
+ * the active one of most load (ties: the lowest) moves a node or goes
+ * inactive; a move wakes the inactive ones holding a neighbour of the
+ * node.  Both loops, again, until nothing is owed or nothing moves. */
+static void load_transfer(mesh *m)
+{
+    bool *asleep = calloc((size_t)m->M, sizeof *asleep);
+    if (!asleep)
+        return;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int loop = 0; loop < 2; loop++) {
+            memset(asleep, 0, (size_t)m->M * sizeof *asleep);
+            for (;;) {
+                int p = -1;
+                for (int q = 0; q < m->M; q++)
+                    if (!asleep[q] && gives(m, q) && (p < 0 || m->load[q] > m->load[p]))
+                        p = q;
+                if (p < 0)
+                    break;
+                int v = move_one(m, p, loop == 0);
+                if (v < 0) {
+                    asleep[p] = true;
+                    continue;
+                }
+                moved = true;
+                for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++)
+                    asleep[m->pos[m->g->adj[e]]] = false;
+            }
+        }
+    }
+    free(asleep);
+}
+
+/* The mapping of one shape into proc. */
+static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, const int *l2,
+                     int last2, int *proc)
+{
+    mesh m = { x, n - x, 1 << x, 1 << (n - x), 1 << n, g, NULL, NULL, NULL };
+    int *into1 = malloc(((size_t)last1 + 1) * sizeof *into1);
+    int *into2 = malloc(((size_t)last2 + 1) * sizeof *into2);
+    m.pos = malloc(((size_t)g->n + 1) * sizeof *m.pos);
+    m.load = calloc((size_t)m.M, sizeof *m.load);
+    m.net = calloc(4 * (size_t)m.M, sizeof *m.net);
+    int rc = into1 && into2 && m.pos && m.load && m.net ? HD_OK : HD_ENOMEM;
+    if (rc == HD_OK) {
+        merge(l1, g->n, last1, m.rows, into1);
+        merge(l2, g->n, last2, m.cols, into2);
+        for (int v = 0; v < g->n; v++) {
+            m.pos[v] = into1[l1[v]] * m.cols + into2[l2[v]];
+            m.load[m.pos[v]]++;
+        }
+        transfer_matrix(&m, g->n);
+        load_transfer(&m);
+        for (int v = 0; v < g->n; v++)
+            proc[v] = addr(&m, m.pos[v]);
+    }
+    free(into1);
+    free(into2);
+    free(m.pos);
+    free(m.load);
+    free(m.net);
+    return rc;
+}
+
+int hd_fem_stripes(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
+                   int *proc, int *shape_x, FILE *progress)
+{
+    if (n < 0 || n > 20)
+        return HD_EINVAL;
+    int N = nb->n;
+    int *l1 = malloc(((size_t)N + 1) * sizeof *l1), *l2 = malloc(((size_t)N + 1) * sizeof *l2);
+    int *queue = malloc(((size_t)N + 1) * sizeof *queue);
+    int *try = malloc(((size_t)N + 1) * sizeof *try);
+    int rc = l1 && l2 && queue && try ? HD_OK : HD_ENOMEM;
+    double best = -1;
+    *shape_x = -1;
+    if (rc == HD_OK && N == 0)
+        *shape_x = 0;
+    if (rc == HD_OK && N > 0) {
+        int last1 = stripes(nb, 0, l1, queue), last2 = stripes(nb, N / 2, l2, queue);
+        for (int x = 0; x <= n && rc == HD_OK; x++) {
+            rc = map_shape(nb, n, x, l1, last1, l2, last2, try);
+            hd_fem_report r;
+            if (rc == HD_OK)
+                rc = hd_fem_cost(nb, n, try, t, &r);
+            if (rc != HD_OK)
+                break;
+            if (progress)
+                fprintf(progress, "hyperdo map: stripes, mesh %d x %d: max load %d, C_bi %.0f us, "
+                                  "C_uni %.0f us%s\n", 1 << x, 1 << (n - x), r.max_load,
+                        r.c_us[HD_FEM_BI], r.c_us[HD_FEM_UNI],
+                        r.neighbour_mapping ? "" : " (no neighbour mapping)");
+            if (best < 0 || r.c_us[ch] < best) {
+                best = r.c_us[ch];
+                *shape_x = x;
+                memcpy(proc, try, (size_t)N * sizeof *proc);
+            }
+            hd_fem_report_free(&r);
+        }
+    }
+    free(l1);
+    free(l2);
+    free(queue);
+    free(try);
+    return rc;
+}

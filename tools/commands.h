@@ -20,6 +20,8 @@ enum { HD_EXIT_OK = 0, HD_EXIT_FAILURE = 1, HD_EXIT_USAGE = 2 };
 
 int hd_cmd_analyze(int argc, char **argv);
 int hd_cmd_check(int argc, char **argv);
+int hd_cmd_cost(int argc, char **argv);
+int hd_cmd_map(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_translate(int argc, char **argv);
 

@@ -27,6 +27,10 @@ static const command commands[] = {
     { "sim", "simulate one LCC on a flit-level wormhole n-cube, with or "
              "without the mapping, or a collective on the link-bound cube",
              hd_cmd_sim },
+    { "map", "map a finite element mesh onto the n-cube (Chung and Ranka "
+             "1990, Scotch, METIS) and report its cost", hd_cmd_map },
+    { "cost", "cost a mapping of a finite element mesh as Chung and Ranka "
+              "1990 do", hd_cmd_cost },
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
