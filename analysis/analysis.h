@@ -1102,6 +1102,15 @@ int hd_fem_stripes(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_t
  * partial (-1 where unassigned). */
 int hd_fem_greedy(const hd_graph *nb, const hd_graph *adj, int n, int *proc);
 
+/* Hou et al. 2001's bit reordering applied to a finite element mapping
+ * (fem_map.c): the permutation of the address bits (all n! of them, n <=
+ * 7) that makes proc cheapest under `ch` (C, then the other model's C),
+ * applied to proc.  Renaming the bits keeps every distance, so the load,
+ * the neighbour mapping and the words stay; only e-cube routing's order
+ * of dimensions changes.  HD_OK, HD_ETOOBIG above n = 7, HD_ENOMEM. */
+int hd_fem_reorder_bits(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
+                        int *proc);
+
 /* Baselines from Debian's libraries (fem_baselines.c): Scotch's mapping
  * onto its hypercube target (hcub), and METIS's k-way partition into 2^n
  * parts followed by the relabelling of the parts onto the cube of least

@@ -328,3 +328,69 @@ int hd_fem_stripes(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_t
     free(try);
     return rc;
 }
+
+/* The next permutation of r[0 .. n-1] in lexicographic order; false after
+ * the last. */
+static bool next_order(int *r, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && r[i] > r[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = n - 1;
+    while (r[j] < r[i])
+        j--;
+    int t = r[i];
+    r[i] = r[j];
+    r[j] = t;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        t = r[a];
+        r[a] = r[b];
+        r[b] = t;
+    }
+    return true;
+}
+
+int hd_fem_reorder_bits(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
+                        int *proc)
+{
+    if (n > 7)
+        return HD_ETOOBIG;
+    int N = nb->n, r[8], best_r[8];
+    int *try = malloc(((size_t)N + 1) * sizeof *try);
+    if (!try)
+        return HD_ENOMEM;
+    for (int k = 0; k < n; k++)
+        r[k] = best_r[k] = k;
+    double best[2] = { -1, -1 };
+    int rc = HD_OK;
+    do {
+        for (int v = 0; v < N; v++) {
+            int p = 0;
+            for (int k = 0; k < n; k++)
+                p |= (proc[v] >> k & 1) << r[k];
+            try[v] = p;
+        }
+        hd_fem_report rep;
+        rc = hd_fem_cost(nb, n, try, t, &rep);
+        if (rc != HD_OK)
+            break;
+        double c = rep.c_us[ch], other = rep.c_us[!ch];
+        if (best[0] < 0 || c < best[0] || (c == best[0] && other < best[1])) {
+            best[0] = c;
+            best[1] = other;
+            memcpy(best_r, r, sizeof r);
+        }
+        hd_fem_report_free(&rep);
+    } while (next_order(r, n));
+    if (rc == HD_OK)
+        for (int v = 0; v < N; v++) {
+            int p = 0;
+            for (int k = 0; k < n; k++)
+                p |= (proc[v] >> k & 1) << best_r[k];
+            proc[v] = p;
+        }
+    free(try);
+    return rc;
+}

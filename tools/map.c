@@ -29,14 +29,14 @@ typedef struct {
     const char *algorithm;     /* stripes (default), greedy, scotch, metis, best */
     const char *cost;          /* bi (default) or uni */
     long dim;                  /* -1: not given */
-    bool json, progress;
+    bool json, progress, reorder;
     hd_fem_times t;
 } map_options;
 
 static const char map_usage[] =
     "usage: hyperdo map MESH --dim N [--algorithm stripes|greedy|scotch|metis|best] "
-    "[--cost bi|uni] [-o MAPFILE] [--json] [--t-task US] [--t-setup US] [--t-c US] "
-    "[--progress]";
+    "[--cost bi|uni] [--reorder-bits] [-o MAPFILE] [--json] [--t-task US] [--t-setup US] "
+    "[--t-c US] [--progress]";
 static const char cost_usage[] =
     "usage: hyperdo cost MESH MAPFILE [--dim N] [--json] [--t-task US] [--t-setup US] "
     "[--t-c US]";
@@ -68,6 +68,8 @@ static void map_help(void)
         "                      metis     METIS's partition, parts relabelled\n"
         "                      best      the cheapest of the four under --cost\n"
         "  --cost bi|uni       the channel model the choices minimise (bi)\n"
+        "  --reorder-bits      then rename the address bits as Hou et al. 2001\n"
+        "                      do for LCCs: the cheapest of the n! orders (n <= 7)\n"
         "  -o MAPFILE          write the mapping: line v + 1 holds node v's\n"
         "                      processor (METIS's partition file format)\n"
         "  --json              one JSON object instead of the report\n"
@@ -120,6 +122,7 @@ static const hd_option map_table[] = {
     { "-o", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(map_options, out), "a file", NULL },
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(map_options, json), NULL, NULL },
     { "--progress", HD_OPT_NO_VALUE, NULL, offsetof(map_options, progress), NULL, NULL },
+    { "--reorder-bits", HD_OPT_NO_VALUE, NULL, offsetof(map_options, reorder), NULL, NULL },
     { "--t-task", HD_OPT_VALUE, NULL, offsetof(map_options, t.task_us),
       "a time in microseconds, >= 0", parse_us },
     { "--t-setup", HD_OPT_VALUE, NULL, offsetof(map_options, t.setup_us),
@@ -263,12 +266,14 @@ static json_t *steps_json(const hd_fem_report *r, int model)
     return a;
 }
 
-static void print_json(const char *algorithm, int shape_x, const hd_fem_report *r,
-                       const hd_fem_times *t)
+static void print_json(const char *algorithm, int shape_x, bool reordered,
+                       const hd_fem_report *r, const hd_fem_times *t)
 {
     json_t *j = json_object();
-    if (algorithm)
+    if (algorithm) {
         json_object_set_new(j, "algorithm", json_string(algorithm));
+        json_object_set_new(j, "reordered_bits", json_boolean(reordered));
+    }
     if (shape_x >= 0) {
         json_object_set_new(j, "mesh_rows", json_integer(1 << shape_x));
         json_object_set_new(j, "mesh_cols", json_integer(1 << (r->n - shape_x)));
@@ -448,6 +453,15 @@ static int run_map(void *opts)
             hd_fem_report_free(&r);
         }
     }
+    if (rc == HD_EXIT_OK && o->reorder) {
+        int e = hd_fem_reorder_bits(&in.nb, (int)o->dim, ch, &o->t, proc);
+        if (e != HD_OK) {
+            fprintf(stderr, "hyperdo: error: --reorder-bits: %s\n",
+                    e == HD_ETOOBIG ? "tries the n! orders of the address bits, n <= 7"
+                                    : "out of memory");
+            rc = HD_EXIT_FAILURE;
+        }
+    }
     hd_fem_report r;
     if (rc == HD_EXIT_OK && hd_fem_cost(&in.nb, (int)o->dim, proc, &o->t, &r) != HD_OK) {
         fprintf(stderr, "hyperdo: error: out of memory\n");
@@ -457,7 +471,7 @@ static int run_map(void *opts)
         rc = write_mapping(o->out, proc, N);
     if (rc == HD_EXIT_OK) {
         if (o->json)
-            print_json(chosen, shape_x, &r, &o->t);
+            print_json(chosen, shape_x, o->reorder, &r, &o->t);
         else
             print_text(chosen, shape_x, &r);
         hd_fem_report_free(&r);
@@ -470,7 +484,7 @@ static int run_map(void *opts)
 
 int hd_cmd_map(int argc, char **argv)
 {
-    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false,
+    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false, false,
                       HD_FEM_TIMES_DEFAULT };
     return hd_run_command(argc, argv, &o, parse_map, run_map);
 }
@@ -566,7 +580,7 @@ static int run_cost(void *opts)
     }
     if (rc == HD_EXIT_OK) {
         if (o->json)
-            print_json(NULL, -1, &r, &o->t);
+            print_json(NULL, -1, false, &r, &o->t);
         else
             print_text(NULL, -1, &r);
         hd_fem_report_free(&r);
@@ -578,7 +592,7 @@ static int run_cost(void *opts)
 
 int hd_cmd_cost(int argc, char **argv)
 {
-    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false,
+    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false, false,
                       HD_FEM_TIMES_DEFAULT };
     return hd_run_command(argc, argv, &o, parse_cost, run_cost);
 }
