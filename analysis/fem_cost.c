@@ -8,7 +8,8 @@
  *   a step every processor forwards what it holds one e-cube hop (lowest
  *          differing bit first, Fig. 3(a)); data relayed in a step leaves
  *          in a later one (store-and-forward: the update of C waits for
- *          the end of the step, which Fig. 3(b) needs);
+ *          the end of the step, which Fig. 3(b) needs): runtime/sim/saf.c,
+ *          which the sim back end shares;
  *   bi     every channel carries both directions in a step;
  *   uni    a link carries one direction: the end whose bit of the link's
  *          dimension equals `toggle` sends if it has anything for it, the
@@ -19,51 +20,17 @@
  *          leave two-hop data unsent).
  */
 #include "analysis.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Words that processor `at` holds for processor `to`. */
-typedef struct {
-    uint32_t at, to;
-    long long words;
-} parcel;
-
-static int by_at_to(const void *a, const void *b)
-{
-    const parcel *x = a, *y = b;
-    if (x->at != y->at)
-        return x->at < y->at ? -1 : 1;
-    return x->to < y->to ? -1 : x->to > y->to;
-}
-
-static uint32_t next_hop(uint32_t at, uint32_t to)
-{
-    uint32_t diff = at ^ to;
-    return at ^ (diff & -diff);
-}
-
-/* The parcels sorted by (at, to) with equal ones merged; returns the
- * new count. */
-static size_t merge(parcel *p, size_t m)
-{
-    qsort(p, m, sizeof *p, by_at_to);
-    size_t k = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (k > 0 && p[k - 1].at == p[i].at && p[k - 1].to == p[i].to)
-            p[k - 1].words += p[i].words;
-        else
-            p[k++] = p[i];
-    }
-    return k;
-}
-
-/* c_kl as parcels at k for l: each node's distinct other processors among
- * its NB neighbours. */
-static parcel *needs(const hd_graph *nb, const int *proc, size_t *count)
+/* c_kl as parcels from k to l: each node's distinct other processors
+ * among its NB neighbours, one word each. */
+static hd_saf_parcel *needs(const hd_graph *nb, const int *proc, size_t *count)
 {
     size_t cap = (size_t)(nb->n > 0 ? nb->xadj[nb->n] : 0) + 1, m = 0;
-    parcel *p = malloc(cap * sizeof *p);
+    hd_saf_parcel *p = malloc(cap * sizeof *p);
     uint32_t *seen = malloc(cap * sizeof *seen);
     if (!p || !seen) {
         free(p);
@@ -81,104 +48,11 @@ static parcel *needs(const hd_graph *nb, const int *proc, size_t *count)
                 seen[s++] = q;
         }
         for (size_t i = 0; i < s; i++)
-            p[m++] = (parcel){ (uint32_t)proc[v], seen[i], 1 };
+            p[m++] = (hd_saf_parcel){ (uint32_t)proc[v], seen[i], 1 };
     }
     free(seen);
-    *count = merge(p, m);
+    *count = m;
     return p;
-}
-
-/* One step's channel loads: the parcels that move (their at -> next hop)
- * summed per directed channel; the largest. */
-static long long busiest(parcel *moving, size_t m)
-{
-    for (size_t i = 0; i < m; i++)
-        moving[i].to = next_hop(moving[i].at, moving[i].to);
-    size_t channels = merge(moving, m);
-    long long most = 0;
-    for (size_t i = 0; i < channels; i++)
-        if (moving[i].words > most)
-            most = moving[i].words;
-    return most;
-}
-
-/* Appends a step's maximum to *steps (grown as needed). */
-static int push_step(hd_fem_report *r, int model, long long most, size_t *cap)
-{
-    if ((size_t)r->steps[model] == *cap) {
-        size_t nc = *cap ? 2 * *cap : 8;
-        long long *s = realloc(r->step_max[model], nc * sizeof *s);
-        if (!s)
-            return HD_ENOMEM;
-        r->step_max[model] = s;
-        *cap = nc;
-    }
-    r->step_max[model][r->steps[model]++] = most;
-    return HD_OK;
-}
-
-/* Runs Section 2.3's loop for one model over a copy of the c_kl parcels. */
-static int run(const parcel *c, size_t m, int model, hd_fem_report *r)
-{
-    parcel *pend = malloc((m ? m : 1) * sizeof *pend);
-    parcel *moving = malloc((m ? m : 1) * sizeof *moving);
-    bool *goes = malloc((m ? m : 1) * sizeof *goes);
-    if (!pend || !moving || !goes) {
-        free(pend);
-        free(moving);
-        free(goes);
-        return HD_ENOMEM;
-    }
-    memcpy(pend, c, m * sizeof *pend);
-    size_t cap = 0;
-    int toggle = 0, rc = HD_OK;
-    while (m > 0 && rc == HD_OK) {
-        for (size_t i = 0; i < m; i++) {
-            uint32_t l = next_hop(pend[i].at, pend[i].to), k = pend[i].at ^ l;
-            /* uni: the priority end (its bit k is toggle) always sends;
-             * the other only where the priority end sends nothing over
-             * the same link this step. */
-            goes[i] = model == HD_FEM_BI || (((pend[i].at & k) != 0) == toggle);
-        }
-        if (model == HD_FEM_UNI) {
-            /* The channels the priority ends claim, (from, next hop)
-             * sorted; a parcel of the other end goes where its link's
-             * reverse is not among them. */
-            size_t nc = 0;
-            for (size_t i = 0; i < m; i++)
-                if (goes[i])
-                    moving[nc++] = (parcel){ pend[i].at, next_hop(pend[i].at, pend[i].to), 0 };
-            nc = merge(moving, nc);
-            for (size_t i = 0; i < m; i++) {
-                if (goes[i])
-                    continue;
-                parcel rev = { next_hop(pend[i].at, pend[i].to), pend[i].at, 0 };
-                goes[i] = !bsearch(&rev, moving, nc, sizeof *moving, by_at_to);
-            }
-        }
-        size_t nm = 0, keep = 0;
-        for (size_t i = 0; i < m; i++)
-            if (goes[i])
-                moving[nm++] = pend[i];
-        long long most = busiest(moving, nm);
-        rc = push_step(r, model, most, &cap);
-        /* Relayed parcels reach their next hop at the end of the step. */
-        for (size_t i = 0; i < m; i++) {
-            if (!goes[i]) {
-                pend[keep++] = pend[i];
-                continue;
-            }
-            uint32_t l = next_hop(pend[i].at, pend[i].to);
-            if (l != pend[i].to)
-                pend[keep++] = (parcel){ l, pend[i].to, pend[i].words };
-        }
-        m = merge(pend, keep);
-        toggle ^= 1;
-    }
-    free(pend);
-    free(moving);
-    free(goes);
-    return rc;
 }
 
 void hd_fem_report_free(hd_fem_report *r)
@@ -239,18 +113,18 @@ int hd_fem_cost(const hd_graph *nb, int n, const int *proc, const hd_fem_times *
                 out->neighbour_mapping &= d <= 2;
             }
     size_t m;
-    parcel *c = needs(nb, proc, &m);
+    hd_saf_parcel *c = needs(nb, proc, &m);
     if (!c)
         return HD_ENOMEM;
     for (size_t i = 0; i < m; i++)
         out->words += c[i].words;
-    int rc = run(c, m, HD_FEM_BI, out);
-    if (rc == HD_OK)
-        rc = run(c, m, HD_FEM_UNI, out);
+    int rc = hd_saf_run(c, m, HD_SAF_BI, &out->steps[HD_FEM_BI], &out->step_max[HD_FEM_BI]);
+    if (rc == HD_SIM_OK)
+        rc = hd_saf_run(c, m, HD_SAF_UNI, &out->steps[HD_FEM_UNI], &out->step_max[HD_FEM_UNI]);
     free(c);
-    if (rc != HD_OK) {
+    if (rc != HD_SIM_OK) {
         hd_fem_report_free(out);
-        return rc;
+        return HD_ENOMEM;
     }
     for (int k = 0; k < 2; k++) {
         for (int s = 0; s < out->steps[k]; s++)

@@ -307,4 +307,27 @@ int hd_omega_run_factors(hd_omega_network net, int n, const uint32_t *first,
                          hd_omega_factors *out);
 void hd_omega_factors_free(hd_omega_factors *f);
 
+/* ------------------------------------------------------------------ */
+/* The synchronous store-and-forward n-cube of Chung and Ranka 1990,
+ * Section 2.3 (saf.c; docs/meshes.md): every step each processor forwards
+ * what it holds one e-cube hop (lowest differing bit first); what arrives
+ * in a step leaves in a later one; a step costs T_setup + (the most words
+ * on one directed channel) T_c.  Bidirectional: both directions of a link
+ * in a step; unidirectional: the end whose bit of the link's dimension
+ * equals the step's parity (0 first) sends if it has anything for the
+ * link, the other end only if not.  Steps run until nothing is left. */
+typedef enum { HD_SAF_BI, HD_SAF_UNI } hd_saf_model;
+
+typedef struct {
+    uint32_t src, dst;         /* src != dst */
+    long long words;           /* > 0 */
+} hd_saf_parcel;
+
+/* The steps of moving parcels (count of them, merged where (src, dst)
+ * repeat); *steps and (*step_max)[0 .. *steps) (malloc'd; NULL when
+ * none) are the steps and their busiest channels.  HD_SIM_OK or
+ * HD_SIM_ENOMEM, HD_SIM_EINVAL (src == dst, or words <= 0). */
+int hd_saf_run(const hd_saf_parcel *parcels, size_t count, hd_saf_model model, int *steps,
+               long long **step_max);
+
 #endif

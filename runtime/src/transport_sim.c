@@ -42,7 +42,13 @@
  *   HYPERDO_SIM_ROUTING  ecube (default) or pcube
  *   HYPERDO_SIM_MODEL    wormhole (default), or linkbound: each collective
  *                        of hyperdo/coll.h timed as a phase of its own on
- *                        Stout and Wagar 1990's link-bound cube
+ *                        Stout and Wagar 1990's link-bound cube;
+ *                        saf-bi or saf-uni: each phase timed on Chung and
+ *                        Ranka 1990's synchronous store-and-forward cube
+ *                        (runtime/sim/saf.c): T_setup = BETA per step,
+ *                        T_c = TAU x WORD per word, a message of b bytes
+ *                        ceil(b / WORD) words
+ *   HYPERDO_SIM_WORD     bytes per word of the saf models (default 8)
  *   HYPERDO_SIM_REPORT   file for the report (default: stderr); never
  *                        stdout, which is the program's own.
  *
@@ -147,6 +153,8 @@ static struct {
                          * -2 - a for a remap of array a */
     uint32_t nphases, phases_cap;
     int linkbound;      /* HYPERDO_SIM_MODEL=linkbound */
+    int saf;            /* 1 + hd_saf_model for saf-bi / saf-uni; 0: none */
+    unsigned long word; /* HYPERDO_SIM_WORD */
     struct sim_coll *colls;   /* host: the collectives timed, in order */
     size_t ncolls, colls_cap;
 } S;
@@ -197,11 +205,23 @@ static void configure(int nprocs)
             hd__fatal("HYPERDO_SIM_FLIT='%s': not a number of bytes from 1 to 2^20", s);
     }
     S.linkbound = 0;
+    S.saf = 0;
     if ((s = getenv("HYPERDO_SIM_MODEL")) && *s) {
         if (strcmp(s, "linkbound") == 0)
             S.linkbound = 1;
+        else if (strcmp(s, "saf-bi") == 0)
+            S.saf = 1 + HD_SAF_BI;
+        else if (strcmp(s, "saf-uni") == 0)
+            S.saf = 1 + HD_SAF_UNI;
         else if (strcmp(s, "wormhole") != 0)
-            hd__fatal("HYPERDO_SIM_MODEL='%s': not wormhole or linkbound", s);
+            hd__fatal("HYPERDO_SIM_MODEL='%s': not wormhole, linkbound, saf-bi or saf-uni", s);
+    }
+    S.word = 8;
+    if ((s = getenv("HYPERDO_SIM_WORD")) && *s) {
+        errno = 0;
+        S.word = strtoul(s, &end, 10);
+        if (*end || errno || S.word < 1 || S.word > (1ul << 20) || *s == '-')
+            hd__fatal("HYPERDO_SIM_WORD='%s': not a number of bytes from 1 to 2^20", s);
     }
     S.routing = HD_SIM_ECUBE;
     if ((s = getenv("HYPERDO_SIM_ROUTING")) && *s && !hd_sim_routing_parse(s, &S.routing))
@@ -373,10 +393,40 @@ static int popcount32(uint32_t x)
     return c;
 }
 
+/* HYPERDO_SIM_MODEL=saf-bi|saf-uni: the phase's messages as words moved
+ * in synchronous store-and-forward steps (Chung and Ranka 1990, Section
+ * 2.3), each step T_setup (beta) + the most words on one channel x T_c
+ * (tau per byte x the word); a message to its own processor costs
+ * nothing.  cycles: the steps; max_load: the most words in one step. */
+static void time_saf(const hd_sim_message *ms, const uint64_t *bytes, size_t count,
+                     phase_result *r)
+{
+    hd_saf_parcel *p = malloc((count ? count : 1) * sizeof *p);
+    if (!p)
+        hd__fatal("the simulation back end: out of memory for %zu messages", count);
+    size_t m = 0;
+    for (size_t i = 0; i < count; i++)
+        if (ms[i].src != ms[i].dst)
+            p[m++] = (hd_saf_parcel){ ms[i].src, ms[i].dst,
+                                      (long long)((bytes[i] + S.word - 1) / S.word) };
+    int steps;
+    long long *most;
+    if (hd_saf_run(p, m, (hd_saf_model)(S.saf - 1), &steps, &most) != HD_SIM_OK)
+        hd__fatal("the simulation back end: out of memory for the store-and-forward steps");
+    r->cycles = (uint64_t)steps;
+    for (int k = 0; k < steps; k++) {
+        r->time_us += S.beta + (double)most[k] * S.tau * (double)S.word;
+        if ((uint64_t)most[k] > r->max_load)
+            r->max_load = (uint64_t)most[k];
+    }
+    free(most);
+    free(p);
+}
+
 /* Times the messages of one phase (msg[i] from src[i], k-th of its
  * sender: ready[i]) on sim; fills r. */
-static void time_phase(hd_sim *sim, hd_sim_message *ms, const double *ready, size_t count,
-                       phase_result *r)
+static void time_phase(hd_sim *sim, hd_sim_message *ms, const double *ready,
+                       const uint64_t *bytes, size_t count, phase_result *r)
 {
     double cycle = (double)S.flit * S.tau;
     hd_sim_counts counts;
@@ -390,6 +440,10 @@ static void time_phase(hd_sim *sim, hd_sim_message *ms, const double *ready, siz
         int hops = popcount32(ms[i].src ^ ms[i].dst);
         if (hops > r->max_hops)
             r->max_hops = hops;
+    }
+    if (S.saf) {
+        time_saf(ms, bytes, count, r);
+        return;
     }
     if (!sim) {
         /* The 0-cube: one processor, messages to itself only, one after
@@ -455,6 +509,7 @@ static void report(int nprocs)
     size_t cap = 0;
     hd_sim_message *ms = NULL;
     double *ready = NULL;
+    uint64_t *sizes = NULL;
     hd_sim *sim = NULL;
     double sum = 0.0;
     uint64_t sum_msgs = 0, sum_bytes = 0;
@@ -468,6 +523,12 @@ static void report(int nprocs)
     fprintf(f, "# hyperdo-sim: %d-cube, %s routing, beta %g us/message, tau %g us/byte, "
                "%lu byte(s)/flit, cycle %g us\n",
             S.n, hd_sim_routing_name(S.routing), S.beta, S.tau, S.flit, cycle);
+    if (S.saf)
+        fprintf(f, "# model %s: synchronous store-and-forward steps (Chung and Ranka 1990), "
+                   "T_setup %g us, T_c %g us per word of %lu bytes; cycles: steps, max_load: "
+                   "the most words on one channel in a step\n",
+                S.saf - 1 == HD_SAF_BI ? "saf-bi" : "saf-uni", S.beta, S.tau * (double)S.word,
+                S.word);
     fprintf(f, "# phase doall messages bytes max_bytes max_hops max_load cycles time_us "
                "max_sends omega_passes butterfly_passes\n");
     /* Phase 0 holds messages sent outside any doall (if a host main
@@ -488,11 +549,14 @@ static void report(int nprocs)
         if (count > cap) {
             hd_sim_message *m = realloc(ms, count * sizeof *m);
             double *rd = m ? realloc(ready, count * sizeof *rd) : NULL;
+            uint64_t *sz = rd ? realloc(sizes, count * sizeof *sz) : NULL;
             if (m)
                 ms = m;
             if (rd)
                 ready = rd;
-            if (!m || !rd)
+            if (sz)
+                sizes = sz;
+            if (!m || !rd || !sz)
                 hd__fatal("the simulation back end: out of memory for %zu messages", count);
             cap = count;
         }
@@ -516,6 +580,7 @@ static void report(int nprocs)
                 ms[count].delivered = 0;
                 ms[count].received = 0;
                 ready[count] = t;
+                sizes[count] = rec->bytes;
                 phase_bytes += rec->bytes;
                 if (rec->bytes > phase_max)
                     phase_max = rec->bytes;
@@ -526,7 +591,7 @@ static void report(int nprocs)
             if (j > max_sends)
                 max_sends = j;
         }
-        time_phase(sim, ms, ready, count, &r);
+        time_phase(sim, ms, ready, sizes, count, &r);
         count_passes(ms, count, &r);
         sum_passes[0] += r.passes[0];
         sum_passes[1] += r.passes[1];
@@ -572,6 +637,7 @@ static void report(int nprocs)
     hd_sim_free(sim);
     free(ms);
     free(ready);
+    free(sizes);
     free(cursor);
 }
 

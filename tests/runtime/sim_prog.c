@@ -15,6 +15,9 @@
  * network and butterfly, sent directly (the report's last two columns),
  * against the test's own first-fit over the networks' closed forms.
  *
+ * and (saf-bi, saf-uni) Chung and Ranka 1990's Fig. 3 on the synchronous
+ * store-and-forward 2-cube (HYPERDO_SIM_MODEL=saf-bi|saf-uni).
+ *
  *     sim_prog SCENARIO REPORT-FILE
  *
  * Prints "SCENARIO ok" and exits 0, or the differences and exits 1.
@@ -125,8 +128,22 @@ static void d_reverse(const void *env)
     d_permute(reverse3);
 }
 
+/* doall 7, on the 2-cube: Chung and Ranka 1990's Fig. 3, one word (8
+ * bytes) from each processor to its two neighbours on the cycle 0 - 1 -
+ * 2 - 3 - 0: c01 = c03 = c10 = c12 = c21 = c23 = c30 = c32 = 1. */
+static void d_fig3(const void *env)
+{
+    double w = 1, in[2];
+    int me = hd_get_pid(), next = (me + 1) % 4, prev = (me + 3) % 4;
+    (void)env;
+    v_send(next, &w, sizeof w);
+    v_send(prev, &w, sizeof w);
+    v_receive(prev, &in[0], sizeof w);
+    v_receive(next, &in[1], sizeof w);
+}
+
 static const hd_node_fn doalls[] = {d_neighbour, d_far, d_two, d_contend, d_quiet,
-                                    d_shuffle, d_reverse};
+                                    d_shuffle, d_reverse, d_fig3};
 
 static int host_main(int argc, char **argv)
 {
@@ -145,6 +162,8 @@ static int host_main(int argc, char **argv)
     } else if (strcmp(scenario, "passes") == 0) {
         hd_doall(5, NULL, 0);
         hd_doall(6, NULL, 0);
+    } else if (strncmp(scenario, "saf-", 4) == 0) {
+        hd_doall(7, NULL, 0);
     }
     return 0;
 }
@@ -246,12 +265,12 @@ static void expect(const char *what, double got, double want)
 int main(int argc, char **argv)
 {
     hd_program_desc prog = {"sim_prog.c", 3, to_virtual, to_physical, NARRAYS, arrays,
-                            7, doalls, host_main, NULL};
+                            8, doalls, host_main, NULL};
     row rows[16];
     int n, status;
 
     if (argc != 3) {
-        fprintf(stderr, "usage: sim_prog phases|contend|params|passes REPORT\n");
+        fprintf(stderr, "usage: sim_prog phases|contend|params|passes|saf-bi|saf-uni REPORT\n");
         return 2;
     }
     scenario = argv[1];
@@ -269,6 +288,15 @@ int main(int argc, char **argv)
         prog.dim = 2; /* the 2-cube of the hand-worked case */
         arrays[0].log2_size = 2;
         setenv("HYPERDO_SIM_FLIT", "1", 1);
+    } else if (strcmp(scenario, "saf-bi") == 0 || strcmp(scenario, "saf-uni") == 0) {
+        /* Chung and Ranka 1990's machine: T_setup 1150 us, T_c 10 us per
+         * word of 8 bytes. */
+        prog.dim = 2;
+        arrays[0].log2_size = 2;
+        setenv("HYPERDO_SIM_MODEL", scenario, 1);
+        setenv("HYPERDO_SIM_BETA", "1150", 1);
+        setenv("HYPERDO_SIM_TAU", "1.25", 1);
+        setenv("HYPERDO_SIM_WORD", "8", 1);
     }
     status = hd_run(&prog, 1, argv);
     if (status != 0)
@@ -276,7 +304,16 @@ int main(int argc, char **argv)
     if ((n = read_report(argv[2], rows, 16)) < 0)
         return 1;
 
-    if (strcmp(argv[1], "contend") == 0) {
+    if (strncmp(argv[1], "saf-", 4) == 0) {
+        /* Fig. 3(a): 2 steps, 2 T_setup + 3 T_c; Fig. 3(b): 4 steps,
+         * 4 T_setup + 6 T_c. */
+        int bi = strcmp(argv[1], "saf-bi") == 0;
+        if (n != 1 || rows[0].messages != 8) {
+            printf("%s: %d phases, expected 1 of 8 messages\n", argv[1], n);
+            return 1;
+        }
+        expect(argv[1], rows[0].time_us, bi ? 2 * 1150 + 3 * 10 : 4 * 1150 + 6 * 10);
+    } else if (strcmp(argv[1], "contend") == 0) {
         double beta = 164, tau = 0.57;
         if (n != 1 || rows[0].messages != 2 || rows[0].max_load != 2) {
             printf("contend: %d phases, expected 1 with 2 messages on one channel\n", n);
