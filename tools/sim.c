@@ -34,6 +34,7 @@
 #include "frontend.h"
 #include "sim.h"
 #include "sim_linkbound.h"
+#include "sim_saf.h"
 
 typedef enum { MAP_IDENTITY, MAP_OPTIMAL, MAP_SET } mapping_kind;
 
@@ -78,7 +79,8 @@ static const char usage_line[] =
     "[--mapping identity|optimal|set] (--rate R | --sweep) [--seed S] "
     "[--cycles C] [--routing ecube|pcube]; "
     "hyperdo sim [--json] SPEC.lcc --network omega|butterfly [--lcc NAME]; "
-    "hyperdo sim --model linkbound --coll ALG --dim D --m M --tau T --beta B";
+    "hyperdo sim --model linkbound --coll ALG --dim D --m M --tau T --beta B; "
+    "hyperdo sim --model saf-bi|saf-uni SPEC.lcc --lcc NAME [--words W]";
 
 static void print_help(void)
 {
@@ -134,7 +136,9 @@ static void print_help(void)
         "1990 (--coll ALG: bcast1 .. histogram) runs on the link-bound d-cube:\n"
         "full duplex, every link at once, store-and-forward, a packet of m items\n"
         "costing tau m + beta per link, in exact rational time; `hyperdo sim\n"
-        "--model linkbound --help` lists its options.\n"
+        "--model linkbound --help` lists its options.  With --model saf-bi or\n"
+        "saf-uni, one LCC runs on Chung and Ranka 1990's synchronous\n"
+        "store-and-forward cube (`hyperdo sim --model saf-bi --help`).\n"
         "See docs/simulator.md and docs/collectives.md.\n",
         usage_line);
 }
@@ -1106,9 +1110,11 @@ int hd_cmd_sim(int argc, char **argv)
     const char *model = model_of(argc, argv, &at, &width);
     if (model && strcmp(model, "linkbound") == 0)
         return hd_sim_linkbound(argc, argv);
+    if (model && (strcmp(model, "saf-bi") == 0 || strcmp(model, "saf-uni") == 0))
+        return hd_sim_saf(argc, argv);
     if (model && strcmp(model, "wormhole") != 0)
-        return usage_error("option '--model' needs wormhole (the default) or linkbound%s%s%s",
-                           *model ? " (not '" : "", model, *model ? "')" : "");
+        return usage_error("option '--model' needs wormhole (the default), linkbound, saf-bi "
+                           "or saf-uni%s%s%s", *model ? " (not '" : "", model, *model ? "')" : "");
     if (model) {
         for (int i = at; i + width < argc; i++)
             argv[i] = argv[i + width];
