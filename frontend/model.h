@@ -627,14 +627,25 @@ typedef struct {
 void hd_mesh_free(hd_mesh *m);
 void hd_graph_free(hd_graph *g);
 /* The NB graph (Chung and Ranka 1990, Definition 5): nodes that share an
- * element.  HD_SPEC_OK or HD_SPEC_ENOMEM. */
+ * element (any number of nodes; kind is not read).  HD_SPEC_OK;
+ * HD_SPEC_ENOMEM when it would have more than INT_MAX entries (running
+ * out of memory is fatal, as everywhere: hd_alloc.h); HD_SPEC_ESYNTAX
+ * when a node number is outside 0 .. nnodes - 1.  *out is empty unless
+ * HD_SPEC_OK.  Time O(sum of k^2 over the elements of k nodes, plus the
+ * sorting of each node's short row). */
 int hd_mesh_nb_graph(const hd_mesh *m, hd_graph *out);
 /* The ADJ graph (Definition 4): the elements' edges (a quad's sides, not
- * its diagonals; a tetrahedron's six edges; a hexahedron's twelve). */
+ * its diagonals; a tetrahedron's six edges; a hexahedron's twelve).  The
+ * same returns, and HD_SPEC_ESYNTAX too when an element's node count is
+ * not its kind's. */
 int hd_mesh_adj_graph(const hd_mesh *m, hd_graph *out);
 /* A quad mesh of nx x ny nodes (node x + nx y), its x direction wrapped
- * into a cylinder when wrap_x, both into a torus when wrap_y too: the
- * paper's kinds of sample (Section 5).  nx, ny >= 2 (>= 3 when wrapped). */
+ * into a cylinder when wrap_x, both into a torus when wrap_y too (wrap_y
+ * alone wraps y only): the paper's kinds of sample (Section 5).  Quad
+ * (x, y) is nodes (x, y), (x+1, y), (x+1, y+1), (x, y+1), wrapped, in
+ * row-major order.  HD_SPEC_ESYNTAX (and *out empty) unless nx, ny >= 2
+ * and >= 3 in a wrapped direction (two columns wrapped would repeat
+ * every quad); HD_SPEC_ENOMEM when nx ny or 4 x the quads pass INT_MAX. */
 int hd_mesh_quads(int nx, int ny, bool wrap_x, bool wrap_y, hd_mesh *out);
 
 #endif
