@@ -75,7 +75,8 @@ static void map_help(void)
         "  --json              one JSON object instead of the report\n"
         "  --t-task US, --t-setup US, --t-c US\n"
         "                      the machine (defaults 1190, 1150 and 10 us)\n"
-        "  --progress          a line per step of the work on stderr\n"
+        "  --progress          a line per step of the work on stderr (the\n"
+        "                      default on a terminal from 100000 nodes)\n"
         "  -h, --help          show this help and exit\n"
         "\n"
         "See docs/meshes.md.\n", map_usage);
@@ -384,7 +385,8 @@ static int run_one(const char *alg, const hd_mesh_input *in, const map_options *
     char err[256] = "";
     int n = (int)o->dim, rc;
     *shape_x = -1;
-    FILE *progress = o->progress ? stderr : NULL;
+    /* Long runs say how they go on a terminal without being asked. */
+    FILE *progress = o->progress || (isatty(STDERR_FILENO) && in->nb.n >= 100000) ? stderr : NULL;
     if (progress)
         fprintf(progress, "hyperdo map: %s on the %d-cube, %d nodes\n", alg, n, in->nb.n);
     if (strcmp(alg, "stripes") == 0) {
