@@ -174,8 +174,8 @@ static int read_mesh(const hd_command_line *cl, const char *spec, hd_mesh_input 
     if (hd_read_mesh_file(spec, in, &err) != HD_SPEC_OK) {
         if (err.line > 0)
             fprintf(stderr, "%s:%d: error: %s\n", err.path, err.line, err.message);
-        else
-            fprintf(stderr, "hyperdo: error: %s: %s\n", err.path, err.message);
+        else   /* I/O: the message names the file */
+            fprintf(stderr, "hyperdo: error: %s\n", err.message);
         hd_mesh_input_free(in);
         return HD_EXIT_FAILURE;
     }
