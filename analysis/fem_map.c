@@ -105,6 +105,8 @@ typedef struct {
     int x, y, rows, cols, M;
     const hd_graph *g;
     int *pos;          /* per node: its mesh position */
+    int **own;         /* per position: its nodes, increasing (load of them) */
+    int *cap;          /* per position: own's room */
     int *load;         /* per position */
     int *net;          /* [4 pos + d]: nodes pos still gives its neighbour
                         * in direction d (right, down, left, up); < 0: gets */
@@ -192,10 +194,51 @@ static bool gives(const mesh *m, int p)
     return false;
 }
 
+/* Node v leaves position p for q: own's sorted lists follow (a binary
+ * search and a shift each: a processor's nodes, not all N). */
+static int relocate(mesh *m, int v, int p, int q)
+{
+    int *a = m->own[p], n = m->load[p], lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (a[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(a + lo, a + lo + 1, (size_t)(n - lo - 1) * sizeof *a);
+    if (m->load[q] == m->cap[q]) {
+        int nc = m->cap[q] ? 2 * m->cap[q] : 8;
+        int *b = realloc(m->own[q], (size_t)nc * sizeof *b);
+        if (!b)
+            return HD_ENOMEM;
+        m->own[q] = b;
+        m->cap[q] = nc;
+    }
+    a = m->own[q];
+    n = m->load[q];
+    lo = 0;
+    hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (a[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(a + lo + 1, a + lo, (size_t)(n - lo) * sizeof *a);
+    a[lo] = v;
+    m->pos[v] = q;
+    m->load[p]--;
+    m->load[q]++;
+    return HD_OK;
+}
+
 /* One move of load_transfer's lines 5-10 (first loop: near, a node with
  * a neighbour on the receiver; second: any node): from p, along a
  * direction it still owes, to a receiver below the largest load, the
- * lowest such node.  Returns the node moved, or -1. */
+ * lowest such node.  Returns the node moved, -1 for none, -2 out of
+ * memory. */
 static int move_one(mesh *m, int p, bool near)
 {
     int most = 0;
@@ -206,13 +249,12 @@ static int move_one(mesh *m, int p, bool near)
         int q = step(m, p, d);
         if (m->net[4 * p + d] <= 0 || m->load[q] >= most)
             continue;
-        for (int v = 0; v < m->g->n; v++) {
-            if (m->pos[v] != p || (near && !has_neighbour_on(m, v, q)) ||
-                !keeps_neighbour_mapping(m, v, q))
+        for (int i = 0; i < m->load[p]; i++) {
+            int v = m->own[p][i];
+            if ((near && !has_neighbour_on(m, v, q)) || !keeps_neighbour_mapping(m, v, q))
                 continue;
-            m->pos[v] = q;
-            m->load[p]--;
-            m->load[q]++;
+            if (relocate(m, v, p, q) != HD_OK)
+                return -2;
             m->net[4 * p + d]--;
             m->net[4 * q + (d + 2) % 4]++;
             return v;
@@ -225,11 +267,11 @@ static int move_one(mesh *m, int p, bool near)
  * the active one of most load (ties: the lowest) moves a node or goes
  * inactive; a move wakes the inactive ones holding a neighbour of the
  * node.  Both loops, again, until nothing is owed or nothing moves. */
-static void load_transfer(mesh *m)
+static int load_transfer(mesh *m)
 {
     bool *asleep = calloc((size_t)m->M, sizeof *asleep);
     if (!asleep)
-        return;
+        return HD_ENOMEM;
     for (bool moved = true; moved;) {
         moved = false;
         for (int loop = 0; loop < 2; loop++) {
@@ -242,6 +284,10 @@ static void load_transfer(mesh *m)
                 if (p < 0)
                     break;
                 int v = move_one(m, p, loop == 0);
+                if (v == -2) {
+                    free(asleep);
+                    return HD_ENOMEM;
+                }
                 if (v < 0) {
                     asleep[p] = true;
                     continue;
@@ -253,19 +299,22 @@ static void load_transfer(mesh *m)
         }
     }
     free(asleep);
+    return HD_OK;
 }
 
 /* The mapping of one shape into proc. */
 static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, const int *l2,
                      int last2, int *proc)
 {
-    mesh m = { x, n - x, 1 << x, 1 << (n - x), 1 << n, g, NULL, NULL, NULL };
+    mesh m = { x, n - x, 1 << x, 1 << (n - x), 1 << n, g, NULL, NULL, NULL, NULL, NULL };
     int *into1 = malloc(((size_t)last1 + 1) * sizeof *into1);
     int *into2 = malloc(((size_t)last2 + 1) * sizeof *into2);
     m.pos = malloc(((size_t)g->n + 1) * sizeof *m.pos);
     m.load = calloc((size_t)m.M, sizeof *m.load);
     m.net = calloc(4 * (size_t)m.M, sizeof *m.net);
-    int rc = into1 && into2 && m.pos && m.load && m.net ? HD_OK : HD_ENOMEM;
+    m.own = calloc((size_t)m.M, sizeof *m.own);
+    m.cap = calloc((size_t)m.M, sizeof *m.cap);
+    int rc = into1 && into2 && m.pos && m.load && m.net && m.own && m.cap ? HD_OK : HD_ENOMEM;
     if (rc == HD_OK) {
         merge(l1, g->n, last1, m.rows, into1);
         merge(l2, g->n, last2, m.cols, into2);
@@ -273,11 +322,30 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
             m.pos[v] = into1[l1[v]] * m.cols + into2[l2[v]];
             m.load[m.pos[v]]++;
         }
+        for (int p = 0; p < m.M && rc == HD_OK; p++) {
+            m.cap[p] = m.load[p] + 1;
+            m.own[p] = malloc((size_t)m.cap[p] * sizeof **m.own);
+            rc = m.own[p] ? HD_OK : HD_ENOMEM;
+        }
+    }
+    if (rc == HD_OK) {
+        int *fill = calloc((size_t)m.M, sizeof *fill);
+        rc = fill ? HD_OK : HD_ENOMEM;
+        for (int v = 0; fill && v < g->n; v++)
+            m.own[m.pos[v]][fill[m.pos[v]]++] = v;   /* increasing: v in order */
+        free(fill);
+    }
+    if (rc == HD_OK) {
         transfer_matrix(&m, g->n);
-        load_transfer(&m);
+        rc = load_transfer(&m);
+    }
+    if (rc == HD_OK)
         for (int v = 0; v < g->n; v++)
             proc[v] = addr(&m, m.pos[v]);
-    }
+    for (int p = 0; m.own && p < m.M; p++)
+        free(m.own[p]);
+    free(m.own);
+    free(m.cap);
     free(into1);
     free(into2);
     free(m.pos);
