@@ -194,11 +194,10 @@ static bool gives(const mesh *m, int p)
     return false;
 }
 
-/* Node v leaves position p for q: own's sorted lists follow (a binary
- * search and a shift each: a processor's nodes, not all N). */
-static int relocate(mesh *m, int v, int p, int q)
+/* Where v is, or goes, in the increasing a[0 .. n). */
+static int place_of(const int *a, int n, int v)
 {
-    int *a = m->own[p], n = m->load[p], lo = 0, hi = n;
+    int lo = 0, hi = n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (a[mid] < v)
@@ -206,6 +205,14 @@ static int relocate(mesh *m, int v, int p, int q)
         else
             hi = mid;
     }
+    return lo;
+}
+
+/* Node v leaves position p for q: own's sorted lists follow (a binary
+ * search and a shift each: a processor's nodes, not all N). */
+static int relocate(mesh *m, int v, int p, int q)
+{
+    int *a = m->own[p], n = m->load[p], lo = place_of(a, n, v);
     memmove(a + lo, a + lo + 1, (size_t)(n - lo - 1) * sizeof *a);
     if (m->load[q] == m->cap[q]) {
         int nc = m->cap[q] ? 2 * m->cap[q] : 8;
@@ -217,15 +224,7 @@ static int relocate(mesh *m, int v, int p, int q)
     }
     a = m->own[q];
     n = m->load[q];
-    lo = 0;
-    hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (a[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    lo = place_of(a, n, v);
     memmove(a + lo + 1, a + lo, (size_t)(n - lo) * sizeof *a);
     a[lo] = v;
     m->pos[v] = q;

@@ -98,17 +98,6 @@ static const hd_command_line cost_line = { "cost", cost_usage, cost_help, "MESH"
                                            "missing MESH: the mesh or graph the mapping is of",
                                            true };
 
-static bool parse_us(const char *value, void *field)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (!*value || *end || errno || !(v >= 0) || v > 1e12)
-        return false;
-    *(double *)field = v;
-    return true;
-}
-
 static bool parse_dim(const char *value, void *field)
 {
     return hd_option_long(value, 0, 20, field);
@@ -125,11 +114,11 @@ static const hd_option map_table[] = {
     { "--progress", HD_OPT_NO_VALUE, NULL, offsetof(map_options, progress), NULL, NULL },
     { "--reorder-bits", HD_OPT_NO_VALUE, NULL, offsetof(map_options, reorder), NULL, NULL },
     { "--t-task", HD_OPT_VALUE, NULL, offsetof(map_options, t.task_us),
-      "a time in microseconds, >= 0", parse_us },
+      "a time in microseconds, >= 0", hd_option_us },
     { "--t-setup", HD_OPT_VALUE, NULL, offsetof(map_options, t.setup_us),
-      "a time in microseconds, >= 0", parse_us },
+      "a time in microseconds, >= 0", hd_option_us },
     { "--t-c", HD_OPT_VALUE, NULL, offsetof(map_options, t.word_us),
-      "a time in microseconds, >= 0", parse_us },
+      "a time in microseconds, >= 0", hd_option_us },
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
@@ -352,6 +341,17 @@ static void print_text(const char *algorithm, int shape_x, const hd_fem_report *
     }
 }
 
+/* The report, as --json asks, and r freed. */
+static void print_report(const map_options *o, const char *algorithm, int shape_x,
+                         hd_fem_report *r)
+{
+    if (o->json)
+        print_json(algorithm, shape_x, algorithm && o->reorder, r, &o->t);
+    else
+        print_text(algorithm, shape_x, r);
+    hd_fem_report_free(r);
+}
+
 /* ------------------------------------------------------------ map */
 
 static int parse_map(int argc, char **argv, void *dest)
@@ -471,23 +471,21 @@ static int run_map(void *opts)
     }
     if (rc == HD_EXIT_OK && o->out)
         rc = write_mapping(o->out, proc, N);
-    if (rc == HD_EXIT_OK) {
-        if (o->json)
-            print_json(chosen, shape_x, o->reorder, &r, &o->t);
-        else
-            print_text(chosen, shape_x, &r);
-        hd_fem_report_free(&r);
-    }
+    if (rc == HD_EXIT_OK)
+        print_report(o, chosen, shape_x, &r);
     free(proc);
     free(try);
     hd_mesh_input_free(&in);
     return rc;
 }
 
+/* Both commands' defaults: the paper's machine, the stripes mapping. */
+static const map_options defaults = { NULL, NULL, NULL, "stripes", "bi", -1, false, false, false,
+                                      HD_FEM_TIMES_DEFAULT };
+
 int hd_cmd_map(int argc, char **argv)
 {
-    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false, false,
-                      HD_FEM_TIMES_DEFAULT };
+    map_options o = defaults;
     return hd_run_command(argc, argv, &o, parse_map, run_map);
 }
 
@@ -529,11 +527,11 @@ static int parse_cost(int argc, char **argv, void *dest)
           parse_dim },
         { "--json", HD_OPT_NO_VALUE, NULL, offsetof(map_options, json), NULL, NULL },
         { "--t-task", HD_OPT_VALUE, NULL, offsetof(map_options, t.task_us),
-          "a time in microseconds, >= 0", parse_us },
+          "a time in microseconds, >= 0", hd_option_us },
         { "--t-setup", HD_OPT_VALUE, NULL, offsetof(map_options, t.setup_us),
-          "a time in microseconds, >= 0", parse_us },
+          "a time in microseconds, >= 0", hd_option_us },
         { "--t-c", HD_OPT_VALUE, NULL, offsetof(map_options, t.word_us),
-          "a time in microseconds, >= 0", parse_us },
+          "a time in microseconds, >= 0", hd_option_us },
         { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
     };
     const hd_option_table tables[2] = { { cost_table, o }, { NULL, NULL } };
@@ -580,13 +578,8 @@ static int run_cost(void *opts)
         fprintf(stderr, "hyperdo: error: out of memory\n");
         rc = HD_EXIT_FAILURE;
     }
-    if (rc == HD_EXIT_OK) {
-        if (o->json)
-            print_json(NULL, -1, false, &r, &o->t);
-        else
-            print_text(NULL, -1, &r);
-        hd_fem_report_free(&r);
-    }
+    if (rc == HD_EXIT_OK)
+        print_report(o, NULL, -1, &r);
     free(proc);
     hd_mesh_input_free(&in);
     return rc;
@@ -594,7 +587,6 @@ static int run_cost(void *opts)
 
 int hd_cmd_cost(int argc, char **argv)
 {
-    map_options o = { NULL, NULL, NULL, "stripes", "bi", -1, false, false, false,
-                      HD_FEM_TIMES_DEFAULT };
+    map_options o = defaults;
     return hd_run_command(argc, argv, &o, parse_cost, run_cost);
 }

@@ -2,6 +2,7 @@
  * options.c — the option parser of the subcommands (options.h).
  */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,17 @@ bool hd_option_long(const char *s, long lo, long hi, long *v)
     if (!s || !*s || *end || x < lo || x > hi)
         return false;
     *v = x;
+    return true;
+}
+
+bool hd_option_us(const char *value, void *field)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (!*value || *end || errno || !(v >= 0) || v > 1e12)
+        return false;
+    *(double *)field = v;
     return true;
 }
 

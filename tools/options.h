@@ -104,5 +104,8 @@ int hd_option_error(const hd_command_line *cl, const char *fmt, ...);
 /* s as a decimal integer from lo to hi (strtol's syntax: leading blanks
  * and a sign are allowed); false when s is NULL, empty or out of range. */
 bool hd_option_long(const char *s, long lo, long hi, long *v);
+/* A time in microseconds into a double: a number from 0 to 10^12, for an
+ * option table's parse (false when value is none). */
+bool hd_option_us(const char *value, void *field);
 
 #endif

@@ -60,17 +60,6 @@ static void print_help(void)
 static const hd_command_line command_line = { "sim", usage_line, print_help, "SPEC",
                                               "missing SPEC: the LCC file to read", true };
 
-static bool parse_us(const char *value, void *field)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (!*value || *end || errno || !(v >= 0) || v > 1e12)
-        return false;
-    *(double *)field = v;
-    return true;
-}
-
 static bool parse_words(const char *value, void *field)
 {
     return hd_option_long(value, 1, 1000000000, field);
@@ -84,9 +73,9 @@ static const hd_option table[] = {
     { "--words", HD_OPT_VALUE, NULL, offsetof(saf_options, words), "an integer from 1 to 10^9",
       parse_words },
     { "--t-setup", HD_OPT_VALUE, NULL, offsetof(saf_options, setup_us),
-      "a time in microseconds, >= 0", parse_us },
+      "a time in microseconds, >= 0", hd_option_us },
     { "--t-c", HD_OPT_VALUE, NULL, offsetof(saf_options, word_us),
-      "a time in microseconds, >= 0", parse_us },
+      "a time in microseconds, >= 0", hd_option_us },
     { "--json", HD_OPT_NO_VALUE, NULL, offsetof(saf_options, json), NULL, NULL },
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
