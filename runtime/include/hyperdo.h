@@ -395,6 +395,70 @@ void hd_requests_run(hd_requests *r);
 const void *const *hd_requests_values(const hd_requests *r);
 void hd_requests_free(hd_requests *r);
 
+
+/* ------------------ Table distributions (Chung and Ranka 1990) */
+
+/* An array of any size N whose element e lives on virtual processor
+ * owner[e]: the mapping of a finite element graph's nodes onto the cube
+ * that `hyperdo map` writes (docs/meshes.md), not a bit field of e.
+ * Element e's local index on its owner is its rank among that owner's
+ * elements in increasing e.  Every processor holds the same table (node
+ * code builds its own copy: under MPI the host's is not the others').
+ * Valid once hd_run has started; the table is copied and checked (an
+ * owner outside 0 .. P-1 stops the program). */
+typedef struct hd_table_dist hd_table_dist;
+
+hd_table_dist *hd_table_dist_new(hd_index hd_N, const int *hd_owner);
+void hd_table_dist_free(hd_table_dist *hd_d);
+hd_index hd_table_size(const hd_table_dist *hd_d);
+int hd_table_owner(const hd_table_dist *hd_d, hd_index hd_e);
+hd_index hd_table_local_index(const hd_table_dist *hd_d, hd_index hd_e);
+/* How many elements virtual processor vpid owns, and the global index of
+ * its local index i (the inverse of hd_table_local_index). */
+hd_index hd_table_local_count(const hd_table_dist *hd_d, int hd_vpid);
+hd_index hd_table_global_index(const hd_table_dist *hd_d, int hd_vpid, hd_index hd_i);
+
+/* The inspector/executor for indirect references x[i] = f(y[refs...])
+ * over a table distribution, priced as Chung and Ranka's c_kl: each
+ * needed element travels once per pair.  The inspector,
+ * hd_gather_plan_new, is collective (every processor calls it in the same
+ * doall): refs are the global indices this processor's iterations read
+ * (repeats allowed, any order); it finds the distinct elements it needs
+ * from each other processor (sorted by index), and two rounds of
+ * messages tell each owner what to send (the count, to every processor;
+ * then the list, to those asked anything).  When refs are the NB neighbours of a
+ * processor's nodes, what k sends to l is c_kl of the paper.
+ *
+ * The executor, hd_gather_run, also collective: every processor sends
+ * each other exactly the elements that one asked for (one message per
+ * pair with a nonzero count, elem_size bytes each, in the asker's order;
+ * no message where the count is 0) from its slice hd_slice
+ * (hd_table_local_count elements, by local index), and fills values[i]
+ * (nrefs x elem_size bytes) with element refs[i]'s value. */
+typedef struct hd_gather_plan hd_gather_plan;
+
+hd_gather_plan *hd_gather_plan_new(const hd_table_dist *hd_d, const hd_index *hd_refs,
+                                   size_t hd_nrefs);
+void hd_gather_run(const hd_gather_plan *hd_p, const void *hd_slice, size_t hd_elem_size,
+                   void *hd_values);
+/* The plan for (d, refs): old itself when old was built for the same d
+ * (the same object of hd_table_dist_new, not an equal one) and refs of
+ * the same contents (compared with old's copy, O(nrefs)),
+ * otherwise a new plan (old is freed).  Collective: the processors agree
+ * on rebuilding (a rebuild sends messages) by an all-reduce of their
+ * "changed" flags, so one processor's new refs rebuild every plan.  old
+ * may be NULL (then every processor builds). */
+hd_gather_plan *hd_gather_plan_reuse(hd_gather_plan *hd_old, const hd_table_dist *hd_d,
+                                     const hd_index *hd_refs, size_t hd_nrefs);
+void hd_gather_plan_free(hd_gather_plan *hd_p);
+/* How many times the inspector ran for this plan and those it replaced
+ * (1 for a plan of hd_gather_plan_new): a reuse that kept it adds none. */
+long hd_gather_plan_builds(const hd_gather_plan *hd_p);
+/* How many elements this processor sends to / receives from vpid in one
+ * run of the executor. */
+size_t hd_gather_plan_words_to(const hd_gather_plan *hd_p, int hd_vpid);
+size_t hd_gather_plan_words_from(const hd_gather_plan *hd_p, int hd_vpid);
+
 #ifdef __cplusplus
 }
 #endif
