@@ -20,7 +20,7 @@ mkdir -p "$work" || exit 1
 rt="$src/runtime/src/common.c $src/runtime/src/layout.c $src/runtime/src/exchange.c
     $src/runtime/src/relayout.c $src/runtime/src/requests.c
     $src/runtime/src/stats.c $src/runtime/src/buffers.c $src/runtime/src/transport_threads.c
-    $src/runtime/src/coll.c $src/runtime/coll/schedule.c"
+    $src/runtime/src/coll.c $src/runtime/coll/schedule.c $src/runtime/src/table.c"
 flags=(-std=c11 -O1 -g -fsanitize=thread -I"$src/runtime/include" -I"$src/runtime/src"
        -I"$src/runtime/coll")
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
@@ -37,6 +37,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$work/coll_prog" 3 1 light > "$work/coll.out" 2> "$work/coll.err" \
     || fail "coll_prog 3 1 light under ThreadSanitizer: $(head -c 2000 "$work/coll.err")"
 grep -q "^coll ok" "$work/coll.out" || fail "coll_prog 3 1 light: $(cat "$work/coll.out")"
+# Table distributions and the gather plan (Chung and Ranka 1990's
+# inspector/executor): the plan's exchanges and its collective reuse test.
+# shellcheck disable=SC2086
+"$cc" "${flags[@]}" "$src/tests/runtime/table_prog.c" $rt -pthread -lm -o "$work/table_prog" \
+    || fail "build table_prog with -fsanitize=thread"
+"$work/table_prog" 3 map > "$work/table.out" 2> "$work/table.err" \
+    || fail "table_prog 3 map under ThreadSanitizer: $(head -c 2000 "$work/table.err")"
+grep -q "table ok" "$work/table.out" || fail "table_prog 3 map: $(cat "$work/table.out")"
 for scenario in permute scatter exchange groups requests alias relayout; do
     for map in 0 1; do
         "$work/rt_prog" $scenario 3 $map >"$work/out" 2>"$work/err" ||
