@@ -6,14 +6,16 @@
 # samples whose meshes are lost with the paper's figures:
 #
 #   sample 1 (N = 64)   grid:8x8          the paper's own (2-D)
+#   sample 2 (N = 40)   grid:8x5          a 2-D grid of the same N (the
+#                                         paper's is irregular)
 #   sample 3 (N = 160)  grid:16x10        a 2-D grid of the same N
+#   sample 4 (N = 505)  grid:101x5        likewise, irregular in the paper
 #   sample 5 (N = 160)  torus:16x10       "every node ... the same number of
 #                                         adjacent nodes": a quad torus
 #   sample 6 (N = 340)  cylinder:20x17    a 3-D surface of the same N
 #   sample 7 (N = 198)  cylinder:18x11    likewise
 #
-# (samples 2 and 4, N = 40 and 505, irregular 2-D meshes, have no stand-in
-# yet.)  Columns: for each channel model, EUBS, ELBS (the tables' value),
+# Columns: for each channel model, EUBS, ELBS (the tables' value),
 # greedy, 2-way stripes, Scotch and METIS; paper's values in parentheses;
 # * where the load-balance criterion holds, - where greedy finds no
 # neighbour mapping.  Then the sensitivity to numbering: the stripes and
@@ -38,17 +40,20 @@ hyperdo, work = sys.argv[1], sys.argv[2]
 # The paper's Tables 1-3: (uni EUBS, ELBS, greedy, stripes, bi EUBS, ELBS,
 # greedy, stripes) per sample and cube; "-": no neighbour mapping.
 paper = {
- 3: {1: "6.42 5.10 5.19* 6.36* 7.12 6.13 6.32* 7.08*", 3: "7.28 6.26 6.09 7.20* 7.63 6.97 6.78 7.57*",
+ 3: {1: "6.42 5.10 5.19* 6.36* 7.12 6.13 6.32* 7.08*", 2: "5.74 4.31 3.92 4.44* 6.69 5.47 4.94 5.71*",
+     4: "7.66 6.89 7.00* 7.61* 7.77 7.34 7.44* 7.75*", 3: "7.28 6.26 6.09 7.20* 7.63 6.97 6.78 7.57*",
      5: "7.28 6.26 6.07 6.57* 7.63 6.97 6.77 7.20*", 6: "7.56 6.74 6.80* 7.18* 7.73 7.25 7.33* 7.52*",
      7: "7.34 6.39 6.48* 7.23* 7.62 6.30 7.12* 7.29*"},
- 4: {1: "10.73 7.68 6.97 7.93* 12.84 10.10 9.00 10.61*", 3: "13.37 10.64 10.14 11.23* 14.57 12.61 12.01 13.17*",
+ 4: {1: "10.73 7.68 6.97 7.93* 12.84 10.10 9.00 10.61*", 2: "8.05 5.54 5.68* 5.70* 10.04 7.58 7.97* 7.96*",
+     4: "14.87 12.74 13.31* 14.74* 15.31 14.03 14.43* 15.24*", 3: "13.37 10.64 10.14 11.23* 14.57 12.61 12.01 13.17*",
      5: "13.37 10.64 - 11.13* 14.57 12.61 - 13.06*", 6: "14.19 11.95 12.46* 12.79* 14.79 13.39 13.77* 13.99*",
      7: "13.23 10.76 11.19* 11.47* 14.16 12.48 12.90* 13.06*"},
- 5: {1: "16.14 10.38 9.02 9.06 21.45 15.05 12.65 12.67", 3: "22.97 16.63 14.21 14.21 26.74 21.39 17.44 17.53",
+ 5: {1: "16.14 10.38 9.02 9.06 21.45 15.05 12.65 12.67", 2: "10.08 6.49 6.65* 6.66* 13.41 9.41 9.94* 9.96*",
+     4: "28.11 22.66 24.15* 24.75* 29.74 26.15 27.30* 27.64*", 3: "22.97 16.63 14.21 14.21 26.74 21.39 17.44 17.53",
      5: "22.97 16.63 - 11.97 26.74 21.39 - 14.31", 6: "26.22 20.57 21.61* 20.65 28.37 24.40 25.43* 23.81",
      7: "22.08 16.60 17.41* 17.57* 24.80 20.56 21.46* 21.60*"},
 }
-samples = [(1, "grid:8x8"), (3, "grid:16x10"), (5, "torus:16x10"), (6, "cylinder:20x17"),
+samples = [(1, "grid:8x8"), (2, "grid:8x5"), (3, "grid:16x10"), (4, "grid:101x5"), (5, "torus:16x10"), (6, "cylinder:20x17"),
            (7, "cylinder:18x11")]
 
 def run(*args):
