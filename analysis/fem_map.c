@@ -64,7 +64,7 @@ static int stripes(const hd_graph *g, int start, int *label, int *queue)
 /* Stripes 0 .. last merged into `want` (Section 3.1): while there are more,
  * the adjacent pair of least total node count becomes one (ties: the
  * lowest).  into[old] = the new label. */
-static void merge(const int *label, int N, int last, int want, int *into)
+static int merge(const int *label, int N, int last, int want, int *into)
 {
     int L = last + 1;
     long long *count = calloc((size_t)L, sizeof *count);
@@ -72,9 +72,7 @@ static void merge(const int *label, int N, int last, int want, int *into)
     if (!count || !first) {
         free(count);
         free(first);
-        for (int b = 0; b < L; b++)
-            into[b] = b < want ? b : want - 1;   /* (never: callers check) */
-        return;
+        return HD_ENOMEM;
     }
     for (int v = 0; v < N; v++)
         count[label[v]]++;
@@ -98,6 +96,7 @@ static void merge(const int *label, int N, int last, int want, int *into)
     }
     free(count);
     free(first);
+    return HD_OK;
 }
 
 /* The mesh of 2^x rows and 2^y columns, positions row-major. */
@@ -139,11 +138,11 @@ static void owe(mesh *m, int p, int d)
 /* Section 3.2, step 1: Rules 1-3 on the loads alone, processors in mesh
  * order; an absent right or down counts +inf for Rule 1, -inf for Rule 2.
  * Ties go right, as "otherwise" reads. */
-static void transfer_matrix(mesh *m, int N)
+static int transfer_matrix(mesh *m, int N)
 {
     int *vl = malloc((size_t)m->M * sizeof *vl);
     if (!vl)
-        return;
+        return HD_ENOMEM;
     memcpy(vl, m->load, (size_t)m->M * sizeof *vl);
     for (int p = 0; p < m->M; p++) {
         int quota = N / m->M + (p < N % m->M);
@@ -166,6 +165,7 @@ static void transfer_matrix(mesh *m, int N)
         }
     }
     free(vl);
+    return HD_OK;
 }
 
 /* Would node x on position q keep every NB edge within two bits? */
@@ -315,9 +315,10 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
     m.cap = calloc((size_t)m.M, sizeof *m.cap);
     int rc = into1 && into2 && m.pos && m.load && m.net && m.own && m.cap ? HD_OK : HD_ENOMEM;
     if (rc == HD_OK) {
-        merge(l1, g->n, last1, m.rows, into1);
-        merge(l2, g->n, last2, m.cols, into2);
-        for (int v = 0; v < g->n; v++) {
+        rc = merge(l1, g->n, last1, m.rows, into1);
+        if (rc == HD_OK)
+            rc = merge(l2, g->n, last2, m.cols, into2);
+        for (int v = 0; rc == HD_OK && v < g->n; v++) {
             m.pos[v] = into1[l1[v]] * m.cols + into2[l2[v]];
             m.load[m.pos[v]]++;
         }
@@ -335,8 +336,9 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
         free(fill);
     }
     if (rc == HD_OK) {
-        transfer_matrix(&m, g->n);
-        rc = load_transfer(&m);
+        rc = transfer_matrix(&m, g->n);
+        if (rc == HD_OK)
+            rc = load_transfer(&m);
     }
     if (rc == HD_OK)
         for (int v = 0; v < g->n; v++)
