@@ -104,15 +104,20 @@ static bool parse_dim(const char *value, void *field)
 }
 
 static const hd_option map_table[] = {
-    { "--dim", HD_OPT_VALUE, NULL, offsetof(map_options, dim), "an integer from 0 to 20",
-      parse_dim },
     { "--algorithm", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(map_options, algorithm),
       "stripes, greedy, scotch, metis or best", NULL },
     { "--cost", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(map_options, cost), "bi or uni", NULL },
     { "-o", HD_OPT_NONEMPTY_VALUE, NULL, offsetof(map_options, out), "a file", NULL },
-    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(map_options, json), NULL, NULL },
     { "--progress", HD_OPT_NO_VALUE, NULL, offsetof(map_options, progress), NULL, NULL },
     { "--reorder-bits", HD_OPT_NO_VALUE, NULL, offsetof(map_options, reorder), NULL, NULL },
+    { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
+};
+
+/* What map and cost share: --dim, --json and the machine. */
+static const hd_option shared_table[] = {
+    { "--dim", HD_OPT_VALUE, NULL, offsetof(map_options, dim), "an integer from 0 to 20",
+      parse_dim },
+    { "--json", HD_OPT_NO_VALUE, NULL, offsetof(map_options, json), NULL, NULL },
     { "--t-task", HD_OPT_VALUE, NULL, offsetof(map_options, t.task_us),
       "a time in microseconds, >= 0", hd_option_us },
     { "--t-setup", HD_OPT_VALUE, NULL, offsetof(map_options, t.setup_us),
@@ -357,7 +362,7 @@ static void print_report(const map_options *o, const char *algorithm, int shape_
 static int parse_map(int argc, char **argv, void *dest)
 {
     map_options *o = dest;
-    const hd_option_table tables[2] = { { map_table, o }, { NULL, NULL } };
+    const hd_option_table tables[2] = { { map_table, o }, { shared_table, o } };
     int rc = hd_parse_command_line(&map_line, tables, (hd_operands){ &o->operand, NULL, NULL },
                                    argc, argv);
     if (rc >= 0)
@@ -378,9 +383,11 @@ static int parse_map(int argc, char **argv, void *dest)
     return -1;
 }
 
-/* One algorithm into proc: HD_EXIT_OK, or HD_EXIT_FAILURE said. */
+/* One algorithm into proc: HD_EXIT_OK, or HD_EXIT_FAILURE said as an
+ * error, or as a note when `best` leaves it out (out of memory is always
+ * an error: best stops there). */
 static int run_one(const char *alg, const hd_mesh_input *in, const map_options *o,
-                   hd_fem_channels ch, int *proc, int *shape_x)
+                   hd_fem_channels ch, int *proc, int *shape_x, bool in_best)
 {
     char err[256] = "";
     int n = (int)o->dim, rc;
@@ -404,9 +411,11 @@ static int run_one(const char *alg, const hd_mesh_input *in, const map_options *
     }
     if (rc == HD_OK)
         return HD_EXIT_OK;
-    fprintf(stderr, "hyperdo: error: %s: %s\n", alg,
-            rc == HD_ENOMEM ? "out of memory" : err[0] ? err : "failed");
-    return HD_EXIT_FAILURE;
+    bool note = in_best && rc != HD_ENOMEM;
+    fprintf(stderr, "hyperdo: %s: %s: %s%s\n", note ? "note" : "error", alg,
+            rc == HD_ENOMEM ? "out of memory" : err[0] ? err : "failed",
+            note ? " (left out of best)" : "");
+    return note ? HD_EXIT_USAGE : HD_EXIT_FAILURE;
 }
 
 static int run_map(void *opts)
@@ -425,20 +434,24 @@ static int run_map(void *opts)
         fprintf(stderr, "hyperdo: error: out of memory\n");
         rc = HD_EXIT_FAILURE;
     } else if (strcmp(o->algorithm, "best") != 0) {
-        rc = run_one(o->algorithm, &in, o, ch, proc, &shape_x);
+        rc = run_one(o->algorithm, &in, o, ch, proc, &shape_x, false);
     } else {
         /* The cheapest of the four under --cost; one that fails (greedy
          * without a neighbour mapping) is left out. */
         static const char *const algs[] = { "stripes", "greedy", "scotch", "metis" };
         double best = -1;
-        rc = HD_EXIT_FAILURE;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 4 && rc == HD_EXIT_OK; k++) {
             int sx;
-            if (run_one(algs[k], &in, o, ch, try, &sx) != HD_EXIT_OK)
-                continue;
+            int one = run_one(algs[k], &in, o, ch, try, &sx, true);
+            if (one == HD_EXIT_USAGE)
+                continue;   /* said: left out */
             hd_fem_report r;
-            if (hd_fem_cost(&in.nb, (int)o->dim, try, &o->t, &r) != HD_OK)
-                continue;
+            if (one != HD_EXIT_OK || hd_fem_cost(&in.nb, (int)o->dim, try, &o->t, &r) != HD_OK) {
+                if (one == HD_EXIT_OK)
+                    fprintf(stderr, "hyperdo: error: out of memory\n");
+                rc = HD_EXIT_FAILURE;
+                break;
+            }
             if (o->progress)
                 fprintf(stderr, "hyperdo map: %s: C_%s %.0f us\n", algs[k], o->cost,
                         r.c_us[ch]);
@@ -450,9 +463,12 @@ static int run_map(void *opts)
                 chosen = algs[k];
                 shape_x = sx;
                 memcpy(proc, try, (size_t)N * sizeof *proc);
-                rc = HD_EXIT_OK;
             }
             hd_fem_report_free(&r);
+        }
+        if (rc == HD_EXIT_OK && best < 0) {
+            fprintf(stderr, "hyperdo: error: best: none of the four algorithms gave a mapping\n");
+            rc = HD_EXIT_FAILURE;
         }
     }
     if (rc == HD_EXIT_OK && o->reorder) {
@@ -491,28 +507,30 @@ int hd_cmd_map(int argc, char **argv)
 
 /* ------------------------------------------------------------ cost */
 
+/* Does the cost command's option arg take the next argument? */
+static bool takes_value(const char *arg)
+{
+    for (const hd_option *t = shared_table; t->name; t++)
+        if (strcmp(t->name, arg) == 0)
+            return t->takes != HD_OPT_NO_VALUE;
+    return false;
+}
+
+/* The index of the first operand of argv at or after `from` (argc: none). */
+static int operand_at(int argc, char **argv, int from)
+{
+    int k = from;
+    while (k < argc && argv[k][0] == '-' && argv[k][1])
+        k += 1 + takes_value(argv[k]);
+    return k;
+}
+
 static int parse_cost(int argc, char **argv, void *dest)
 {
     map_options *o = dest;
-    /* Two operands: MESH MAPFILE.  The parser takes one; the mapping file
-     * is found as the operand after MESH, before the options are read. */
-    int k = 1;
-    for (; k < argc; k++) {
-        const char *a = argv[k];
-        if (a[0] != '-' || !a[1])
-            break;
-        bool takes = strcmp(a, "--dim") == 0 || strcmp(a, "--t-task") == 0 ||
-                     strcmp(a, "--t-setup") == 0 || strcmp(a, "--t-c") == 0;
-        k += takes;
-    }
-    int j = k + 1;
-    for (; j < argc; j++) {
-        const char *a = argv[j];
-        if (a[0] != '-' || !a[1])
-            break;
-        j += strcmp(a, "--dim") == 0 || strcmp(a, "--t-task") == 0 ||
-             strcmp(a, "--t-setup") == 0 || strcmp(a, "--t-c") == 0;
-    }
+    /* Two operands, MESH MAPFILE, where the parser takes one: the second
+     * is taken out first. */
+    int j = operand_at(argc, argv, operand_at(argc, argv, 1) + 1);
     char **rest = malloc((size_t)argc * sizeof *rest);
     if (!rest)
         return HD_EXIT_FAILURE;
@@ -522,19 +540,7 @@ static int parse_cost(int argc, char **argv, void *dest)
             rest[m++] = argv[i];
     if (j < argc)
         o->mapfile = argv[j];
-    static const hd_option cost_table[] = {
-        { "--dim", HD_OPT_VALUE, NULL, offsetof(map_options, dim), "an integer from 0 to 20",
-          parse_dim },
-        { "--json", HD_OPT_NO_VALUE, NULL, offsetof(map_options, json), NULL, NULL },
-        { "--t-task", HD_OPT_VALUE, NULL, offsetof(map_options, t.task_us),
-          "a time in microseconds, >= 0", hd_option_us },
-        { "--t-setup", HD_OPT_VALUE, NULL, offsetof(map_options, t.setup_us),
-          "a time in microseconds, >= 0", hd_option_us },
-        { "--t-c", HD_OPT_VALUE, NULL, offsetof(map_options, t.word_us),
-          "a time in microseconds, >= 0", hd_option_us },
-        { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
-    };
-    const hd_option_table tables[2] = { { cost_table, o }, { NULL, NULL } };
+    const hd_option_table tables[2] = { { shared_table, o }, { NULL, NULL } };
     int rc = hd_parse_command_line(&cost_line, tables, (hd_operands){ &o->operand, NULL, NULL },
                                    m, rest);
     free(rest);
