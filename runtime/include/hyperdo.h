@@ -143,6 +143,17 @@ typedef struct {
     uint64_t offset_c;
 } hd_layout_desc;
 
+/* An array distributed by a table (Chung and Ranka 1990's mappings,
+ * docs/meshes.md): N elements, any N, element e on virtual processor
+ * owner[e] at local offset its rank among that processor's elements in
+ * increasing e (hd_table_dist's placement), so slices differ in size.
+ * The placement of a finite element graph's nodes that `hyperdo map`
+ * writes is no function of e's bits. */
+typedef struct {
+    hd_index size;        /* N, any number >= 0 of elements */
+    const int *owner;     /* N virtual processor numbers, 0 .. 2^n - 1 */
+} hd_table_desc;
+
 /* The host's copy (the address given to hd_scatter and hd_gather) is the
  * same object for the whole run, and the host touches it only after
  * hd_host_access(array), hd_gather or hd_scatter for it.  Then, where all
@@ -183,6 +194,15 @@ int hd_run(const hd_program_desc *program, int argc, char **argv);
  * whose arrays are all bit fields is written as before. */
 int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *layouts,
                    int argc, char **argv);
+/* hd_run_layouts with, per array, a table (tables[a] non-NULL: array a is
+ * distributed by it; its hd_array_desc's log2_size and shift are then
+ * ignored, its flags' HD_ARRAY_HOST_STATIC too) or NULL. tables may be NULL. Every processor
+ * (every MPI rank) calls it with the same static data, so no table travels. Checked at start:
+ * an owner outside 0..P-1 stops the program with a message naming the array and element.
+ * Such an array's slices hold hd_local_count elements each (0 on a
+ * processor that owns none); hd_relayout and hd_set_layout refuse it. */
+int hd_run_tables(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                  const hd_table_desc *const *tables, int argc, char **argv);
 
 /* Host only.  Sends every processor its elements of array `array` from
  * the host's full copy `host` (2^log2_size elements). */
@@ -216,6 +236,8 @@ void hd_doall(int doall, const void *env, size_t env_size);
 
 /* This processor's elements of distributed array `array`. */
 void *hd_local(int array);
+/* How many elements of array `array` this processor holds (any layout: 2^(log2_size-n) for the power-of-two ones). */
+hd_index hd_local_count(int array);
 
 /* malloc(count * size) that never returns NULL (a failure aborts with a
  * message), even for count 0: the node code's per-iteration tables. */

@@ -213,14 +213,27 @@ int hd__physical_of(int v)
 
 /* -------------------------------------------- distributed arrays */
 
-static size_t local_count(const hd_array_desc *a)
+/* The elements of virtual processor v's slice: one count for all under
+ * a power-of-two layout, the table's for each under a table (layout.c). */
+static size_t local_count(int array, int v)
 {
-    return (size_t)1 << (a->log2_size - dim);
+    return (size_t)hd__local_count(array, v);
 }
 
-static size_t local_bytes(const hd_array_desc *a)
+static size_t local_bytes(int array, const hd_array_desc *a, int v)
 {
-    return local_count(a) * a->elem_size;
+    return local_count(array, v) * a->elem_size;
+}
+
+/* The most bytes of one slice of the array: a buffer that any
+ * processor's fits. */
+static size_t most_local_bytes(int array, const hd_array_desc *a)
+{
+    size_t most = 0;
+    for (int v = 0; v < nprocs; v++)
+        if (local_bytes(array, a, v) > most)
+            most = local_bytes(array, a, v);
+    return most;
 }
 
 static void *local_of(int p, int array, const hd_array_desc *a)
@@ -231,10 +244,13 @@ static void *local_of(int p, int array, const hd_array_desc *a)
         hd__fatal("out of memory");
     slot = &locals[p][array];
     if (!*slot) {
-        *slot = calloc(local_count(a), a->elem_size);
+        /* A processor that a table gives no element still has a slice
+         * (an address to pass around), of one element's bytes. */
+        size_t count = local_count(array, prog->to_virtual[p]);
+        *slot = calloc(count ? count : 1, a->elem_size);
         if (!*slot)
             hd__fatal("array %s: out of memory for %zu bytes", a->name ? a->name : "?",
-                      local_bytes(a));
+                      local_bytes(array, a, prog->to_virtual[p]));
     }
     return *slot;
 }
@@ -265,6 +281,13 @@ void *hd_local(int array)
     return local_of(p, array, array_desc("hd_local", array));
 }
 
+hd_index hd_local_count(int array)
+{
+    int p = self("hd_local_count");
+    array_desc("hd_local_count", array);
+    return hd__local_count(array, prog->to_virtual[p]);
+}
+
 /* Copies virtual processor v's elements between the host's full copy and
  * a slice in local-offset order, a run of consecutive elements at a time
  * (layout.c: 2^shift of them under a bit field, one under a general
@@ -274,7 +297,8 @@ static void slice_copy(int array, const hd_array_desc *a, int v, const char *ful
 {
     size_t per_run = (size_t)hd__run_length(array);
     size_t run = per_run * a->elem_size;
-    for (size_t o = 0; o < local_count(a); o += per_run) {
+    size_t count = local_count(array, v);
+    for (size_t o = 0; o < count; o += per_run) {
         size_t e0 = (size_t)hd__element_at(array, v, (hd_index)o);
         if (to_slice)
             memcpy(slice + o * a->elem_size, full + e0 * a->elem_size, run);
@@ -287,7 +311,9 @@ static void slice_copy(int array, const hd_array_desc *a, int v, const char *ful
  * bit field of a block distribution)?  Never under a general layout. */
 static int slice_is_one_run(int array, const hd_array_desc *a)
 {
-    return hd__layout_is_bit_field(array) && (size_t)hd__run_length(array) == local_count(a);
+    (void)a;
+    return hd__layout_is_bit_field(array) &&
+           (size_t)hd__run_length(array) == local_count(array, 0);
 }
 
 /* The slice of virtual processor v inside the host's copy when it is one
@@ -386,7 +412,6 @@ void hd_scatter(int array, const void *host)
             alias(array, a, host);
         return;
     }
-    bytes = local_bytes(a);
     for (int v = 0; v < nprocs; v++) {
         int p = prog->to_physical[v];
         const char *run;
@@ -394,13 +419,17 @@ void hd_scatter(int array, const void *host)
             slice_copy(array, a, v, host, local_of(0, array, a), 1);
             continue;
         }
+        /* Every processor gets its message, an empty one where a table
+         * gives it nothing: the node waits for it after the command. */
+        bytes = local_bytes(array, a, v);
         send_cmd(p, CMD_SCATTER, array, 0, 0);
         pending = 1;   /* p may still be storing its slice */
         hd__stats_host(0, bytes);
         run = contiguous_slice(array, a, v, host);
         if (!run) {
-            if (!buf && !(buf = malloc(bytes)))
-                hd__fatal("hd_scatter: out of memory for %zu bytes", bytes);
+            size_t most = most_local_bytes(array, a);
+            if (!buf && !(buf = malloc(most ? most : 1)))
+                hd__fatal("hd_scatter: out of memory for %zu bytes", most);
             slice_copy(array, a, v, host, buf, 1);
             run = buf;
         }
@@ -420,7 +449,6 @@ void hd_gather(int array, void *host)
         return;
     }
     pending = 0;     /* every processor answers after its doalls */
-    bytes = local_bytes(a);
     for (int p = 1; p < nprocs; p++)
         send_cmd(p, CMD_GATHER, array, 0, 0);
     for (int v = 0; v < nprocs; v++) {
@@ -431,10 +459,12 @@ void hd_gather(int array, void *host)
             slice_copy(array, a, v, host, local_of(0, array, a), 0);
             continue;
         }
+        bytes = local_bytes(array, a, v);
         run = (char *)contiguous_slice(array, a, v, host);
         if (!run) {
-            if (!buf && !(buf = malloc(bytes)))
-                hd__fatal("hd_gather: out of memory for %zu bytes", bytes);
+            size_t most = most_local_bytes(array, a);
+            if (!buf && !(buf = malloc(most ? most : 1)))
+                hd__fatal("hd_gather: out of memory for %zu bytes", most);
             run = buf;
         }
         got = hd__tr_recv(p, run, bytes);
@@ -465,7 +495,10 @@ static void remap(const char *fn, int array, const hd_layout_desc *to, int move)
     uint64_t words[66];
     size_t bytes = 0;
     host_only(fn);
-    array_desc(fn, array);
+    const hd_array_desc *a = array_desc(fn, array);
+    if (hd__layout_is_table(array))
+        hd__fatal("%s: array %s is distributed by a table (hd_run_tables); remaps of such "
+                  "arrays are not supported", fn, a->name ? a->name : "?");
     if (hd__tr_shared)
         quiesce();
     int was_alias = aliased[array];
@@ -643,15 +676,17 @@ static int node_loop(void)
         case CMD_SCATTER: {
             const hd_array_desc *a = &prog->arrays[c.id];
             int p = hd__tr_self();
-            got = hd__tr_recv(0, local_of(p, c.id, a), local_bytes(a));
-            if (got != local_bytes(a))
+            size_t bytes = local_bytes(c.id, a, prog->to_virtual[p]);
+            got = hd__tr_recv(0, local_of(p, c.id, a), bytes);
+            if (got != bytes)
                 hd__fatal("hd_scatter of array %s: %zu bytes, %zu expected",
-                          a->name ? a->name : "?", got, local_bytes(a));
+                          a->name ? a->name : "?", got, bytes);
             break;
         }
         case CMD_GATHER: {
             const hd_array_desc *a = &prog->arrays[c.id];
-            hd__tr_send(0, local_of(hd__tr_self(), c.id, a), local_bytes(a));
+            int p = hd__tr_self();
+            hd__tr_send(0, local_of(p, c.id, a), local_bytes(c.id, a, prog->to_virtual[p]));
             break;
         }
         case CMD_SYNC:
@@ -714,8 +749,11 @@ static void at_exit(void)
 }
 
 /* The program's tables; an array of a general layout (layouts[i]) has
- * its own checks (layout.c) instead of its shift's. */
-static void check_program(const hd_program_desc *program, const hd_layout_desc *const *layouts)
+ * its own checks (layout.c) instead of its shift's, and one distributed
+ * by a table (tables[i]) has no log2_size or shift to check: its owners
+ * are checked as the table is built (layout.c, table.c). */
+static void check_program(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                          const hd_table_desc *const *tables)
 {
     int P;
     if (!program)
@@ -739,6 +777,16 @@ static void check_program(const hd_program_desc *program, const hd_layout_desc *
         const char *name = a->name ? a->name : "?";
         if (a->elem_size == 0)
             hd__fatal("hd_run: array %s: element size 0", name);
+        if (tables && tables[i]) {
+            const hd_table_desc *t = tables[i];
+            if (t->size < 0 || (t->size > 0 && !t->owner))
+                hd__fatal("hd_run: array %s: a table of %lld elements%s", name,
+                          (long long)t->size, t->size > 0 ? " without owners" : "");
+            if ((uint64_t)t->size > SIZE_MAX / a->elem_size)
+                hd__fatal("hd_run: array %s: %lld elements are larger than memory", name,
+                          (long long)t->size);
+            continue;
+        }
         if (a->log2_size < program->dim || a->log2_size > 62)
             hd__fatal("hd_run: array %s: 2^%d elements, but %d processors need 2^%d .. 2^62",
                       name, a->log2_size, P, program->dim);
@@ -759,19 +807,25 @@ static void check_program(const hd_program_desc *program, const hd_layout_desc *
 
 int hd_run(const hd_program_desc *program, int argc, char **argv)
 {
-    return hd_run_layouts(program, NULL, argc, argv);
+    return hd_run_tables(program, NULL, NULL, argc, argv);
 }
 
 int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *layouts,
                    int argc, char **argv)
+{
+    return hd_run_tables(program, layouts, NULL, argc, argv);
+}
+
+int hd_run_tables(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                  const hd_table_desc *const *tables, int argc, char **argv)
 {
     static int registered;
     int status;
 
     if (running)
         hd__fatal("hd_run called while a program is running");
-    check_program(program, layouts);
-    hd__layouts_start(program, layouts);
+    check_program(program, layouts, tables);
+    hd__layouts_start(program, layouts, tables);
     prog = program;
     dim = program->dim;
     nprocs = 1 << dim;

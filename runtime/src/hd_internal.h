@@ -51,10 +51,13 @@ const hd_array_desc *hd__array_desc(int array);
 
 /* At hd_run, after the program's checks: each array's layout, the bit
  * field at its shift or layouts[array] when that is not NULL (layouts
- * itself may be NULL); a general layout is checked (rows within the
- * array's bits, one-to-one) and inverted, or the program stops with the
- * reason.  hd__layouts_stop releases them. */
-void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *const *layouts);
+ * itself may be NULL), or the table tables[array] (hd_run_tables; tables
+ * may be NULL); a general layout is checked (rows within the array's
+ * bits, one-to-one) and inverted, a table checked (owners in 0 .. P-1)
+ * and counted, or the program stops with the reason.  hd__layouts_stop
+ * releases them. */
+void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                       const hd_table_desc *const *tables);
 void hd__layouts_stop(void);
 /* The owner (virtual processor) and the local offset of element e of
  * array `array`, and the element at offset o of virtual processor v: the
@@ -84,12 +87,27 @@ hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o);
 size_t hd__layout_words(int array);
 void hd__layout_pack(int array, const hd_layout_desc *l, uint64_t *w);
 hd_layout_desc hd__layout_unpack(int array, const uint64_t *w);
-/* Is the array's owner the bit field at shift? */
+/* Is the array's owner the bit field at shift?  Is it a table's? */
 int hd__layout_is_bit_field(int array);
+int hd__layout_is_table(int array);
+/* The array's element count (N under a table, else 2^log2_size) and how
+ * many of them virtual processor v holds (2^(log2_size - n) unless a
+ * table says otherwise). */
+hd_index hd__array_size(int array);
+hd_index hd__local_count(int array, int v);
 /* How many consecutive local offsets, from each multiple of it, hold
  * consecutive elements: 2^shift for the bit field, 1 for a general
  * layout (whose runs the library does not look for). */
 hd_index hd__run_length(int array);
+
+/* --------------------------------- table.c: table distributions */
+
+/* hd_table_dist_new for P processors, callable before the processors
+ * start (hd_run_tables builds its arrays' tables with it): the table
+ * copied and checked, an owner outside 0 .. P-1 stopping the program with
+ * a message that names `fn` and, when not NULL, the array `name`. */
+hd_table_dist *hd__table_dist_make(hd_index N, const int *owner, int P, const char *fn,
+                                   const char *name);
 
 /* ------------------------- relayout.c: a remap's exchange (Wu 1984) */
 

@@ -17,7 +17,13 @@
  *     out once per array when the program starts, and again when a remap
  *     (hd_relayout, hd_set_layout: Wu 1984's data mappings) gives the
  *     array another layout; the one before stays until the next change,
- *     for the remap's exchange.
+ *     for the remap's exchange;
+ *   - a table (hd_run_tables: Chung and Ranka 1990's mappings of a finite
+ *     element graph's nodes, docs/meshes.md): element e of N, any N, is on
+ *     owner[e] at its rank among that processor's elements (table.c's
+ *     hd_table_dist, built once at start).  Slices then differ in size,
+ *     so every count of a slice asks hd__local_count; a table is not a
+ *     GF(2) map, so it takes no part in remaps.
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -38,6 +44,7 @@ struct hd__layout {
 static const hd_array_desc *arrays; /* the running program's table */
 static hd__layout **general;        /* per array, now; NULL: the bit field */
 static hd__layout **previous;       /* per array, before its last change */
+static hd_table_dist **tabled;      /* per array, its table; NULL: none */
 static int narrays;
 static int dim;
 
@@ -116,17 +123,22 @@ static hd__layout *prepare(const char *fn, const hd_array_desc *a, const hd_layo
     return g;
 }
 
-void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *const *layouts)
+void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *const *layouts,
+                       const hd_table_desc *const *tables)
 {
     arrays = program->arrays;
     narrays = program->narrays;
     dim = program->dim;
     general = calloc((size_t)(narrays ? narrays : 1), sizeof *general);
     previous = calloc((size_t)(narrays ? narrays : 1), sizeof *previous);
-    if (!general || !previous)
+    tabled = calloc((size_t)(narrays ? narrays : 1), sizeof *tabled);
+    if (!general || !previous || !tabled)
         hd__fatal("hd_run: out of memory");
-    for (int i = 0; layouts && i < narrays; i++)
-        if (layouts[i])
+    for (int i = 0; i < narrays; i++)
+        if (tables && tables[i])
+            tabled[i] = hd__table_dist_make(tables[i]->size, tables[i]->owner, 1 << dim,
+                                            "hd_run", arrays[i].name ? arrays[i].name : "?");
+        else if (layouts && layouts[i])
             general[i] = prepare("hd_run", &arrays[i], layouts[i], dim);
 }
 
@@ -135,10 +147,13 @@ void hd__layouts_stop(void)
     for (int i = 0; general && i < narrays; i++) {
         free(general[i]);
         free(previous[i]);
+        hd_table_dist_free(tabled[i]);
     }
     free(general);
     free(previous);
+    free(tabled);
     general = previous = NULL;
+    tabled = NULL;
     arrays = NULL;
     narrays = 0;
 }
@@ -146,6 +161,9 @@ void hd__layouts_stop(void)
 void hd__layout_change(const char *fn, int array, const hd_layout_desc *to)
 {
     const hd_array_desc *a = &arrays[array];
+    if (tabled[array])
+        hd__fatal("%s: array %s is distributed by a table (hd_run_tables): its layout cannot "
+                  "change", fn, a->name ? a->name : "?");
     if (!to && (a->shift < 0 || a->shift > a->log2_size - dim))
         hd__fatal("%s: array %s: no layout given and no bit field in the array table "
                   "(shift %d out of range 0 .. %d)", fn, a->name ? a->name : "?", a->shift,
@@ -213,21 +231,44 @@ hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o)
 
 int hd__layout_is_bit_field(int array)
 {
-    return !general[array];
+    return !general[array] && !tabled[array];
+}
+
+int hd__layout_is_table(int array)
+{
+    return tabled[array] != NULL;
+}
+
+hd_index hd__array_size(int array)
+{
+    return tabled[array] ? hd_table_size(tabled[array]) : (hd_index)1 << arrays[array].log2_size;
+}
+
+hd_index hd__local_count(int array, int v)
+{
+    if (tabled[array])
+        return hd_table_local_count(tabled[array], v);
+    return (hd_index)1 << (arrays[array].log2_size - dim);
 }
 
 int hd__owner_of(int array, hd_index e)
 {
+    if (tabled[array])
+        return hd_table_owner(tabled[array], e);
     return hd__owner_by(general[array], array, e);
 }
 
 hd_index hd__offset_of(int array, hd_index e)
 {
+    if (tabled[array])
+        return hd_table_local_index(tabled[array], e);
     return hd__offset_by(general[array], array, e);
 }
 
 hd_index hd__element_at(int array, int v, hd_index o)
 {
+    if (tabled[array])
+        return hd_table_global_index(tabled[array], v, o);
     return hd__element_by(general[array], array, v, o);
 }
 
@@ -248,5 +289,5 @@ hd_index hd_element_in(int array, int v, hd_index o)
 
 hd_index hd__run_length(int array)
 {
-    return general[array] ? 1 : (hd_index)1 << arrays[array].shift;
+    return general[array] || tabled[array] ? 1 : (hd_index)1 << arrays[array].shift;
 }

@@ -14,7 +14,7 @@
  *      [array, count, local offset x count] (hd_index each);
  *   3. answers: the owner sends the elements back in the order asked.
  * The asker computes the local offset itself (layout.c, from the
- * program's array table and layouts), so the owner only copies.
+ * program's array table, layouts and tables), so the owner only copies.
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -118,7 +118,7 @@ hd_index hd_request(hd_requests *r, int array, int from, hd_index e)
         hd__fatal("hd_request: element %lld of array %d from virtual processor %d (this is %d)",
                   (long long)e, array, from, r->me);
     const hd_array_desc *d = array_of(array);
-    if (e < 0 || e >= (hd_index)1 << d->log2_size || hd__owner_of(array, e) != from)
+    if (e < 0 || e >= hd__array_size(array) || hd__owner_of(array, e) != from)
         hd__fatal("hd_request: element %lld of array %s is not on virtual processor %d",
                   (long long)e, d->name ? d->name : "?", from);
     size_t h = (size_t)mix(array, e) & (r->nslots - 1);
@@ -200,9 +200,8 @@ static size_t answer_bytes(hd_requests *r, int from)
 }
 
 /* Answers one request message from the elements of this processor. */
-static void answer(const hd_index *m, size_t words, int asker, hd_exchange *x)
+static void answer(const hd_index *m, size_t words, int me, int asker, hd_exchange *x)
 {
-    int n = hd_dim();
     size_t at = 0;
     while (at < words) {
         if (words - at < 2)
@@ -214,7 +213,7 @@ static void answer(const hd_index *m, size_t words, int asker, hd_exchange *x)
         if (count < 0 || (size_t)count > words - at)
             hd__fatal("hd_requests_run: a malformed request from virtual processor %d", asker);
         const unsigned char *mine = hd_local(array);
-        hd_index local_count = (hd_index)1 << (d->log2_size - n);
+        hd_index local_count = hd__local_count(array, me);
         for (hd_index k = 0; k < count; k++, at++) {
             if (m[at] < 0 || m[at] >= local_count)
                 hd__fatal("hd_requests_run: virtual processor %d asked for offset %lld of "
@@ -279,7 +278,7 @@ void hd_requests_run(hd_requests *r)
         if (!in)
             hd__fatal("hd_requests_run: out of memory");
         hd_take(asks, v, in, incoming[v] * sizeof *in);
-        answer(in, incoming[v], v, answers);
+        answer(in, incoming[v], me, v, answers);
         free(in);
     }
     hd_exchange_free(asks);

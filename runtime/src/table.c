@@ -18,6 +18,7 @@
 #include "hyperdo/coll.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,27 +44,29 @@ static void *grab(size_t count, size_t size, const char *fn)
     return p;
 }
 
-hd_table_dist *hd_table_dist_new(hd_index N, const int *owner)
+hd_table_dist *hd__table_dist_make(hd_index N, const int *owner, int P, const char *fn,
+                                   const char *name)
 {
-    int P = hd_nprocs();
+    char where[256];   /* "hd_run: array x" names the array in a message */
+    snprintf(where, sizeof where, "%s%s%s", fn, name ? ": array " : "", name ? name : "");
     if (N < 0 || (N > 0 && !owner))
-        hd__fatal("hd_table_dist_new: %lld elements, owner table %p", (long long)N,
+        hd__fatal("%s: %lld elements, owner table %p", where, (long long)N,
                   (const void *)owner);
-    hd_table_dist *d = grab(1, sizeof *d, "hd_table_dist_new");
+    hd_table_dist *d = grab(1, sizeof *d, fn);
     d->N = N;
     d->P = P;
     d->serial = atomic_fetch_add(&next_serial, 1);
-    d->owner = grab((size_t)N, sizeof *d->owner, "hd_table_dist_new");
-    d->local = grab((size_t)N, sizeof *d->local, "hd_table_dist_new");
+    d->owner = grab((size_t)N, sizeof *d->owner, fn);
+    d->local = grab((size_t)N, sizeof *d->local, fn);
     d->start = calloc((size_t)P + 1, sizeof *d->start);
-    d->byowner = grab((size_t)N, sizeof *d->byowner, "hd_table_dist_new");
+    d->byowner = grab((size_t)N, sizeof *d->byowner, fn);
     if (!d->start)
-        hd__fatal("hd_table_dist_new: out of memory");
+        hd__fatal("%s: out of memory", fn);
     for (hd_index e = 0; e < N; e++) {
         int o = owner[e];
         if (o < 0 || o >= P)
-            hd__fatal("hd_table_dist_new: element %lld's owner %d is outside 0 .. %d",
-                      (long long)e, o, P - 1);
+            hd__fatal("%s: element %lld's owner %d is outside 0 .. %d", where, (long long)e,
+                      o, P - 1);
         d->owner[e] = o;
         d->local[e] = d->start[o + 1]++;   /* counts for now */
     }
@@ -72,6 +75,11 @@ hd_table_dist *hd_table_dist_new(hd_index N, const int *owner)
     for (hd_index e = 0; e < N; e++)
         d->byowner[d->start[d->owner[e]] + d->local[e]] = e;
     return d;
+}
+
+hd_table_dist *hd_table_dist_new(hd_index N, const int *owner)
+{
+    return hd__table_dist_make(N, owner, hd_nprocs(), "hd_table_dist_new", NULL);
 }
 
 void hd_table_dist_free(hd_table_dist *d)
