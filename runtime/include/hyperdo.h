@@ -412,10 +412,30 @@ hd_requests *hd_requests_new(void);
  * virtual processor `from` (not the caller): the same element gives the
  * same ticket. */
 hd_index hd_request(hd_requests *r, int array, int from, hd_index e);
+/* Once per set, or again on a set of hd_requests_keep that has run: then
+ * only the answers move (the same elements, their current values). */
 void hd_requests_run(hd_requests *r);
-/* After the run: the address of each ticket's element. */
+/* After the run (each run of a kept set): the address of each ticket's
+ * element. */
 const void *const *hd_requests_values(const hd_requests *r);
 void hd_requests_free(hd_requests *r);
+
+/* The request set this processor keeps under `key` (any int >= 0 chosen by the
+ * caller, one per doall and round) across executions.  When it exists and `same` is
+ * nonzero, *q is set to it and 1 is returned: the caller skips its inspector and calls
+ * hd_requests_run(*q) again, which then runs only the answers exchange.  Otherwise the kept
+ * set (if any) is freed, *q is a new empty set kept under key, 0 is returned, and the caller
+ * inspects (hd_request ...) and runs as usual.  Every processor of the doall must pass the
+ * same `same` (the caller decides from data every processor has identically). Kept sets are
+ * never passed to hd_requests_free; the library frees them when the run ends.
+ * (Chung and Ranka 1990: the inspector runs once per mapping and index
+ * contents; each later execution costs only the c_kl words of the
+ * answers, one message per pair with a nonzero count.) */
+int hd_requests_keep(int key, int same, hd_requests **q);
+/* A buffer of `bytes` owned by request set q, freed with it: the same buffer (and contents)
+ * on every later call with the same size for a kept set, so the caller can keep its
+ * per-iteration tickets with the set.  A different size reallocates it. */
+void *hd_requests_scratch(hd_requests *q, size_t bytes);
 
 
 /* ------------------ Table distributions (Chung and Ranka 1990) */

@@ -707,12 +707,14 @@ static int node_loop(void)
 static void node_main(void)
 {
     node_loop();
+    hd__requests_forget();
     free_locals(hd__tr_self());
     hd__buf_flush();
 }
 
 static void release(void)
 {
+    hd__requests_stop();
     hd__layouts_stop();
     free(locals);
     locals = NULL;
@@ -733,6 +735,7 @@ static void host_stop(int status)
     for (int p = 1; p < nprocs; p++)
         send_cmd(p, CMD_EXIT, 0, status, 0);
     hd__stats_collect();
+    hd__requests_forget();
     free_locals(0);
     hd__buf_flush();
     hd__tr_finish();
@@ -838,11 +841,13 @@ int hd_run_tables(const hd_program_desc *program, const hd_layout_desc *const *l
     if (!locals || !aliased || !alias_base)
         hd__fatal("hd_run: out of memory");
     hd__stats_start(nprocs, program->ndoalls, program->narrays);
+    hd__requests_start(nprocs);
     running = 1;
     hd__tr_start(nprocs, &argc, &argv, node_main);
     if (hd__tr_self() != 0) {
         /* MPI: this rank is one of the nodes. */
         status = node_loop();
+        hd__requests_forget();
         free_locals(hd__tr_self());
         hd__tr_finish();
         release();

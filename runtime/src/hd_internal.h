@@ -109,6 +109,16 @@ hd_index hd__run_length(int array);
 hd_table_dist *hd__table_dist_make(hd_index N, const int *owner, int P, const char *fn,
                                    const char *name);
 
+/* ------------------------- requests.c: kept request sets */
+
+/* hd_run's start and end: room for each physical processor's kept
+ * request sets (hd_requests_keep), and their release.  Each processor
+ * frees its own with hd__requests_forget when it stops (threads share
+ * the address space, and a set is one processor's). */
+void hd__requests_start(int nprocs);
+void hd__requests_forget(void);
+void hd__requests_stop(void);
+
 /* ------------------------- relayout.c: a remap's exchange (Wu 1984) */
 
 /* The calling processor's part of a remap of array `array`, whose layout

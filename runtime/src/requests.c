@@ -15,6 +15,17 @@
  *   3. answers: the owner sends the elements back in the order asked.
  * The asker computes the local offset itself (layout.c, from the
  * program's array table, layouts and tables), so the owner only copies.
+ *
+ * Kept sets (hd_requests_keep).  Chung and Ranka 1990 price a mapping by
+ * the c_kl words that k sends l at each execution: the inspector's
+ * rounds are paid once per mapping and index contents, not per run.  So a
+ * kept set remembers, after its first run, what each asker asked (the
+ * request messages it received) and what it itself gets back (sizes and
+ * buffers); running it again is exchange 3 alone: the owners answer the
+ * same requests from their current elements, one message per pair with a
+ * nonzero count, the distinct elements only.  Sets are kept per physical
+ * processor (threads share the address space) and freed when hd_run
+ * ends.
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -36,6 +47,7 @@ typedef struct {
 
 struct hd_requests {
     int P, me, ran;
+    int kept;          /* a set of hd_requests_keep: a second run answers again */
     ask *asks;         /* by ticket */
     size_t nasks, cap;
     size_t *slot;      /* hash table of tickets + 1 (0: empty) */
@@ -43,6 +55,14 @@ struct hd_requests {
     asked_of *of;      /* per virtual processor */
     unsigned char **answers; /* per virtual processor: what came back */
     const void **values;     /* by ticket, after the run */
+    /* Per virtual processor, what it asked of this one (its request
+     * message, hd_index words) and the bytes this one gets back from it:
+     * a kept set's reruns answer and receive the same. */
+    hd_index **asked;
+    size_t *nasked;
+    size_t *in_bytes;
+    void *scratch;           /* hd_requests_scratch */
+    size_t scratch_size;
 };
 
 static uint64_t mix(int array, hd_index e)
@@ -64,7 +84,10 @@ hd_requests *hd_requests_new(void)
     r->slot = calloc(r->nslots, sizeof *r->slot);
     r->of = calloc((size_t)r->P, sizeof *r->of);
     r->answers = calloc((size_t)r->P, sizeof *r->answers);
-    if (!r->slot || !r->of || !r->answers)
+    r->asked = calloc((size_t)r->P, sizeof *r->asked);
+    r->nasked = calloc((size_t)r->P, sizeof *r->nasked);
+    r->in_bytes = calloc((size_t)r->P, sizeof *r->in_bytes);
+    if (!r->slot || !r->of || !r->answers || !r->asked || !r->nasked || !r->in_bytes)
         hd__fatal("hd_requests_new: out of memory");
     return r;
 }
@@ -224,10 +247,41 @@ static void answer(const hd_index *m, size_t words, int me, int asker, hd_exchan
     }
 }
 
+/* 3. Answers, from my elements, in the order asked: each asker's
+ * request message is r->asked[v]; what comes back lands in
+ * r->answers[v].  The whole of a kept set's rerun. */
+static void answers_exchange(hd_requests *r)
+{
+    int P = r->P, me = r->me;
+    hd_exchange *x = hd_exchange_new();
+    for (int v = 0; v < P; v++)
+        if (v != me && r->nasked[v] > 0)
+            answer(r->asked[v], r->nasked[v], me, v, x);
+    for (int v = 0; v < P; v++)
+        if (v != me)
+            hd_expect(x, v, r->in_bytes[v]);
+    hd_exchange_run(x);
+    for (int v = 0; v < P; v++) {
+        size_t bytes = r->in_bytes[v];
+        if (v == me || bytes == 0)
+            continue;
+        if (!r->answers[v] && !(r->answers[v] = malloc(bytes)))
+            hd__fatal("hd_requests_run: out of memory for %zu bytes", bytes);
+        hd_take(x, v, r->answers[v], bytes);
+    }
+    hd_exchange_free(x);
+}
+
 void hd_requests_run(hd_requests *r)
 {
     if (!r)
         hd__fatal("hd_requests_run: no requests (null pointer)");
+    if (r->ran && r->kept) {
+        /* The same requests as at the first run: only the answers move,
+         * into the same buffers, so the values' addresses stay. */
+        answers_exchange(r);
+        return;
+    }
     if (r->ran)
         hd__fatal("hd_requests_run called twice");
     r->ran = 1;
@@ -248,14 +302,11 @@ void hd_requests_run(hd_requests *r)
         hd_expect(sizes, v, sizeof w);
     }
     hd_exchange_run(sizes);
-    size_t *incoming = calloc((size_t)P, sizeof *incoming);
-    if (!incoming)
-        hd__fatal("hd_requests_run: out of memory");
     for (int v = 0; v < P; v++) {
         uint64_t w = 0;
         if (v != me)
             hd_take(sizes, v, &w, sizeof w);
-        incoming[v] = (size_t)w;
+        r->nasked[v] = (size_t)w;
     }
     hd_exchange_free(sizes);
 
@@ -265,36 +316,27 @@ void hd_requests_run(hd_requests *r)
         if (v == me)
             continue;
         hd_put(asks, v, msg[v], words[v] * sizeof(hd_index));
-        hd_expect(asks, v, incoming[v] * sizeof(hd_index));
+        hd_expect(asks, v, r->nasked[v] * sizeof(hd_index));
     }
     hd_exchange_run(asks);
-
-    /* 3. Answers, from my elements, in the order asked. */
-    hd_exchange *answers = hd_exchange_new();
     for (int v = 0; v < P; v++) {
-        if (v == me || incoming[v] == 0)
+        if (v == me || r->nasked[v] == 0)
             continue;
-        hd_index *in = malloc(incoming[v] * sizeof *in);
-        if (!in)
+        if (!(r->asked[v] = malloc(r->nasked[v] * sizeof *r->asked[v])))
             hd__fatal("hd_requests_run: out of memory");
-        hd_take(asks, v, in, incoming[v] * sizeof *in);
-        answer(in, incoming[v], me, v, answers);
-        free(in);
+        hd_take(asks, v, r->asked[v], r->nasked[v] * sizeof *r->asked[v]);
     }
     hd_exchange_free(asks);
+
+    /* 3. Answers. */
     for (int v = 0; v < P; v++)
-        if (v != me)
-            hd_expect(answers, v, answer_bytes(r, v));
-    hd_exchange_run(answers);
-    for (int v = 0; v < P; v++) {
-        size_t bytes = answer_bytes(r, v);
-        if (v == me || bytes == 0)
-            continue;
-        if (!(r->answers[v] = malloc(bytes)))
-            hd__fatal("hd_requests_run: out of memory for %zu bytes", bytes);
-        hd_take(answers, v, r->answers[v], bytes);
-    }
-    hd_exchange_free(answers);
+        r->in_bytes[v] = v == me ? 0 : answer_bytes(r, v);
+    answers_exchange(r);
+    if (!r->kept)
+        for (int v = 0; v < P; v++) {
+            free(r->asked[v]);
+            r->asked[v] = NULL;
+        }
 
     /* Where each ticket's element now is. */
     r->values = malloc((r->nasks ? r->nasks : 1) * sizeof *r->values);
@@ -312,7 +354,6 @@ void hd_requests_run(hd_requests *r)
         free(msg[v]);
     free(msg);
     free(words);
-    free(incoming);
 }
 
 const void *const *hd_requests_values(const hd_requests *r)
@@ -322,18 +363,117 @@ const void *const *hd_requests_values(const hd_requests *r)
     return r->values;
 }
 
+static void release_set(hd_requests *r)
+{
+    for (int v = 0; v < r->P; v++) {
+        free(r->of[v].tickets);
+        free(r->answers[v]);
+        free(r->asked[v]);
+    }
+    free(r->of);
+    free(r->answers);
+    free(r->asked);
+    free(r->nasked);
+    free(r->in_bytes);
+    free(r->asks);
+    free(r->slot);
+    free((void *)r->values);
+    free(r->scratch);
+    free(r);
+}
+
 void hd_requests_free(hd_requests *r)
 {
     if (!r)
         return;
-    for (int v = 0; v < r->P; v++) {
-        free(r->of[v].tickets);
-        free(r->answers[v]);
+    if (r->kept)
+        hd__fatal("hd_requests_free of a kept request set (hd_requests_keep): the library "
+                  "frees it when the run ends");
+    release_set(r);
+}
+
+void *hd_requests_scratch(hd_requests *q, size_t bytes)
+{
+    if (!q)
+        hd__fatal("hd_requests_scratch: no requests (null pointer)");
+    if (!q->scratch || q->scratch_size != bytes) {
+        free(q->scratch);
+        q->scratch = NULL;
+        q->scratch_size = bytes;
+        if (!(q->scratch = malloc(bytes ? bytes : 1)))
+            hd__fatal("hd_requests_scratch: out of memory for %zu bytes", bytes);
     }
-    free(r->of);
-    free(r->answers);
-    free(r->asks);
-    free(r->slot);
-    free((void *)r->values);
-    free(r);
+    return q->scratch;
+}
+
+/* ------------------------------------------------ kept sets */
+
+/* One physical processor's kept sets, by key.  A program keeps one per
+ * doall and round, a handful: a linear search costs less than the
+ * doall's own exchange. */
+typedef struct {
+    int key;
+    hd_requests *set;
+} kept_set;
+
+typedef struct {
+    kept_set *sets;
+    size_t n, cap;
+} kept_row;
+
+static kept_row *kept_rows;   /* per physical processor */
+
+void hd__requests_start(int nprocs)
+{
+    if (!(kept_rows = calloc((size_t)nprocs, sizeof *kept_rows)))
+        hd__fatal("hd_run: out of memory");
+}
+
+void hd__requests_forget(void)
+{
+    int p = hd__tr_self();
+    if (!kept_rows || p < 0)
+        return;
+    kept_row *row = &kept_rows[p];
+    for (size_t i = 0; i < row->n; i++)
+        release_set(row->sets[i].set);
+    free(row->sets);
+    *row = (kept_row){ NULL, 0, 0 };
+}
+
+void hd__requests_stop(void)
+{
+    free(kept_rows);
+    kept_rows = NULL;
+}
+
+int hd_requests_keep(int key, int same, hd_requests **q)
+{
+    int p = hd_get_pid();   /* inside hd_run, or the program stops */
+    if (key < 0)
+        hd__fatal("hd_requests_keep: key %d is negative", key);
+    if (!q)
+        hd__fatal("hd_requests_keep: nowhere to put the set (null pointer)");
+    kept_row *row = &kept_rows[p];
+    kept_set *k = NULL;
+    for (size_t i = 0; i < row->n; i++)
+        if (row->sets[i].key == key)
+            k = &row->sets[i];
+    /* A set that never ran has nothing to run again: the caller must
+     * inspect, as for a new one. */
+    if (k && same && k->set->ran) {
+        *q = k->set;
+        return 1;
+    }
+    if (!k) {
+        row->sets = room_for_one(row->sets, row->n, &row->cap, 8, sizeof *row->sets);
+        k = &row->sets[row->n++];
+        k->key = key;
+    } else {
+        release_set(k->set);
+    }
+    k->set = hd_requests_new();
+    k->set->kept = 1;
+    *q = k->set;
+    return 0;
 }
