@@ -10,7 +10,8 @@
 #
 #   tsan.sh HYPERDO SOURCE_DIR WORKDIR
 #
-# Runs tests/runtime/rt_prog.c's scenarios (n = 3, both mappings) and
+# Runs tests/runtime/rt_prog.c's scenarios (n = 3, both mappings),
+# table_prog.c and tabarray_prog.c (n = 3, mapped), and
 # tests/e2e/{guards,streams,indirect_levels,maps}.c translated for the 3-cube
 # and tests/e2e/maps4.c for the 4-cube.
 set -u
@@ -45,6 +46,16 @@ grep -q "^coll ok" "$work/coll.out" || fail "coll_prog 3 1 light: $(cat "$work/c
 "$work/table_prog" 3 map > "$work/table.out" 2> "$work/table.err" \
     || fail "table_prog 3 map under ThreadSanitizer: $(head -c 2000 "$work/table.err")"
 grep -q "table ok" "$work/table.out" || fail "table_prog 3 map: $(cat "$work/table.out")"
+# Arrays distributed by a table and request sets kept across a doall's
+# executions (tabarray_prog.c): slices of unequal sizes, kept sets per
+# processor.
+# shellcheck disable=SC2086
+"$cc" "${flags[@]}" "$src/tests/runtime/tabarray_prog.c" $rt -pthread -lm \
+    -o "$work/tabarray_prog" || fail "build tabarray_prog with -fsanitize=thread"
+"$work/tabarray_prog" 3 map "$work/tabarray" > "$work/tabarray.out" 2> "$work/tabarray.err" \
+    || fail "tabarray_prog 3 map under ThreadSanitizer: $(head -c 2000 "$work/tabarray.err")"
+grep -q "tabarray ok" "$work/tabarray.out" \
+    || fail "tabarray_prog 3 map: $(cat "$work/tabarray.out")"
 for scenario in permute scatter exchange groups requests alias relayout; do
     for map in 0 1; do
         "$work/rt_prog" $scenario 3 $map >"$work/out" 2>"$work/err" ||
