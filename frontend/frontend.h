@@ -74,6 +74,14 @@ typedef struct {
 int hd_read_mesh_file(const char *path, hd_mesh_input *out, hd_diag *err);
 void hd_mesh_input_free(hd_mesh_input *in);
 
+/* Reads a mapping file (partition.c): METIS's partition format, line v + 1
+ * the processor of element v, each from 0 to max_proc.  expect >= 0: the
+ * file must have exactly that many lines.  Returns HD_SPEC_OK with *out
+ * (malloc'd, *count entries), or HD_SPEC_ESYNTAX / EIO / ENOMEM with err
+ * as hd_read_mesh_file's. */
+int hd_read_partition(const char *path, int64_t expect, int max_proc, int **out, int64_t *count,
+                      hd_diag *err);
+
 /* ------------------------------------------------------------------ C */
 
 typedef struct {

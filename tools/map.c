@@ -176,49 +176,24 @@ static int read_mesh(const hd_command_line *cl, const char *spec, hd_mesh_input 
     return HD_EXIT_OK;
 }
 
-/* A mapping file: one processor per line for each of the N nodes. */
-static int read_mapping(const char *path, int N, int *proc, int *most)
+/* A mapping file (hd_read_partition): one processor per line for each of
+ * the N nodes; *most the largest. */
+static int read_mapping(const char *path, int N, int **proc, int *most)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "hyperdo: error: %s: %s\n", path, strerror(errno));
+    hd_diag err;
+    int64_t count;
+    if (hd_read_partition(path, N, (1 << 20) - 1, proc, &count, &err) != HD_SPEC_OK) {
+        if (err.line > 0)
+            fprintf(stderr, "%s:%d: error: %s\n", err.path, err.line, err.message);
+        else
+            fprintf(stderr, "hyperdo: error: %s\n", err.message);
         return HD_EXIT_FAILURE;
     }
-    char line[256];
-    int v = 0, lineno = 0, rc = HD_EXIT_OK;
     *most = 0;
-    while (rc == HD_EXIT_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *end;
-        errno = 0;
-        long p = strtol(line, &end, 10);
-        while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-            end++;
-        if (end == line || *end || errno || p < 0 || p >= (1L << 20)) {
-            fprintf(stderr, "%s:%d: error: expected a processor number from 0 to 2^20 - 1 "
-                            "(node %d's), found '%.40s'\n", path, lineno, v, line);
-            rc = HD_EXIT_FAILURE;
-        } else if (v >= N) {
-            fprintf(stderr, "%s:%d: error: the mesh has %d nodes, this line names one more\n",
-                    path, lineno, N);
-            rc = HD_EXIT_FAILURE;
-        } else {
-            proc[v++] = (int)p;
-            if (p > *most)
-                *most = (int)p;
-        }
-    }
-    if (rc == HD_EXIT_OK && ferror(f)) {
-        fprintf(stderr, "hyperdo: error: %s: reading failed\n", path);
-        rc = HD_EXIT_FAILURE;
-    }
-    if (rc == HD_EXIT_OK && v < N) {
-        fprintf(stderr, "%s:%d: error: %d processors for the mesh's %d nodes\n", path, lineno,
-                v, N);
-        rc = HD_EXIT_FAILURE;
-    }
-    fclose(f);
-    return rc;
+    for (int v = 0; v < N; v++)
+        if ((*proc)[v] > *most)
+            *most = (*proc)[v];
+    return HD_EXIT_OK;
 }
 
 /* ------------------------------------------------------------ output */
@@ -561,13 +536,8 @@ static int run_cost(void *opts)
     if (rc != HD_EXIT_OK)
         return rc;
     int N = in.nb.n, most = 0;
-    int *proc = malloc(((size_t)N + 1) * sizeof *proc);
-    if (!proc) {
-        fprintf(stderr, "hyperdo: error: out of memory\n");
-        rc = HD_EXIT_FAILURE;
-    } else {
-        rc = read_mapping(o->mapfile, N, proc, &most);
-    }
+    int *proc = NULL;
+    rc = read_mapping(o->mapfile, N, &proc, &most);
     int n = 0;
     while ((1 << n) <= most)
         n++;
