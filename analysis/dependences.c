@@ -159,6 +159,15 @@ void hd_check_dependences(const hd_program *p, const hd_analysis *an, const hd_l
 bool hd_loop_writes_all(const hd_program *p, const hd_analysis *an, const hd_loop *l, int arr)
 {
     const hd_array *a = &p->arrays[arr];
+    if (l->on_table) {
+        /* Its writes are element i of the home's table's arrays
+         * (table_loops.c): all of one when its trip is the array's size. */
+        for (int k = 0; k < l->nrefs; k++)
+            if (l->refs[k].is_write && l->refs[k].array == arr && !l->refs[k].partial &&
+                l->trip == a->size)
+                return true;
+        return false;
+    }
     for (int k = 0; k < l->nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
         const hd_affine *map = hd_ref_result(an, ref)->map;

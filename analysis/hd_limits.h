@@ -66,6 +66,13 @@
  * known ("conflict": null), and the report says this limit is why. */
 #define HD_ENUMERATE_MAX_BITS 22
 
+/* Iterations of a doall over a table distribution and elements of an
+ * array distributed by table(T) (Chung and Ranka 1990's meshes, any N):
+ * 2^31 - 1, so that owner tables are C int arrays of at most INT_MAX
+ * entries and `hyperdo map`'s meshes fit.  Beyond: "the bound ... is
+ * beyond the limit of ... iterations (HD_TABLE_MAX_TRIP)". */
+#define HD_TABLE_MAX_TRIP 2147483647LL
+
 /* Statements of a spec's program once its loops are unrolled, and how
  * deep loops nest ("loop K" ... "end", docs/lcc-format.md).  Beyond:
  * "the loop of line L makes more than 4096 statements", "loops nested

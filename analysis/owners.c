@@ -621,6 +621,12 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out)
     for (int k = 0; k < p->nloops; k++) {
         if (p->loops[k].home < 0)
             continue;
+        if (p->loops[k].on_table) {
+            hd_analyse_table_loop(p, d, out, &p->loops[k]);
+            continue;
+        }
+        if (hd_table_refused(p, d, &p->loops[k]))
+            continue;
         /* Each doall sees every array under the mapping it has there, so
          * that a read of u written at v becomes F_v P F_u^-1 (Wu 1984,
          * Section 1.2) and stays an LCC where P was one. */

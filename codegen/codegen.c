@@ -122,7 +122,8 @@ static void check_loop(gen *g, const hd_loop *l)
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
     check_loop_reductions(g, l);
-    hd_check_dependences(g->prog, g->results, l, &g->d);
+    if (!l->on_table)   /* over a table: the analysis checked (table_loops.c) */
+        hd_check_dependences(g->prog, g->results, l, &g->d);
 }
 
 /* ------------------------------------------------------ the host side */
@@ -210,6 +211,15 @@ static void put_host_doall(text *t, const gen *g, int d)
             putf(t, "        memcpy((void *)hd_env.%s, %s, sizeof hd_env.%s);\n",
                  p->arrays[u.repl[k]].name, p->arrays[u.repl[k]].name,
                  p->arrays[u.repl[k]].name);
+        if (g->keeps[d])
+            /* Every processor learns from one flag whether the elements its
+             * kept requests name may have changed: the bytes compared are
+             * all that decide them (docs/meshes.md, "Programs over meshes"). */
+            putf(t, "        static struct hd_env_%d hd_last;\n        static int hd_ran;\n"
+                    "        hd_env.hd_same = 0;\n"
+                    "        const int hd_same = hd_ran && memcmp(&hd_env, &hd_last, sizeof hd_env) == 0;\n"
+                    "        memcpy(&hd_last, &hd_env, sizeof hd_env);\n"
+                    "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", d);
     }
     for (int k = 0; k < u.ndist; k++)
         put_map_remaps(t, g, l, u.dist[k], sent_before(g, l, u.dist[k]));
@@ -241,7 +251,7 @@ static void put_host_doall(text *t, const gen *g, int d)
      * -Wunused-but-set-variable would hold against the program. */
     if (l->var_outside)
         putf(t, "        %s = %llu;\n        (void)%s;\n", l->var,
-             (unsigned long long)1 << l->k, l->var);
+             (unsigned long long)l->trip, l->var);
     put(t, "    }\n");
     doall_arrays_free(&u);
 }
@@ -543,13 +553,20 @@ static void put_rows(text *t, const hd_affine *m, int rows)
  * tables are in the prologue (maps.c).  Nothing is written, and false
  * returned, when every layout at the start is a bit field, so such
  * programs are written as before. */
+/* Is array a distributed by a GF(2) layout that is no bit field? */
+static bool general_layout(const gen *g, int a)
+{
+    return g->array_id[a] >= 0 && g->layout[a].shift < 0 &&
+           g->prog->arrays[a].dist != HD_DIST_TABLE;
+}
+
 static bool put_general_layouts(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
     bool any = false, here = false;
     for (int a = 0; a < p->narrays; a++) {
-        any |= g->array_id[a] >= 0 && g->layout[a].shift < 0;
-        here |= g->array_id[a] >= 0 && g->layout[a].shift < 0 && !maps_remapped(g, a);
+        any |= general_layout(g, a);
+        here |= general_layout(g, a) && !maps_remapped(g, a);
     }
     if (!any)
         return false;
@@ -557,7 +574,7 @@ static bool put_general_layouts(text *t, const gen *g)
      * comment it always had. */
     bool skew = false, block2d = false, cyclic2d = false, batcher = false, mapped = false;
     for (int a = 0; a < p->narrays; a++) {
-        if (g->array_id[a] < 0 || g->layout[a].shift >= 0 || maps_remapped(g, a))
+        if (!general_layout(g, a) || maps_remapped(g, a))
             continue;
         mapped |= g->base[a].shift >= 0 || hd_map_initial(p, a);
         if (g->base[a].shift >= 0)
@@ -600,7 +617,7 @@ static bool put_general_layouts(text *t, const gen *g)
     }
     for (int a = 0; a < p->narrays; a++) {
         const hd_layout *l = &g->layout[a];
-        if (g->array_id[a] < 0 || l->shift >= 0 || maps_remapped(g, a))
+        if (!general_layout(g, a) || maps_remapped(g, a))
             continue;
         int id = g->array_id[a];
         putf(t, "static const uint64_t hd_owner_rows_%d[%d] = ", id, l->n);
@@ -625,8 +642,61 @@ static bool put_general_layouts(text *t, const gen *g)
         first = 0;
         if (maps_remapped(g, a))
             put_map_layout_ref(t, g, a);
-        else if (g->layout[a].shift < 0)
+        else if (general_layout(g, a))
             putf(t, "&hd_layout_%d", g->array_id[a]);
+        else
+            put(t, "NULL");
+    }
+    put(t, " };\n\n");
+    return true;
+}
+
+/* The owner tables of the arrays distributed by table(T), for
+ * hd_run_tables: T itself (a const int array of the program, which every
+ * processor has), or a mapping file's owners, read when translating.
+ * false, nothing written, when no array has one. */
+static bool put_owner_tables(text *t, const gen *g)
+{
+    const hd_program *p = g->prog;
+    bool any = false;
+    for (int a = 0; a < p->narrays; a++)
+        any |= g->array_id[a] >= 0 && p->arrays[a].dist == HD_DIST_TABLE;
+    if (!any)
+        return false;
+    put(t, "/* Arrays distributed by a table: element e on virtual processor owner[e]\n"
+           " * (a mapping of a finite element graph onto the cube, Chung and Ranka 1990). */\n");
+    for (int k = 0; k < p->ntables; k++) {
+        const hd_owner_table *ot = &p->tables[k];
+        if (!ot->from_file || ot->size < 0)
+            continue;
+        putf(t, "static const int hd_owner_file_%d[%lld] = {   /* ", k,
+             (long long)(ot->size ? ot->size : 1));
+        put_commented(t, ot->name);
+        put(t, " */");
+        for (int64_t e = 0; e < ot->size; e++)
+            putf(t, "%s%s%d", e ? "," : "", e % 20 ? " " : "\n    ", ot->owner[e]);
+        if (!ot->size)
+            put(t, " 0");
+        put(t, "\n};\n");
+    }
+    for (int k = 0; k < p->ntables; k++) {
+        const hd_owner_table *ot = &p->tables[k];
+        if (ot->size < 0)
+            continue;
+        putf(t, "static const hd_table_desc hd_table_%d = { %lld, ", k, (long long)ot->size);
+        if (ot->from_file)
+            putf(t, "hd_owner_file_%d };\n", k);
+        else
+            putf(t, "%s };\n", ot->name);
+    }
+    putf(t, "static const hd_table_desc *const hd_tables[%d] = {", g->ndist);
+    for (int a = 0, first = 1; a < p->narrays; a++) {
+        if (g->array_id[a] < 0)
+            continue;
+        put(t, first ? " " : ", ");
+        first = 0;
+        if (p->arrays[a].dist == HD_DIST_TABLE)
+            putf(t, "&hd_table_%d", p->arrays[a].table);
         else
             put(t, "NULL");
     }
@@ -666,7 +736,13 @@ static void put_tables(text *t, const gen *g)
         /* A file-scope array whose address does not escape is the same
          * object all run long, touched only where hd_to_host says. */
         bool host_static = x->is_global && !x->host_escapes;
-        /* The shift is unused under a general layout (hd_layout_desc). */
+        /* The shift is unused under a general layout (hd_layout_desc),
+         * and log2_size too under a table (hd_tables). */
+        if (x->dist == HD_DIST_TABLE) {
+            putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, by a table */\n", x->name,
+                 x->elem_size, x->elem_type);
+            continue;
+        }
         putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
              x->elem_size, x->log2_size, g->base[a].shift < 0 ? 0 : g->base[a].shift,
              host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
@@ -675,6 +751,7 @@ static void put_tables(text *t, const gen *g)
         put(t, "    { 0, 0, 0, 0, 0 },\n");
     put(t, "};\n\n");
     bool general = put_general_layouts(t, g);
+    bool tables = put_owner_tables(t, g);
     putf(t, "static const hd_node_fn hd_doalls[%d] = {", p->nloops ? p->nloops : 1);
     for (int d = 0; d < p->nloops; d++)
         putf(t, "%s hd_node_%d", d ? "," : "", d);
@@ -697,7 +774,10 @@ static void put_tables(text *t, const gen *g)
     for (int a = 0; a < p->narrays; a++)
         if (g->array_id[a] >= 0 && p->arrays[a].is_global)
             putf(t, "    (void)%s;\n", p->arrays[a].name);
-    if (general)
+    if (tables)
+        putf(t, "    return hd_run_tables(&hd_program, %s, hd_tables, argc, argv);\n}\n",
+             general ? "hd_layouts" : "NULL");
+    else if (general)
         put(t, "    return hd_run_layouts(&hd_program, hd_layouts, argc, argv);\n}\n");
     else
         put(t, "    return hd_run(&hd_program, argc, argv);\n}\n");
@@ -709,6 +789,7 @@ static void release(gen *g)
 {
     maps_free(g);
     free(g->array_id);
+    free(g->keeps);
     free(g->layout);
     g->layout = NULL;
     free(g->line_start);
@@ -809,6 +890,7 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     for (int d = 0; d < prog->nloops; d++)
         check_loop(&g, &prog->loops[d]);
     g.array_id = hd_xmalloc((size_t)(prog->narrays ? prog->narrays : 1) * sizeof *g.array_id);
+    g.keeps = hd_xcalloc((size_t)(prog->nloops ? prog->nloops : 1), sizeof *g.keeps);
     g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
     for (int a = 0; a < prog->narrays; a++)
         g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;

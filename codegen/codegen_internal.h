@@ -111,6 +111,15 @@ typedef struct {
     const hd_loop *loop;
     ref_plan *refs;        /* per reference of the loop */
     bool affine_home;      /* the home's owner is GF(2)-affine in i */
+    bool on_table;         /* the loop runs over an owner table (hd_loop.
+                            * on_table): my iterations are my elements of
+                            * the home's array below its trip count, and
+                            * every remote read is a request */
+    bool *kept;            /* on_table, per round (1 .. levels): its
+                            * requests are kept across executions while the
+                            * environment fields its indices and guards
+                            * read are unchanged (hd_requests_keep) */
+    bool env;              /* the doall has an environment (put_node) */
     hd_system own;         /* home owner i = me ^ own_c: my iterations */
     uint64_t own_c;
     int nslots, slots_cap;
@@ -189,6 +198,10 @@ struct gen {
     hd_order order;        /* plan->order */
     size_t *line_start;    /* offset where each line of src starts */
     int nlines;
+    bool *keeps;           /* per doall: its node code keeps requests and
+                            * reads hd_env->hd_same, which the host sets
+                            * (put_node decides before the host's part is
+                            * written: the node functions come first) */
     const char *v;         /* "hd_v_" when the program names v_send & co.
                             * itself, else "v_" (Fig. 1d's names) */
 };

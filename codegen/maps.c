@@ -65,7 +65,11 @@ void maps_collect(gen *g)
     for (int a = 0; a < p->narrays; a++) {
         if (g->array_id[a] < 0)
             continue;
-        g->base[a] = hd_array_layout(&p->arrays[a], p->n);
+        /* A table distribution has no GF(2) layout: its owners are data
+         * (hd_run_tables), and no map pragma names it (frontend/maps.c). */
+        g->base[a] = p->arrays[a].dist == HD_DIST_TABLE
+                     ? (hd_layout){ .bits = 0, .n = p->n, .shift = -1 }
+                     : hd_array_layout(&p->arrays[a], p->n);
         index_of(g, a, map_F(hd_map_initial(p, a)));   /* [0] */
         for (int d = 0; d < p->nloops; d++) {
             const hd_loop *l = &p->loops[d];

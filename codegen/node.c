@@ -37,10 +37,15 @@ static const char *name_of(const gen *g, int arr)
  * bit field (cyclic, block, block_cyclic), its hd_owner_in and
  * hd_offset_in for any other GF(2) map (the skews, the 2-D layouts, xor), which
  * read the rows the program's layout table gives hd_run_layouts. */
+static bool by_table(const gen *g, int arr)
+{
+    return g->prog->arrays[arr].dist == HD_DIST_TABLE;
+}
+
 static void put_owner(text *t, const gen *g, const char *index, int arr)
 {
     const hd_layout *l = &g->layout[arr];
-    if (l->shift < 0)
+    if (by_table(g, arr) || l->shift < 0)
         putf(t, "hd_owner_in(%d, %s)", g->array_id[arr], index);
     else
         putf(t, "hd_owner(%s, %d, %d)", index, l->shift, l->n);
@@ -49,7 +54,7 @@ static void put_owner(text *t, const gen *g, const char *index, int arr)
 static void put_offset(text *t, const gen *g, const char *index, int arr)
 {
     const hd_layout *l = &g->layout[arr];
-    if (l->shift < 0)
+    if (by_table(g, arr) || l->shift < 0)
         putf(t, "hd_offset_in(%d, %s)", g->array_id[arr], index);
     else
         putf(t, "hd_local_offset(%s, %d, %d)", index, l->shift, l->n);
@@ -65,7 +70,7 @@ static void put_element(text *t, const gen *g, const char *offset, const char *v
 void put_element_index(text *t, const gen *g, const char *offset, const char *v, int arr)
 {
     const hd_layout *l = &g->layout[arr];
-    if (l->shift < 0)
+    if (by_table(g, arr) || l->shift < 0)
         putf(t, "hd_element_in(%d, %s, %s)", g->array_id[arr], v, offset);
     else
         putf(t, "hd_global_index(%s, %s, %d, %d)", offset, v, l->shift, l->n);
@@ -80,6 +85,16 @@ static void put_where(text *t, const gen *g, const hd_ref *ref)
     free(w.s);
 }
 
+/* Array arr's number of elements, as C. */
+static void put_size(text *t, const gen *g, int arr)
+{
+    const hd_array *a = &g->prog->arrays[arr];
+    if (by_table(g, arr))
+        putf(t, "(hd_index)%lld", (long long)a->size);
+    else
+        putf(t, "(hd_index)1 << %d", a->log2_size);
+}
+
 /* The element index of reference k, checked at run time when the front end
  * could not check it. */
 static void put_index(text *t, const gen *g, const node_plan *np, int k)
@@ -89,8 +104,9 @@ static void put_index(text *t, const gen *g, const node_plan *np, int k)
         put(t, np->refs[k].index);
         return;
     }
-    putf(t, "hd_checked(%s, (hd_index)1 << %d, ", np->refs[k].index,
-         g->prog->arrays[ref->array].log2_size);
+    putf(t, "hd_checked(%s, ", np->refs[k].index);
+    put_size(t, g, ref->array);
+    put(t, ", ");
     put_where(t, g, ref);
     put(t, ")");
 }
@@ -418,6 +434,13 @@ static const char *open_my_loop(text *t, const gen *g, const node_plan *np)
     if (np->affine_home)
         return open_coset_loop(t, l, &np->own.null, "hd_i0", "hd_mine", "hd_own_steps");
     const hd_ref *home = &l->refs[l->home];
+    if (np->on_table) {
+        putf(t, "    {\n        for (hd_index hd_t = 0; hd_t < hd_mine; hd_t++) {\n"
+                "            const %s %s = (%s)hd_element_in(%d, hd_me, hd_t);\n"
+                "            HD_VISIT(%s);\n",
+             l->var_type, l->var, l->var_type, g->array_id[home->array], l->var);
+        return "            ";
+    }
     putf(t, "    {\n        hd_index hd_n = 0;\n"
             "        for (%s %s = 0; %s < %llu; %s++) {\n"
             "            HD_VISIT(%s);\n            if (",
@@ -441,6 +464,23 @@ static void put_mine(text *t, const gen *g, const node_plan *np)
     const hd_loop *l = np->loop;
     const hd_ref *home = &l->refs[l->home];
     int n = g->prog->n;
+    if (np->on_table) {
+        const hd_owner_table *ot = &g->prog->tables[g->prog->arrays[home->array].table];
+        put(t, "    /* My iterations: the i whose ");
+        put_commented(t, home->text);
+        put(t, " I hold by the owner table ");
+        put_commented(t, ot->name);
+        putf(t, ", i.e. my elements\n"
+                "     * below %lld, in increasing order (t-th: my t-th element). */\n"
+                "    hd_index hd_mine = hd_local_count(%d);\n"
+                "    while (hd_mine > 0 && hd_element_in(%d, hd_me, hd_mine - 1) >= %lld)\n"
+                "        hd_mine--;\n",
+             (long long)l->trip, g->array_id[home->array], g->array_id[home->array],
+             (long long)l->trip);
+        putf(t, "    const hd_index hd_b%d = 0;   /* the home's elements and its table's at i */\n"
+                "    (void)hd_b%d;\n", l->home, l->home);
+        return;
+    }
     if (!np->affine_home) {
         putf(t, "    /* My iterations: those whose ");
         put_commented(t, home->text);
@@ -1234,15 +1274,40 @@ static void put_compute_loop(text *t, const gen *g, const node_plan *np)
 static void put_request_round(text *t, const gen *g, const node_plan *np, int level)
 {
     const hd_loop *l = np->loop;
+    bool kept = np->on_table && np->kept[level];
     putf(t, "\n    /* Requests, round %d: the elements only my iterations can name, asked\n"
-            "     * of their owners where C reads them (each element once). */\n"
-            "    hd_requests *const hd_q%d = hd_requests_new();\n", level, level);
-    for (int q = 0; q < np->nreqs; q++)
-        if (np->reqs[q].level == level) {
-            putf(t, "    hd_index *const hd_k%d = hd_alloc(hd_mine, sizeof *hd_k%d);   /* ", q, q);
-            put_commented(t, l->refs[np->reqs[q].ref].text);
-            put(t, " */\n");
-        }
+            "     * of their owners where C reads them (each element once). */\n", level);
+    if (kept) {
+        int nq = 0;
+        for (int q = 0; q < np->nreqs; q++)
+            nq += np->reqs[q].level == level;
+        putf(t, "    /* Kept from the last execution while the environment is the same: its\n"
+                "     * indices and guards read nothing else, so the same elements are\n"
+                "     * needed and only the values travel (Chung and Ranka 1990's c_kl). */\n"
+                "    hd_requests *hd_q%d;\n"
+                "    const int hd_again%d = hd_requests_keep(%d, %s, &hd_q%d);\n"
+                "    hd_index *const hd_keys%d = hd_requests_scratch(hd_q%d, "
+                "(size_t)(hd_mine ? hd_mine : 1) * %d * sizeof(hd_index));\n",
+             level, level, (int)(l - g->prog->loops) * 64 + level,
+             np->env ? "hd_env->hd_same" : "1", level, level, level, nq);
+        int at = 0;
+        for (int q = 0; q < np->nreqs; q++)
+            if (np->reqs[q].level == level) {
+                putf(t, "    hd_index *const hd_k%d = hd_keys%d + hd_mine * %d;   /* ", q, level,
+                     at++);
+                put_commented(t, l->refs[np->reqs[q].ref].text);
+                put(t, " */\n");
+            }
+        putf(t, "    if (!hd_again%d)\n", level);
+    } else {
+        putf(t, "    hd_requests *const hd_q%d = hd_requests_new();\n", level);
+        for (int q = 0; q < np->nreqs; q++)
+            if (np->reqs[q].level == level) {
+                putf(t, "    hd_index *const hd_k%d = hd_alloc(hd_mine, sizeof *hd_k%d);   /* ", q, q);
+                put_commented(t, l->refs[np->reqs[q].ref].text);
+                put(t, " */\n");
+            }
+    }
     const char *in = open_my_loop(t, g, np);
     for (int q = 0; q < np->nreqs; q++) {
         const request_group *rq = &np->reqs[q];
@@ -1259,10 +1324,11 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         put_commented(t, ref->text);
         putf(t, " */\n%s    const hd_index hd_e = ", in);
         /* The index with the references inside it rewritten. */
-        const hd_array *arr = &g->prog->arrays[rq->array];
         text e = { 0 };
         put_flat_index(&e, g, ref, subscript_rewritten, np);
-        putf(t, "hd_checked(%s, (hd_index)1 << %d, ", e.s, arr->log2_size);
+        putf(t, "hd_checked(%s, ", e.s);
+        put_size(t, g, rq->array);
+        put(t, ", ");
         free(e.s);
         put_where(t, g, ref);
         putf(t, ");\n%s    const int hd_from = ", in);
@@ -1360,10 +1426,13 @@ void put_node(text *t, gen *g, int d)
         return;
     }
     warn_unwritten_collectives(g, &plan);
-    const node_plan *np = &plan;
-    const hd_ref *home = &l->refs[l->home];
     doall_arrays u;
     doall_arrays_of(g, l, &u);
+    plan.env = u.env;
+    for (int level = 1; level <= plan.levels; level++)
+        g->keeps[d] |= plan.on_table && plan.kept[level] && u.env;
+    const node_plan *np = &plan;
+    const hd_ref *home = &l->refs[l->home];
 
     put(t, "/* hyperdo: the node program of the doall at ");
     put_commented(t, p->path);
@@ -1376,6 +1445,8 @@ void put_node(text *t, gen *g, int d)
             putf(t, "    %s %s;\n", l->outers[k].type, l->outers[k].name);
         for (int k = 0; k < u.nrepl; k++)
             put_array_field(t, &p->arrays[u.repl[k]]);
+        if (g->keeps[d])
+            put(t, "    int hd_same;   /* the rest is as it was at the last execution */\n");
         put(t, "};\n\n");
     }
     for (int s = 0; s < np->nslots; s++)
@@ -1412,9 +1483,11 @@ void put_node(text *t, gen *g, int d)
     put_compute_loop(t, g, np);
     put_reduction_combine(t, g, l, d);
     for (int q = 0; q < np->nreqs; q++)
-        putf(t, "    free(hd_k%d);\n", q);
+        if (!(np->on_table && np->kept[np->reqs[q].level]))
+            putf(t, "    free(hd_k%d);\n", q);
     for (int level = 1; level <= np->levels; level++)
-        putf(t, "    hd_requests_free(hd_q%d);\n", level);
+        if (!(np->on_table && np->kept[level]))
+            putf(t, "    hd_requests_free(hd_q%d);\n", level);
     if (np->nslots)
         put(t, "    hd_exchange_free(hd_msgs);\n");
     if (np->permutation)

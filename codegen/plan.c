@@ -419,7 +419,8 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
     np->loop = l;
     np->refs = hd_xcalloc((size_t)(l->nrefs ? l->nrefs : 1), sizeof *np->refs);
     const hd_ref *home = &l->refs[l->home];
-    np->affine_home = map_of(g, home) != NULL;
+    np->on_table = l->on_table;
+    np->affine_home = !l->on_table && map_of(g, home) != NULL;
     if (np->affine_home) {
         hd_affine o = owner_map_of(g, home);
         uint64_t rows[64];
@@ -445,8 +446,15 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
              * its guard is false (docs/annotations.md): its offset is no
              * base for the others, computed before any guard is. */
             rp->fast = !ref->check_at_run_time && ref->guard < 0 &&
-                       offset_is_base_plus_t(g, np, ref);
+                       (l->on_table || offset_is_base_plus_t(g, np, ref));
             rp->base = k;
+            if (l->on_table) {
+                /* Element i of an array of the home's table, at i: my
+                 * t-th element, as the home's. */
+                rp->fast = true;
+                rp->base = l->home;
+                continue;
+            }
             if (rp->fast) {
                 hd_affine mine = offset_map_of(g, ref);
                 for (int j = 0; j < k; j++) {
@@ -511,7 +519,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
      * index or guard reads it (requests are decided before streams are
      * read). */
     for (int k = 0; k < l->nrefs; k++)
-        if (np->refs[k].way == WAY_REQUEST && shift_form(l->refs[k].index) &&
+        if (np->refs[k].way == WAY_REQUEST && !l->on_table && shift_form(l->refs[k].index) &&
             guards_anywhere(g, l, l->refs[k].guard) && !reads_distributed(g, l, k))
             np->refs[k].way = WAY_STREAM;
     for (int k = 0; k < l->nrefs; k++) {
@@ -569,6 +577,21 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
         if (level > np->levels)
             np->levels = level;
     }
+    /* A round over a table is kept across executions when what decides
+     * its elements is all in the environment (which the host compares
+     * with the last one's) and the loop variable: no index or guard of
+     * its requests reads a distributed array or a variable of the body. */
+    np->kept = hd_xcalloc((size_t)np->levels + 1, sizeof *np->kept);
+    for (int level = 1; l->on_table && level <= np->levels; level++) {
+        bool keep = true;
+        for (int q = 0; q < np->nreqs && keep; q++) {
+            const request_group *rq = &np->reqs[q];
+            if (rq->level == level)
+                keep = !reads_distributed(g, l, rq->ref) && guards_anywhere(g, l, rq->guard) &&
+                       !l->refs[rq->ref].in_macro;
+        }
+        np->kept[level] = keep;
+    }
     if (np->nslots == 1 && !np->nreqs && !np->nstreams) {
         const hd_comm *c = &hd_ref_result(g->results, &l->refs[np->slots[0].ref])->comm;
         np->permutation = c->kind == HD_COMM_LCC && hd_lcc_classify(c->lcc) == HD_LCP;
@@ -586,6 +609,7 @@ void plan_free(node_plan *np)
     free(np->slots);
     free(np->reqs);
     free(np->streams);
+    free(np->kept);
     memset(np, 0, sizeof *np);
 }
 

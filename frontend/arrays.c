@@ -4,8 +4,9 @@
  */
 #include "frontend_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
-
+#include <stdlib.h>
 #include <string.h>
 
 int array_of(reader *r, CXCursor decl)
@@ -29,6 +30,11 @@ int array_of(reader *r, CXCursor decl)
     }
     if (a.ndims == 0 || t.kind == CXType_ConstantArray)
         return -1;
+    a.size = 1;
+    for (int d = 0; d < a.ndims; d++)
+        a.size = a.extent[d] > 0 && a.size <= INT64_MAX / a.extent[d] ? a.size * a.extent[d]
+                                                                       : -1;
+    a.table = -1;
     /* Map pragmas resolve names by scope (maps.c). */
     a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                   CXCursor_TranslationUnit;
@@ -174,6 +180,184 @@ static bool grid_fits(reader *r, hd_array *a, const pragma *d, int which)
     return true;
 }
 
+/* ------------------------------------------------------ owner tables */
+
+typedef struct {
+    const char *name;
+    CXCursor found;
+} find_var;
+
+static enum CXChildVisitResult file_scope_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    find_var *f = data;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+        CXString s = clang_getCursorSpelling(c);
+        if (strcmp(clang_getCString(s), f->name) == 0) {
+            CXCursor def = clang_getCursorDefinition(c);
+            f->found = clang_Cursor_isNull(def) ? c : def;
+        }
+        clang_disposeString(s);
+    }
+    return CXChildVisit_Continue;
+}
+
+/* The owners T's initializer gives, each checked to name a processor of
+ * the n-cube when clang can evaluate it (the run time checks them all
+ * again: hd_run_tables). */
+static void check_owner_values(reader *r, CXCursor var, const pragma *d, int64_t size)
+{
+    CXCursor init = clang_Cursor_getVarDeclInitializer(var);
+    if (clang_Cursor_isNull(init) || clang_getCursorKind(init) != CXCursor_InitListExpr)
+        return;
+    int at = record_tree(r, init);
+    if (at < 0)
+        return;
+    int64_t e = 0;
+    for (int x = extent_of(r, at)->first; x >= 0 && e < size; x = extent_of(r, x)->next, e++) {
+        long long v;
+        if (!evaluate(cursor_of(r, x), &v))
+            continue;
+        if (v < 0 || v >= (1LL << r->prog->n)) {
+            position pos = cursor_pos(r, cursor_of(r, x));
+            hd_report(&r->d, HD_ERROR, pos.in_main ? pos.offset : d->table_at,
+                      pos.in_main ? pos.line : d->line,
+                      "element %lld of the owner table '%s' is %lld, not a processor of "
+                      "the %d-cube (0 to %lld)", (long long)e, d->table, v, r->prog->n,
+                      (1LL << r->prog->n) - 1);
+            return;
+        }
+    }
+}
+
+/* T of table(T): a const int array declared at file scope. */
+static bool owner_array(reader *r, const pragma *d, hd_owner_table *t)
+{
+    find_var f = { d->table, clang_getNullCursor() };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), file_scope_var, &f);
+    if (clang_Cursor_isNull(f.found)) {
+        hd_report(&r->d, HD_ERROR, d->table_at, d->line,
+                  "'%s' in table(%s) is not an array declared at file scope: the owner "
+                  "table is a 'const int %s[N]' of this file (or a mapping file's name in "
+                  "double quotes)", d->table, d->table, d->table);
+        return false;
+    }
+    CXType ty = clang_getCanonicalType(clang_getCursorType(f.found));
+    CXType elem = ty.kind == CXType_ConstantArray
+                  ? clang_getCanonicalType(clang_getArrayElementType(ty)) : ty;
+    /* clang puts the const of `const int T[N]` on the array type or on
+     * its elements, depending on how the type was spelt. */
+    if (ty.kind != CXType_ConstantArray || elem.kind != CXType_Int ||
+        !(clang_isConstQualifiedType(elem) || clang_isConstQualifiedType(ty) ||
+          clang_isConstQualifiedType(clang_getArrayElementType(clang_getCursorType(f.found))))) {
+        hd_report(&r->d, HD_ERROR, d->table_at, d->line,
+                  "the owner table '%s' must be a one-dimensional 'const int' array of "
+                  "constant size (every processor reads its own copy)", d->table);
+        return false;
+    }
+    t->size = clang_getArraySize(ty);
+    t->line = d->line;
+    check_owner_values(r, f.found, d, t->size);
+    return true;
+}
+
+/* "FILE" of table("FILE"): read now, relative to the input's directory
+ * (as #include "..." finds files), and written into the program. */
+static bool owner_file(reader *r, const pragma *d, hd_owner_table *t)
+{
+    const char *slash = strrchr(r->path, '/');
+    bool relative = d->table[0] != '/' && slash && strcmp(r->path, "<stdin>") != 0;
+    size_t dir = relative ? (size_t)(slash - r->path) + 1 : 0;
+    t->path = hd_xmalloc(dir + strlen(d->table) + 1);
+    memcpy(t->path, r->path, dir);
+    strcpy(t->path + dir, d->table);
+    hd_diag err;
+    int rc = hd_read_partition(t->path, -1, (1 << r->prog->n) - 1, &t->owner, &t->size, &err);
+    if (rc != HD_SPEC_OK) {
+        if (err.line > 0)
+            hd_report(&r->d, HD_ERROR, d->table_at, d->line, "the mapping file '%s', line "
+                      "%d: %s", t->path, err.line, err.message);
+        else
+            hd_report(&r->d, HD_ERROR, d->table_at, d->line, "cannot read the mapping file: "
+                      "%s", err.message);
+        return false;
+    }
+    t->line = d->line;
+    return true;
+}
+
+/* The owner table of distribute pragma d, read once however many arrays
+ * it names; -1, said, when it is no table. */
+static int owner_table(reader *r, const pragma *d)
+{
+    hd_program *p = r->prog;
+    for (int k = 0; k < p->ntables; k++)
+        if (p->tables[k].from_file == d->table_file && strcmp(p->tables[k].name, d->table) == 0)
+            return p->tables[k].size >= 0 ? k : -1;
+    hd_owner_table t;
+    memset(&t, 0, sizeof t);
+    t.name = hd_xstrdup(d->table);
+    t.from_file = d->table_file;
+    bool ok = t.from_file ? owner_file(r, d, &t) : owner_array(r, d, &t);
+    if (!ok)
+        t.size = -1;   /* said once, not again for the next array */
+    p->tables = hd_xrealloc(p->tables, (size_t)(p->ntables + 1) * sizeof *p->tables);
+    p->tables[p->ntables++] = t;
+    return ok ? p->ntables - 1 : -1;
+}
+
+/* distribute(a : table(T)): any number of elements, as many as T has. */
+static bool table_fits(reader *r, hd_array *a, const pragma *d, int which)
+{
+    int t = owner_table(r, d);
+    if (t < 0)
+        return false;
+    const hd_owner_table *ot = &r->prog->tables[t];
+    if (a->size != ot->size) {
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                  "'%s' has %lld elements and the owner table %s%s%s has %lld: a table "
+                  "names the owner of every element", a->name, (long long)a->size,
+                  ot->from_file ? "\"" : "'", ot->name, ot->from_file ? "\"" : "'",
+                  (long long)ot->size);
+        return false;
+    }
+    a->table = t;
+    return true;
+}
+
+/* Is the array called `name` distributed by a table (named in a
+ * distribute pragma with table(T))?  Said nothing: distribution_of says
+ * what is wrong with the pragmas. */
+static bool named_by_table(reader *r, const char *name)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        const pragma *d = &r->pragmas[k];
+        for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++)
+            if (strcmp(d->names[j], name) == 0)
+                return d->dist == HD_DIST_TABLE;
+    }
+    return false;
+}
+
+/* Do only doalls over a table (whose home is distributed by one) use
+ * array arr?  Then 2^n elements do not make it exact: such a doall reads
+ * replicated arrays and those of a table, and an index list or a degree
+ * array of 2^n nodes is data every processor reads. */
+static bool only_over_tables(reader *r, int arr)
+{
+    const hd_program *p = r->prog;
+    bool used = false;
+    for (int k = 0; k < p->nloops; k++) {
+        const hd_loop *l = &p->loops[k];
+        if (!hd_loop_uses(l, arr, false) && !hd_loop_uses(l, arr, true))
+            continue;
+        used = true;
+        if (l->home < 0 || !named_by_table(r, p->arrays[l->refs[l->home].array].name))
+            return false;
+    }
+    return used;
+}
+
 /* Each array's distribution over the 2^n processors (n is known). */
 static void distribute_each(reader *r)
 {
@@ -185,7 +369,8 @@ static void distribute_each(reader *r)
         if (!d) {
             /* A const array is never written: every processor reads its own
              * copy (the host could not take elements back into it). */
-            a->dist = a->log2_size == p->n && !a->is_const ? HD_DIST_EXACT : HD_DIST_NONE;
+            a->dist = a->log2_size == p->n && !a->is_const && !only_over_tables(r, k)
+                      ? HD_DIST_EXACT : HD_DIST_NONE;
             continue;
         }
         if (a->is_const) {
@@ -194,6 +379,14 @@ static void distribute_each(reader *r)
                    "(every processor reads its own copy); leave it out of distribute",
                    a->name);
             a->dist_refused = true;
+            continue;
+        }
+        if (d->dist == HD_DIST_TABLE) {
+            if (!table_fits(r, a, d, which)) {
+                a->dist_refused = true;
+                continue;
+            }
+            hd_array_set_dist(a, p->n, d->dist, 0);
             continue;
         }
         if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {

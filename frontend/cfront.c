@@ -146,6 +146,24 @@ static int reduction_home(const hd_program *p, const hd_loop *l)
 
 static void number_refs(reader *r);
 
+/* A loop whose home (the element its iteration writes) is in an array
+ * distributed by a table runs on the table's owners, and only such a loop
+ * may have any number of iterations (loops.c read the bound). */
+static void table_loops(reader *r)
+{
+    hd_program *p = r->prog;
+    for (int k = 0; k < p->nloops; k++) {
+        hd_loop *l = &p->loops[k];
+        const hd_array *home = l->home >= 0 ? &p->arrays[l->refs[l->home].array] : NULL;
+        l->on_table = home && home->dist == HD_DIST_TABLE;
+        if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
+            hd_report(&r->d, HD_ERROR, l->begin, l->line,
+                      "the bound %lld of this doall loop is not a power of two: a loop of "
+                      "any size must write arrays distributed by table(T) (docs/meshes.md)",
+                      (long long)l->trip);
+    }
+}
+
 /*
  * A doall whose only effect is its reductions (s += a[i]) runs each
  * iteration on the owner of an element it reads (owner computes, with the
@@ -229,7 +247,12 @@ static void complete_model(reader *r)
         out->network = hd_network_words[r->pragmas[r->network_pragma].value];
         out->network_line = r->pragmas[r->network_pragma].line;
     }
-    if (first && out->n < 1)
+    if (first && opt->dim <= 0 && r->cube_pragma < 0 && first->trip != (1LL << first->k))
+        hd_report(&r->d, HD_ERROR, first->begin, first->line,
+               "this doall loop of %lld iterations gives no cube dimension (a loop of 2^k "
+               "iterations gives the k-cube); set it with '#pragma hyperdo cube(n)' or "
+               "--dim", (long long)first->trip);
+    else if (first && out->n < 1)
         hd_report(&r->d, HD_ERROR, first->begin, first->line,
                "a doall loop of one iteration gives a cube of dimension 0; "
                "set the dimension with '#pragma hyperdo cube(n)' or --dim");
@@ -241,6 +264,7 @@ static void complete_model(reader *r)
      * had errors, so that one run reports all it can. */
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
+        table_loops(r);
         map_arrays(r);
         choose_reduction_homes(r);
         if (opt->host_code && r->d.errors == 0)

@@ -77,6 +77,10 @@ typedef struct {
                                 * NETWORK: index in hd_network_words */
     hd_dist_kind dist;
     unsigned dist_offset;      /* DISTRIBUTE: of the distribution's name */
+    char *table;               /* DISTRIBUTE table(T): T, or the file name
+                                * of table("FILE") without its quotes */
+    bool table_file;
+    unsigned table_at;         /* the offset of T */
     int nnames;
     char **names;              /* DISTRIBUTE, MAP */
     int *name_cols;

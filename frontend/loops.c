@@ -78,9 +78,19 @@ static bool canonical_increment(reader *r, int inc)
     }
 }
 
+/* Is some array of the file distributed by a table (table(T))? */
+static bool has_table_pragma(reader *r)
+{
+    for (int k = 0; k < r->npragmas; k++)
+        if (r->pragmas[k].kind == PRAGMA_DISTRIBUTE && r->pragmas[k].dist == HD_DIST_TABLE)
+            return true;
+    return false;
+}
+
 static const char canonical_form[] =
     "write 'for (int i = 0; i < N; i++)' (or '++i', 'i += 1', an 'i' "
-    "declared earlier), N a power of two";
+    "declared earlier), N a power of two (any N in a loop that writes arrays "
+    "distributed by table(T))";
 
 /*
  * Reads the header of a doall loop; false after reporting an error.
@@ -165,12 +175,22 @@ static bool read_loop_header(reader *r, int loop, int *body)
                  "expression");
         return false;
     }
-    if (bound < 1 || (bound & (bound - 1))) {
+    /* Any bound where the file distributes arrays by a table: whether this
+     * loop is over one is known once its writes are (table_loops). */
+    if (bound < 1 || ((bound & (bound - 1)) && !has_table_pragma(r))) {
         error_at(r, limit, "the bound %lld of a doall loop is not a power "
                  "of two", bound);
         return false;
     }
-    r->loop->k = __builtin_ctzll((unsigned long long)bound);
+    if (bound > HD_TABLE_MAX_TRIP) {
+        error_at(r, limit, "the bound %lld of a doall loop is beyond the limit of %lld "
+                 "iterations (HD_TABLE_MAX_TRIP)", bound, (long long)HD_TABLE_MAX_TRIP);
+        return false;
+    }
+    r->loop->trip = bound;
+    r->loop->k = 0;
+    while ((1LL << r->loop->k) < bound)
+        r->loop->k++;
     if (r->loop->k >= bits - (sg ? 1 : 0)) {
         error_at(r, limit, "the loop variable's type cannot hold the bound "
                  "%lld", bound);

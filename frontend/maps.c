@@ -248,6 +248,15 @@ static int mapped_array(reader *r, const pragma *p, int j)
                       "it exactly 2^%d elements", x->name, prog->n);
             return -1;
         }
+        if (x->dist == HD_DIST_TABLE) {
+            /* Its owners are a table, not a map of the element's bits:
+             * a mapping of it is a new table (hyperdo map -o). */
+            hd_report(&r->d, HD_ERROR, (unsigned)p->name_cols[j], p->line,
+                      "'%s' is distributed by a table, whose owners are data: map it by "
+                      "giving another table (hyperdo map writes one), not a map pragma",
+                      x->name);
+            return -1;
+        }
         return a;
     }
     if (!r->rejected)

@@ -116,6 +116,12 @@ void hd_program_free(hd_program *p)
     free(p->includes);
     free(p->main_refs);
     free(p->maps);
+    for (int k = 0; k < p->ntables; k++) {
+        free(p->tables[k].name);
+        free(p->tables[k].path);
+        free(p->tables[k].owner);
+    }
+    free(p->tables);
     free(p->pragmas);
     free(p->source);
     free(p->path);
@@ -133,7 +139,8 @@ void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2)
     case HD_DIST_SKEW_ROT:
     case HD_DIST_BLOCK_2D:
     case HD_DIST_CYCLIC_2D:
-    case HD_DIST_XOR: a->shift = -1; break;
+    case HD_DIST_XOR:
+    case HD_DIST_TABLE: a->shift = -1; break;
     default: a->shift = 0; break;
     }
 }
@@ -147,7 +154,9 @@ const char *const hd_network_words[3] = { "ecube", "omega", "butterfly" };
 
 bool hd_array_distributed(const hd_program *p, int arr)
 {
-    return p->arrays[arr].dist != HD_DIST_NONE && p->arrays[arr].log2_size >= p->n;
+    /* A table distribution has no layout: its owners are data (hd_owner_table). */
+    return p->arrays[arr].dist != HD_DIST_NONE && p->arrays[arr].dist != HD_DIST_TABLE &&
+           p->arrays[arr].log2_size >= p->n;
 }
 
 const char *hd_dist_name(hd_dist_kind k)
@@ -163,6 +172,7 @@ const char *hd_dist_name(hd_dist_kind k)
     case HD_DIST_BLOCK_2D: return "block, block";
     case HD_DIST_CYCLIC_2D: return "cyclic, cyclic";
     case HD_DIST_XOR: return "xor";
+    case HD_DIST_TABLE: return "table";
     }
     return "?";
 }

@@ -262,7 +262,29 @@ typedef enum {
                             * storage (Batcher 1977, as Lee and Aboelaze
                             * cite it: rows and columns conflict-free,
                             * blocks not) */
+    HD_DIST_TABLE,         /* any number N of elements (1-D, or flattened):
+                            * element e on virtual processor owner[e], a
+                            * table the program gives (a mapping of a
+                            * finite element graph, Chung and Ranka 1990;
+                            * docs/meshes.md), at its rank among that
+                            * processor's elements.  No GF(2) layout: its
+                            * references are data-driven (hd_owner_table) */
 } hd_dist_kind;
+
+/* The owner table of '#pragma hyperdo distribute(x : table(T))': T is a
+ * file-scope `const int T[N]` of the program, which every processor has
+ * (its values are the program's, read at run time), or a mapping file in
+ * METIS's partition format (one processor per line, as `hyperdo map -o`
+ * writes it), read when translating and written into the program. */
+typedef struct {
+    char *name;             /* T as written, or the file's name as written */
+    bool from_file;
+    char *path;             /* from_file: the file as opened (relative to the
+                             * input's directory) */
+    int64_t size;           /* N */
+    int *owner;             /* from_file: N owners, each < 2^n; else NULL */
+    int line;               /* of the first pragma naming it */
+} hd_owner_table;
 
 /* The processor grid of the 2-D distributions on the n-cube: 2^r rows
  * and 2^(n - r) columns, r = ceil(n/2), the rows taking the larger half
@@ -293,6 +315,8 @@ typedef struct {
     bool host_escapes;      /* sequential code uses it other than as x[...]
                              * or next to a call that may run a doall */
     bool has_init;          /* its declaration has an initializer */
+    int64_t size;           /* its number of elements (any, not only 2^m) */
+    int table;              /* HD_DIST_TABLE: in hd_program.tables; else -1 */
 } hd_array;
 
 /* Where a distributed array's elements live, as GF(2)-linear maps of the
@@ -466,7 +490,14 @@ typedef struct {
     int func_line;          /* and its line */
     int nouters;
     hd_outer *outers;
-    int k;                  /* 2^k iterations */
+    int k;                  /* 2^k iterations, or for a loop over a table
+                             * distribution (on_table) the least k with
+                             * 2^k >= trip */
+    int64_t trip;           /* its number of iterations: 2^k, or any on_table */
+    bool on_table;          /* it writes arrays distributed by a table: its
+                             * iterations run on the table's owners and its
+                             * reads are gathered by an inspector/executor
+                             * (docs/meshes.md, "Programs over meshes") */
     unsigned begin, end;    /* byte offsets of the for statement */
     int nrefs;
     hd_ref *refs;           /* in source order */
@@ -549,6 +580,8 @@ typedef struct {
     unsigned *pragmas;
     char *source;           /* the bytes clang parsed, NUL-terminated, */
     size_t source_len;      /* which every offset above indexes */
+    int ntables;            /* the owner tables of distribute(... : table(T)) */
+    hd_owner_table *tables;
     int nincludes;          /* every file the program includes, for -MD */
     char **includes;
 } hd_program;

@@ -148,12 +148,15 @@ static bool pragma_names(reader *r, token_cursor *tc, pragma *p, const char *wha
  *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
  *              | "skew" | "skew_rot" | "xor"
  *              | "block" "," "block" | "cyclic" "," "cyclic"
+ *              | "table" "(" (name | string) ")"
  *
  * the names those of arrays, B of block_cyclic(B) a power of two; read
  * after "distribute".  The last two are HPF's (BLOCK, BLOCK) and
  * (CYCLIC, CYCLIC) of a 2-D array (High Performance Fortran Forum 1993):
  * the comma after the colon separates the dimensions' distributions, as
- * in HPF's DISTRIBUTE A(BLOCK, BLOCK).
+ * in HPF's DISTRIBUTE A(BLOCK, BLOCK).  table(T) names the owner of
+ * every element: T a const int array of the file, or a mapping file
+ * (arrays.c checks both; Chung and Ranka 1990's mappings, docs/meshes.md).
  */
 static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
 {
@@ -165,8 +168,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         return false;
     if (!accept_token(r, tc, ":")) {
         pragma_error(r, tc, "expected ':' and a distribution (cyclic, block, "
-                     "block_cyclic(B), skew, skew_rot, xor, 'block, block' or "
-                     "'cyclic, cyclic') after the array names%s", "");
+                     "block_cyclic(B), skew, skew_rot, xor, 'block, block', "
+                     "'cyclic, cyclic' or table(T)) after the array names%s", "");
         return false;
     }
     if (token_on_line(r, tc))
@@ -183,6 +186,38 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
     } else if (accept_token(r, tc, "block")) {
         if (!one_or_two(r, tc, "block", HD_DIST_BLOCK, HD_DIST_BLOCK_2D, &p->dist))
             return false;
+    } else if (accept_token(r, tc, "table")) {
+        p->dist = HD_DIST_TABLE;
+        CXTokenKind kind = CXToken_Punctuation;
+        bool open = accept_token(r, tc, "(");
+        if (open && token_on_line(r, tc))
+            kind = clang_getTokenKind(tc->tok[tc->at]);
+        if (!open || (kind != CXToken_Identifier && kind != CXToken_Literal)) {
+            pragma_error(r, tc, "expected table(T), T a const int array of this file or "
+                         "a mapping file's name in double quotes%s", "");
+            return false;
+        }
+        char *word = token_text(r, tc->tok[tc->at]);
+        size_t len = strlen(word);
+        if (kind == CXToken_Literal && (len < 2 || word[0] != '"' || word[len - 1] != '"' ||
+                                        memchr(word + 1, '\\', len - 2) || len == 2)) {
+            free(word);
+            pragma_error(r, tc, "expected table(\"FILE\"): a mapping file's name in double "
+                         "quotes, without escapes%s", "");
+            return false;
+        }
+        p->table_at = token_pos(r, tc->tok[tc->at]).offset;
+        p->table_file = kind == CXToken_Literal;
+        if (p->table_file) {
+            memmove(word, word + 1, len - 2);
+            word[len - 2] = '\0';
+        }
+        p->table = word;
+        tc->at++;
+        if (!accept_token(r, tc, ")")) {
+            pragma_error(r, tc, "expected ')' after table(T%s", "");
+            return false;
+        }
     } else if (accept_token(r, tc, "block_cyclic")) {
         p->dist = HD_DIST_BLOCK_CYCLIC;
         unsigned at = 0;
@@ -200,8 +235,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         }
     } else {
         pragma_error(r, tc, "unknown distribution: expected cyclic, block, "
-                     "block_cyclic(B), skew, skew_rot, xor, 'block, block' or "
-                     "'cyclic, cyclic'%s", "");
+                     "block_cyclic(B), skew, skew_rot, xor, 'block, block', "
+                     "'cyclic, cyclic' or table(T)%s", "");
         return false;
     }
     if (!accept_token(r, tc, ")")) {
@@ -738,6 +773,7 @@ void free_pragmas(reader *r)
         free(r->pragmas[k].names);
         free(r->pragmas[k].name_cols);
         free(r->pragmas[k].map);
+        free(r->pragmas[k].table);
         free_clauses(&r->pragmas[k]);
     }
     free(r->pragmas);
