@@ -1081,6 +1081,10 @@ typedef struct {
     long long dilation[HD_FEM_MAX_DIST + 1];  /* NB edges by the Hamming
                                                * distance of their processors */
     long long words;           /* sum of c_kl: distinct (node, processor) needs */
+    long long word_hops;       /* sum of c_kl H(k, l): the words times the hops
+                                * e-cube routing takes them (the channel load
+                                * summed over all steps) */
+    long long edge_cut;        /* NB edges between nodes on two processors */
     int steps[2];              /* [HD_FEM_BI], [HD_FEM_UNI] */
     long long *step_max[2];    /* per step: the most words on one directed channel */
     double c_us[2];            /* Eq. 3 */

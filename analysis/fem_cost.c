@@ -110,14 +110,17 @@ int hd_fem_cost(const hd_graph *nb, int n, const int *proc, const hd_fem_times *
             if (nb->adj[e] > v) {
                 int d = __builtin_popcount((unsigned)(proc[v] ^ proc[nb->adj[e]]));
                 out->dilation[d]++;
+                out->edge_cut += d > 0;
                 out->neighbour_mapping &= d <= 2;
             }
     size_t m;
     hd_saf_parcel *c = needs(nb, proc, &m);
     if (!c)
         return HD_ENOMEM;
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m; i++) {
         out->words += c[i].words;
+        out->word_hops += c[i].words * __builtin_popcount(c[i].src ^ c[i].dst);
+    }
     int rc = hd_saf_run(c, m, HD_SAF_BI, &out->steps[HD_FEM_BI], &out->step_max[HD_FEM_BI]);
     if (rc == HD_SIM_OK)
         rc = hd_saf_run(c, m, HD_SAF_UNI, &out->steps[HD_FEM_UNI], &out->step_max[HD_FEM_UNI]);

@@ -262,6 +262,8 @@ static void print_json(const char *algorithm, int shape_x, bool reordered,
         json_array_append_new(d, json_integer(r->dilation[k]));
     json_object_set_new(j, "dilation", d);
     json_object_set_new(j, "words", json_integer(r->words));
+    json_object_set_new(j, "word_hops", json_integer(r->word_hops));
+    json_object_set_new(j, "edge_cut", json_integer(r->edge_cut));
     json_object_set_new(j, "steps_bi", json_integer(r->steps[HD_FEM_BI]));
     json_object_set_new(j, "steps_uni", json_integer(r->steps[HD_FEM_UNI]));
     json_object_set_new(j, "step_max_bi", steps_json(r, HD_FEM_BI));
@@ -308,7 +310,8 @@ static void print_text(const char *algorithm, int shape_x, const hd_fem_report *
     for (int k = 0; k <= HD_FEM_MAX_DIST; k++)
         if (r->dilation[k])
             printf(" %d: %lld", k, r->dilation[k]);
-    printf(".\nWords sent (sum of c_kl): %lld.\n", r->words);
+    printf(".\nWords sent (sum of c_kl): %lld, times their hops (sum of c_kl H): %lld; "
+           "NB edges cut: %lld.\n", r->words, r->word_hops, r->edge_cut);
     static const char *const names[2] = { "bidirectional", "unidirectional" };
     for (int m = 0; m < 2; m++) {
         printf("%s: %d steps, busiest channels ", names[m], r->steps[m]);

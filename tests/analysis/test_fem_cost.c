@@ -9,6 +9,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
@@ -143,6 +144,36 @@ static void sample1(void **state)
     assert_true(fabs(round(r.speedup[HD_FEM_BI] * 100) / 100 - 7.08) < 1e-9);
     assert_true(fabs(round(r.speedup[HD_FEM_UNI] * 100) / 100 - 6.36) < 1e-9);
     hd_fem_report_free(&r);
+    /* Sum c_kl, sum c_kl H(k, l) and the edge cut, counted from the edges
+     * under this mapping and a scrambled one: each node v travels once
+     * to each other processor holding a neighbour. */
+    for (int round = 0; round < 2; round++) {
+        for (int v = 0; round && v < 64; v++)
+            proc[v] = (v * 37 + v / 5) % 8;
+        long long words = 0, hops = 0, cut = 0;
+        for (int v = 0; v < 64; v++) {
+            bool to[8] = { false };
+            for (int k = 0; k < m; k++) {
+                int a = e[k][0], b = e[k][1];
+                if (a == v && proc[b] != proc[v])
+                    to[proc[b]] = true;
+                if (b == v && proc[a] != proc[v])
+                    to[proc[a]] = true;
+            }
+            for (int l = 0; l < 8; l++)
+                if (to[l]) {
+                    words++;
+                    hops += __builtin_popcount((unsigned)(l ^ proc[v]));
+                }
+        }
+        for (int k = 0; k < m; k++)
+            cut += proc[e[k][0]] != proc[e[k][1]];
+        assert_int_equal(hd_fem_cost(&g, 3, proc, &t, &r), HD_OK);
+        assert_int_equal(r.words, words);
+        assert_int_equal(r.word_hops, hops);
+        assert_int_equal(r.edge_cut, cut);
+        hd_fem_report_free(&r);
+    }
     hd_graph_free(&g);
 }
 
