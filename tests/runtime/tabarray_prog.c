@@ -40,6 +40,7 @@
 #endif
 #include "hyperdo.h"
 #include "hyperdo/coll.h"
+#include "sim_report.h"
 #ifdef TABARRAY_SIM
 #include "sim.h"
 #endif
@@ -490,19 +491,10 @@ static int check_report(const char *path)
         return 1;
     }
     while (fgets(line, sizeof line, f)) {
-        unsigned phase;
-        int doall, max_hops;
-        unsigned long long messages, bytes, max_bytes, max_load, cycles;
-        double time_us;
-        if (line[0] == '#')
-            continue;
-        if (sscanf(line, "%u %d %llu %llu %llu %d %llu %llu %lf", &phase, &doall, &messages,
-                   &bytes, &max_bytes, &max_hops, &max_load, &cycles, &time_us) != 9) {
-            printf("bad report line: %s", line);
-            bad = 1;
-            continue;
-        }
-        if (doall != D_RERUN)
+        sim_phase ph;
+        int got = sim_report_line(line, &ph);
+        bad |= got < 0;
+        if (got <= 0 || ph.doall != D_RERUN)
             continue;
         if (k == nreruns) {
             printf("more rerun phases than reruns\n");
@@ -533,13 +525,13 @@ static int check_report(const char *path)
         }
         for (int t = 0; t < steps; t++)
             C += 1150 + (double)most[t] * 10;
-        if (messages != want_m || bytes != want_b || fabs(time_us - C) > 0.006) {
+        if (ph.messages != want_m || ph.bytes != want_b || fabs(ph.time_us - C) > 0.006) {
             printf("round %d: %llu messages, %llu bytes, %.2f us; expected %llu, %llu, "
-                   "hd_saf_run %.2f us\n", r, messages, bytes, time_us, want_m, want_b, C);
+                   "hd_saf_run %.2f us\n", r, ph.messages, ph.bytes, ph.time_us, want_m, want_b, C);
             bad = 1;
         } else {
             printf("round %d: %llu messages, %llu bytes, %d steps, %.2f us as hd_saf_run\n", r,
-                   messages, bytes, steps, C);
+                   ph.messages, ph.bytes, steps, C);
         }
         free(most);
         free(parcels);

@@ -33,6 +33,7 @@
 #endif
 #include "hyperdo.h"
 #include "hyperdo/coll.h"
+#include "sim_report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -378,19 +379,10 @@ static int check_report(const char *path, int P, int uni)
         return 1;
     }
     while (fgets(line, sizeof line, f)) {
-        unsigned phase;
-        int doall, max_hops;
-        unsigned long long messages, bytes, max_bytes, max_load, cycles;
-        double time_us;
-        if (line[0] == '#')
-            continue;
-        if (sscanf(line, "%u %d %llu %llu %llu %d %llu %llu %lf", &phase, &doall, &messages,
-                   &bytes, &max_bytes, &max_hops, &max_load, &cycles, &time_us) != 9) {
-            printf("bad report line: %s", line);
-            bad = 1;
-            continue;
-        }
-        if (doall != D_EXEC)
+        sim_phase ph;
+        int got = sim_report_line(line, &ph);
+        bad |= got < 0;
+        if (got <= 0 || ph.doall != D_EXEC)
             continue;
         if (c == NCASES) {
             printf("more executor phases than cases\n");
@@ -406,17 +398,17 @@ static int check_report(const char *path, int P, int uni)
             words += ckl[i];
         }
         double C = cost_c(P, ckl, uni, 1150, 1.25 * 8);
-        if (messages != (unsigned long long)pairs || bytes != 8ULL * (unsigned long long)words ||
-            fabs(time_us - C) > 0.006) {
+        if (ph.messages != (unsigned long long)pairs || ph.bytes != 8ULL * (unsigned long long)words ||
+            fabs(ph.time_us - C) > 0.006) {
             printf("case %d (%d x %d, %s): %llu messages, %llu bytes, %.2f us; expected %ld, "
                    "%ld, C = %.2f us\n", c, mesh_rows[c], mesh_cols[c],
-                   mesh_gray[c] ? "gray" : "block", messages, bytes, time_us, pairs, 8 * words,
+                   mesh_gray[c] ? "gray" : "block", ph.messages, ph.bytes, ph.time_us, pairs, 8 * words,
                    C);
             bad = 1;
         } else {
             printf("case %d (%d x %d, %s): %llu messages, %llu steps, C = %.2f us\n", c,
-                   mesh_rows[c], mesh_cols[c], mesh_gray[c] ? "gray" : "block", messages,
-                   cycles, C);
+                   mesh_rows[c], mesh_cols[c], mesh_gray[c] ? "gray" : "block", ph.messages,
+                   ph.cycles, C);
         }
         free(owner);
         free(ckl);
