@@ -1109,6 +1109,12 @@ void hd_fem_report_free(hd_fem_report *r);
  * per shape.  HD_OK or HD_ENOMEM. */
 int hd_fem_stripes(const hd_graph *nb, int n, hd_fem_channels ch, const hd_fem_times *t,
                    int *proc, int *shape_x, FILE *progress);
+/* Section 3.1's merge of L stripes (count[b] nodes in stripe b) into
+ * `want` groups of adjacent stripes: while more remain, the adjacent pair
+ * of least total becomes one (ties: the lowest pair); into[b] = the group
+ * of stripe b, 0 .. want - 1 (fewer when L < want).  O(L log L), the
+ * paper's rescan being O(L^2).  HD_OK or HD_ENOMEM. */
+int hd_fem_merge_stripes(const long long *count, int L, int want, int *into);
 /* The greedy assignment (Section 4): HD_OK, or HD_EINVAL when the
  * neighbour mapping is impossible its way (the tables' "-"); proc is then
  * partial (-1 where unassigned). */

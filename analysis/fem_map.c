@@ -61,42 +61,114 @@ static int stripes(const hd_graph *g, int start, int *label, int *queue)
     }
 }
 
-/* Stripes 0 .. last merged into `want` (Section 3.1): while there are more,
- * the adjacent pair of least total node count becomes one (ties: the
- * lowest).  into[old] = the new label. */
+/* A pair of adjacent groups, left and right (ids: their first stripe),
+ * and their total when pushed. */
+typedef struct {
+    long long sum;
+    int left, right;
+} pair;
+
+static bool before(const pair *a, const pair *b)
+{
+    return a->sum < b->sum || (a->sum == b->sum && a->left < b->left);
+}
+
+static void push(pair *h, int *n, pair p)
+{
+    int i = (*n)++;
+    for (; i > 0 && before(&p, &h[(i - 1) / 2]); i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = p;
+}
+
+static pair pop(pair *h, int *n)
+{
+    pair top = h[0], last = h[--*n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && before(&h[c + 1], &h[c]))
+            c++;
+        if (!before(&h[c], &last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0)
+        h[i] = last;
+    return top;
+}
+
+/* Section 3.1's merge: while more than `want` groups of stripes remain,
+ * the adjacent pair of least total count becomes one (ties: the lowest
+ * pair).  The paper rescans all pairs per merge, O(L^2) for L stripes; a
+ * heap of the pairs, ordered by (total, position), finds the same pair in
+ * O(log L): a group's id is its first stripe, so ids increase with
+ * position, and an entry whose groups have merged since it was pushed no
+ * longer matches (counts only grow, partners only change by a merge) and
+ * is dropped when it comes up.  into[b] = the group of stripe b, 0 .. */
+int hd_fem_merge_stripes(const long long *count, int L, int want, int *into)
+{
+    long long *total = malloc(((size_t)L + 1) * sizeof *total);
+    int *next = malloc(((size_t)L + 1) * sizeof *next), *prev = malloc(((size_t)L + 1) * sizeof *prev);
+    pair *heap = malloc(((size_t)(2 * L) + 1) * sizeof *heap);
+    if (!total || !next || !prev || !heap) {
+        free(total);
+        free(next);
+        free(prev);
+        free(heap);
+        return HD_ENOMEM;
+    }
+    int n = 0, groups = L;
+    for (int b = 0; b < L; b++) {
+        total[b] = count[b];
+        next[b] = b + 1 < L ? b + 1 : -1;
+        prev[b] = b - 1;
+    }
+    for (int b = 0; b + 1 < L; b++)
+        push(heap, &n, (pair){ total[b] + total[b + 1], b, b + 1 });
+    while (groups > want && n > 0) {
+        pair p = pop(heap, &n);
+        if (next[p.left] != p.right || prev[p.right] != p.left ||
+            total[p.left] + total[p.right] != p.sum)
+            continue;   /* stale */
+        total[p.left] = p.sum;
+        next[p.left] = next[p.right];
+        if (next[p.right] >= 0)
+            prev[next[p.right]] = p.left;
+        prev[p.right] = next[p.right] = -2;   /* merged away */
+        groups--;
+        if (prev[p.left] >= 0)
+            push(heap, &n, (pair){ total[prev[p.left]] + total[p.left], prev[p.left], p.left });
+        if (next[p.left] >= 0)
+            push(heap, &n, (pair){ total[p.left] + total[next[p.left]], p.left, next[p.left] });
+    }
+    for (int b = 0, k = -1; b < L; b++) {
+        if (prev[b] != -2)   /* a group starts here */
+            k++;
+        into[b] = k;
+    }
+    free(total);
+    free(next);
+    free(prev);
+    free(heap);
+    return HD_OK;
+}
+
+/* The stripes' labels merged into `want` groups (hd_fem_merge_stripes). */
 static int merge(const int *label, int N, int last, int want, int *into)
 {
     int L = last + 1;
     long long *count = calloc((size_t)L, sizeof *count);
-    int *first = malloc((size_t)L * sizeof *first);   /* old label each group starts at */
-    if (!count || !first) {
-        free(count);
-        free(first);
+    if (!count)
         return HD_ENOMEM;
-    }
     for (int v = 0; v < N; v++)
         count[label[v]]++;
-    for (int b = 0; b < L; b++)
-        first[b] = b;
-    int groups = L;
-    while (groups > want) {
-        int m = 0;
-        for (int k = 1; k + 1 < groups; k++)
-            if (count[k] + count[k + 1] < count[m] + count[m + 1])
-                m = k;
-        count[m] += count[m + 1];
-        memmove(count + m + 1, count + m + 2, (size_t)(groups - m - 2) * sizeof *count);
-        memmove(first + m + 1, first + m + 2, (size_t)(groups - m - 2) * sizeof *first);
-        groups--;
-    }
-    for (int k = 0, b = 0; b < L; b++) {
-        while (k + 1 < groups && first[k + 1] <= b)
-            k++;
-        into[b] = k;
-    }
+    int rc = hd_fem_merge_stripes(count, L, want, into);
     free(count);
-    free(first);
-    return HD_OK;
+    return rc;
 }
 
 /* The mesh of 2^x rows and 2^y columns, positions row-major. */

@@ -177,12 +177,62 @@ static void sample1(void **state)
     hd_graph_free(&g);
 }
 
+/* Section 3.1's merge as the paper writes it, rescanning every pair per
+ * merge: the reference for the heap (hd_fem_merge_stripes). */
+static void merge_by_rescan(const long long *count, int L, int want, int *into)
+{
+    long long c[256];
+    int first[256], groups = L;
+    for (int b = 0; b < L; b++)
+        c[b] = count[b], first[b] = b;
+    while (groups > want) {
+        int m = 0;
+        for (int k = 1; k + 1 < groups; k++)
+            if (c[k] + c[k + 1] < c[m] + c[m + 1])
+                m = k;
+        c[m] += c[m + 1];
+        for (int k = m + 1; k + 1 < groups; k++)
+            c[k] = c[k + 1], first[k] = first[k + 1];
+        groups--;
+    }
+    for (int b = 0, k = 0; b < L; b++) {
+        while (k + 1 < groups && first[k + 1] <= b)
+            k++;
+        into[b] = k;
+    }
+}
+
+/* Random stripe counts, many ties among small ones, every target. */
+static void merge(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    for (int round = 0; round < 400; round++) {
+        int L = 1 + round % 97 + (round > 300 ? 150 : 0);
+        long long count[256];
+        for (int b = 0; b < L; b++) {
+            seed = seed * 1103515245u + 12345u;
+            count[b] = round % 3 ? (seed >> 16) % 4 : (seed >> 16) % 1000;
+        }
+        for (int want = 1; want <= L + 1; want += 1 + L / 16) {
+            int got[256], ref[256];
+            assert_int_equal(hd_fem_merge_stripes(count, L, want, got), HD_OK);
+            merge_by_rescan(count, L, want, ref);
+            for (int b = 0; b < L; b++)
+                if (got[b] != ref[b])
+                    fail_msg("L %d, want %d: stripe %d in group %d, the rescan's %d", L, want, b,
+                             got[b], ref[b]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fig3),
         cmocka_unit_test(bounds),
         cmocka_unit_test(sample1),
+        cmocka_unit_test(merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
