@@ -181,6 +181,9 @@ typedef struct {
     int *load;         /* per position */
     int *net;          /* [4 pos + d]: nodes pos still gives its neighbour
                         * in direction d (right, down, left, up); < 0: gets */
+    int *with_load;    /* [l]: positions of load l (N + 1 entries) */
+    unsigned *cube;    /* [pos]: its processor (addr), computed once */
+    int most;          /* the largest load */
 } mesh;
 
 static int addr(const mesh *m, int p)
@@ -243,10 +246,14 @@ static int transfer_matrix(mesh *m, int N)
 /* Would node x on position q keep every NB edge within two bits? */
 static bool keeps_neighbour_mapping(const mesh *m, int v, int q)
 {
-    int a = addr(m, q);
-    for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++)
-        if (__builtin_popcount((unsigned)(a ^ addr(m, m->pos[m->g->adj[e]]))) > 2)
+    unsigned a = m->cube[q];
+    for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++) {
+        /* More than two bits apart: x without its two lowest set bits. */
+        unsigned x = a ^ m->cube[m->pos[m->g->adj[e]]];
+        x &= x - 1;
+        if (x & (x - 1))
             return false;
+    }
     return true;
 }
 
@@ -300,8 +307,16 @@ static int relocate(mesh *m, int v, int p, int q)
     memmove(a + lo + 1, a + lo, (size_t)(n - lo) * sizeof *a);
     a[lo] = v;
     m->pos[v] = q;
+    m->with_load[m->load[p]]--;
+    m->with_load[m->load[q]]--;
     m->load[p]--;
     m->load[q]++;
+    m->with_load[m->load[p]]++;
+    m->with_load[m->load[q]]++;
+    if (m->load[q] > m->most)
+        m->most = m->load[q];
+    while (m->most > 0 && !m->with_load[m->most])
+        m->most--;
     return HD_OK;
 }
 
@@ -312,10 +327,7 @@ static int relocate(mesh *m, int v, int p, int q)
  * memory. */
 static int move_one(mesh *m, int p, bool near)
 {
-    int most = 0;
-    for (int q = 0; q < m->M; q++)
-        if (m->load[q] > most)
-            most = m->load[q];
+    int most = m->most;
     for (int d = 0; d < 4; d++) {
         int q = step(m, p, d);
         if (m->net[4 * p + d] <= 0 || m->load[q] >= most)
@@ -334,6 +346,65 @@ static int move_one(mesh *m, int p, bool near)
     return -1;
 }
 
+/* load_transfer's candidates: (load, position) in a heap, the largest
+ * load first, then the lowest position, as the paper's scan "the active
+ * one of most load" picks them.  An entry is pushed whenever its
+ * position's load changes or it wakes, and checked when it comes up
+ * (awake, still owing, the load it was pushed with): every candidate has
+ * an entry of its current key, so the first valid one is the scan's
+ * choice, in O(log M) instead of O(M) per move. */
+typedef struct {
+    int load, pos;
+} candidate;
+
+static bool above(candidate a, candidate b)
+{
+    return a.load > b.load || (a.load == b.load && a.pos < b.pos);
+}
+
+typedef struct {
+    candidate *h;
+    size_t n, cap;
+} candidates;
+
+static int offer(candidates *c, const mesh *m, int p)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 64;
+        candidate *h = realloc(c->h, cap * sizeof *h);
+        if (!h)
+            return HD_ENOMEM;
+        c->h = h;
+        c->cap = cap;
+    }
+    candidate x = { m->load[p], p };
+    size_t i = c->n++;
+    for (; i > 0 && above(x, c->h[(i - 1) / 2]); i = (i - 1) / 2)
+        c->h[i] = c->h[(i - 1) / 2];
+    c->h[i] = x;
+    return HD_OK;
+}
+
+static candidate take(candidates *c)
+{
+    candidate top = c->h[0], last = c->h[--c->n];
+    size_t i = 0;
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= c->n)
+            break;
+        if (k + 1 < c->n && above(c->h[k + 1], c->h[k]))
+            k++;
+        if (!above(c->h[k], last))
+            break;
+        c->h[i] = c->h[k];
+        i = k;
+    }
+    if (c->n > 0)
+        c->h[i] = last;
+    return top;
+}
+
 /* Section 3.2, step 2: load_transfer.  Q: the positions that still owe;
  * the active one of most load (ties: the lowest) moves a node or goes
  * inactive; a move wakes the inactive ones holding a neighbour of the
@@ -341,43 +412,55 @@ static int move_one(mesh *m, int p, bool near)
 static int load_transfer(mesh *m)
 {
     bool *asleep = calloc((size_t)m->M, sizeof *asleep);
-    if (!asleep)
-        return HD_ENOMEM;
-    for (bool moved = true; moved;) {
+    candidates c = { NULL, 0, 0 };
+    int rc = asleep ? HD_OK : HD_ENOMEM;
+    for (bool moved = true; moved && rc == HD_OK;) {
         moved = false;
-        for (int loop = 0; loop < 2; loop++) {
+        for (int loop = 0; loop < 2 && rc == HD_OK; loop++) {
             memset(asleep, 0, (size_t)m->M * sizeof *asleep);
-            for (;;) {
-                int p = -1;
-                for (int q = 0; q < m->M; q++)
-                    if (!asleep[q] && gives(m, q) && (p < 0 || m->load[q] > m->load[p]))
-                        p = q;
-                if (p < 0)
-                    break;
+            c.n = 0;
+            for (int q = 0; q < m->M && rc == HD_OK; q++)
+                if (gives(m, q))
+                    rc = offer(&c, m, q);
+            while (rc == HD_OK && c.n > 0) {
+                candidate top = take(&c);
+                int p = top.pos;
+                if (asleep[p] || !gives(m, p) || m->load[p] != top.load)
+                    continue;
                 int v = move_one(m, p, loop == 0);
                 if (v == -2) {
-                    free(asleep);
-                    return HD_ENOMEM;
+                    rc = HD_ENOMEM;
+                    break;
                 }
                 if (v < 0) {
                     asleep[p] = true;
                     continue;
                 }
                 moved = true;
-                for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1]; e++)
-                    asleep[m->pos[m->g->adj[e]]] = false;
+                int q = m->pos[v];
+                rc = offer(&c, m, p);
+                if (rc == HD_OK)
+                    rc = offer(&c, m, q);
+                for (int e = m->g->xadj[v]; e < m->g->xadj[v + 1] && rc == HD_OK; e++) {
+                    int w = m->pos[m->g->adj[e]];
+                    if (asleep[w]) {
+                        asleep[w] = false;
+                        rc = offer(&c, m, w);
+                    }
+                }
             }
         }
     }
+    free(c.h);
     free(asleep);
-    return HD_OK;
+    return rc;
 }
 
 /* The mapping of one shape into proc. */
 static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, const int *l2,
                      int last2, int *proc)
 {
-    mesh m = { x, n - x, 1 << x, 1 << (n - x), 1 << n, g, NULL, NULL, NULL, NULL, NULL };
+    mesh m = { .x = x, .y = n - x, .rows = 1 << x, .cols = 1 << (n - x), .M = 1 << n, .g = g };
     int *into1 = malloc(((size_t)last1 + 1) * sizeof *into1);
     int *into2 = malloc(((size_t)last2 + 1) * sizeof *into2);
     m.pos = malloc(((size_t)g->n + 1) * sizeof *m.pos);
@@ -385,7 +468,12 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
     m.net = calloc(4 * (size_t)m.M, sizeof *m.net);
     m.own = calloc((size_t)m.M, sizeof *m.own);
     m.cap = calloc((size_t)m.M, sizeof *m.cap);
-    int rc = into1 && into2 && m.pos && m.load && m.net && m.own && m.cap ? HD_OK : HD_ENOMEM;
+    m.with_load = calloc((size_t)g->n + 2, sizeof *m.with_load);
+    m.cube = malloc((size_t)m.M * sizeof *m.cube);
+    int rc = into1 && into2 && m.pos && m.load && m.net && m.own && m.cap && m.with_load &&
+             m.cube ? HD_OK : HD_ENOMEM;
+    for (int p = 0; rc == HD_OK && p < m.M; p++)
+        m.cube[p] = (unsigned)addr(&m, p);
     if (rc == HD_OK) {
         rc = merge(l1, g->n, last1, m.rows, into1);
         if (rc == HD_OK)
@@ -395,6 +483,9 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
             m.load[m.pos[v]]++;
         }
         for (int p = 0; p < m.M && rc == HD_OK; p++) {
+            m.with_load[m.load[p]]++;
+            if (m.load[p] > m.most)
+                m.most = m.load[p];
             m.cap[p] = m.load[p] + 1;
             m.own[p] = malloc((size_t)m.cap[p] * sizeof **m.own);
             rc = m.own[p] ? HD_OK : HD_ENOMEM;
@@ -424,6 +515,8 @@ static int map_shape(const hd_graph *g, int n, int x, const int *l1, int last1, 
     free(m.pos);
     free(m.load);
     free(m.net);
+    free(m.with_load);
+    free(m.cube);
     return rc;
 }
 
