@@ -99,7 +99,7 @@ while read -r mesh n; do
         best=$(awk -v a="$mesh" -v b="$n" -v c="best-$m" -v k=$col '$1 == a && $2 == b && $3 == c { print $k }' "$work/rows")
         peer=$(awk -v a="$mesh" -v b="$n" -v k=$col '$1 == a && $2 == b && ($3 == "scotch" || $3 == "metis") { if (m == "" || $k < m) m = $k } END { print m }' "$work/rows")
         [ -n "$best" ] && [ -n "$peer" ] || continue
-        ratio=$(awk -v a="$best" -v b="$peer" 'BEGIN { printf "%.3f", b > 0 ? a / b : 1 }')
+        ratio=$(awk -v a="$best" -v b="$peer" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 1) }')
         ok=$(awk -v r="$ratio" 'BEGIN { print r <= 1 ? "ok" : "MISSED" }')
         [ "$ok" = ok ] || fails=$((fails + 1))
         echo "  best/min(Scotch, METIS), T_par $m, $mesh on the $n-cube: $ratio ($ok)"
@@ -109,7 +109,7 @@ done < <(awk '{ print $1, $2 }' "$work/rows" | sort -u)
 g=$(awk '$1 == "grid:1000x1000" && $2 == 10 && $3 == "greedy" { print $7 }' "$work/rows")
 mt=$(awk '$1 == "grid:1000x1000" && $2 == 10 && $3 == "metis" { print $7 }' "$work/rows")
 if [ -n "$g" ]; then
-    echo "  greedy, 10^6 nodes on the 10-cube: $g s CPU (METIS on the same: ${mt:-?} s; ratio $(awk -v a="$g" -v b="${mt:-0}" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'))"
+    echo "  greedy, 10^6 nodes on the 10-cube: $g s CPU (METIS on the same: ${mt:-?} s; ratio $(awk -v a="$g" -v b="${mt:-0}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'))"
 fi
 echo "bench_mesh: stripes on grid:316x316 n=10" >&2
 t=$(run grid:316x316 --dim 10 --algorithm stripes)
