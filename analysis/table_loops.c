@@ -101,6 +101,12 @@ void hd_analyse_table_loop(const hd_program *p, hd_diags *d, hd_analysis *out, h
                       "the loop)", ref->text, a->name);
             continue;
         }
+        /* Why the index is no GF(2) map: codegen refuses an index that
+         * uses a variable of the body (the inspector runs before it). */
+        hd_affine m;
+        char not_affine[256];
+        if (!hd_expr_affine(ref->index, l->k, &m, not_affine, sizeof not_affine))
+            out->refs[ref->id].not_affine = hd_analysis_keep_reason(out, not_affine);
         ref->check_at_run_time = true;   /* the index is data: hd_checked */
         out->refs[ref->id].conflict = -1;  /* not known when translating */
         char why[300];
