@@ -354,6 +354,15 @@ static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *pr
         put_make(s, len, cap, prog->includes[k], true);
         put_make(s, len, cap, after, false);
     }
+    /* The mapping files of table("FILE"): their owners are written into
+     * out.c, so a new mapping must translate again. */
+    for (int k = 0; k < prog->ntables; k++) {
+        if (!prog->tables[k].from_file || !prog->tables[k].path)
+            continue;
+        put_make(s, len, cap, before, false);
+        put_make(s, len, cap, prog->tables[k].path, true);
+        put_make(s, len, cap, after, false);
+    }
 }
 
 /* out.c: in.c headers...  and an empty rule per header (like -MP), so that
