@@ -148,10 +148,23 @@ typedef struct {
  * owner[e] at local offset its rank among that processor's elements in
  * increasing e (hd_table_dist's placement), so slices differ in size.
  * The placement of a finite element graph's nodes that `hyperdo map`
- * writes is no function of e's bits. */
+ * writes is no function of e's bits.  Without owners it is a spread:
+ * HPF's BLOCK and CYCLIC of an array whose extent is no power of two
+ * (High Performance Fortran Forum 1993), whose owners are computed; its
+ * element e is again on the processor at its rank among that
+ * processor's elements, and hd_bind may give it its extent at run
+ * time. */
 typedef struct {
     hd_index size;        /* N, any number >= 0 of elements */
-    const int *owner;     /* N virtual processor numbers, 0 .. 2^n - 1 */
+    const int *owner;     /* N virtual processor numbers, 0 .. 2^n - 1; or
+                           * NULL: a spread, below */
+    hd_index block;       /* a spread's block b: element e on virtual
+                           * processor (e / b) mod P at offset
+                           * (e / (b P)) b + e mod b, ScaLAPACK's
+                           * block-cyclic distribution of any N; 0 for
+                           * b = ceil(N / P), HPF's BLOCK (the last
+                           * processors hold fewer, maybe none), 1 for
+                           * HPF's CYCLIC.  0 when owner is given. */
 } hd_table_desc;
 
 /* The host's copy (the address given to hd_scatter and hd_gather) is the
@@ -204,6 +217,22 @@ int hd_run_layouts(const hd_program_desc *program, const hd_layout_desc *const *
 int hd_run_tables(const hd_program_desc *program, const hd_layout_desc *const *layouts,
                   const hd_table_desc *const *tables, int argc, char **argv);
 
+/* Host only, between doalls: spread `array` (an hd_table_desc without
+ * owners) now has `size` elements, in the blocks its descriptor gives:
+ * the extent of the elements a pointer points to, known only at run time
+ * (docs/annotations.md, "Pointers and the heap").  When the size changes,
+ * every processor's slice is allocated again, its contents undefined.  A
+ * negative size stops the program with "WHERE: the extent of 'x' is
+ * ...". */
+void hd_bind(int array, hd_index size, const char *where);
+/* Host only, before a doall that writes array `written`, whose host copy
+ * is at w, and uses array `other`, at o: stops the program with "WHERE:
+ * the doall writes 'y', whose N elements overlap the M of 'x' in memory
+ * ..." when the two copies share a byte (each of hd_size_in elements).
+ * The processors hold each array on its own, which is the sequential
+ * program only for arrays that do not overlap (pointer arguments may). */
+void hd_check_disjoint(int written, const void *w, int other, const void *o,
+                       const char *where);
 /* Host only.  Sends every processor its elements of array `array` from
  * the host's full copy `host` (2^log2_size elements). */
 void hd_scatter(int array, const void *host);
@@ -238,6 +267,9 @@ void hd_doall(int doall, const void *env, size_t env_size);
 void *hd_local(int array);
 /* How many elements of array `array` this processor holds (any layout: 2^(log2_size-n) for the power-of-two ones). */
 hd_index hd_local_count(int array);
+/* How many elements array `array` has: 2^log2_size, a table's N, or a
+ * spread's as hd_bind last gave it.  On any processor. */
+hd_index hd_size_in(int array);
 
 /* malloc(count * size) that never returns NULL (a failure aborts with a
  * message), even for count 0: the node code's per-iteration tables. */

@@ -11,8 +11,9 @@
  * bytes, a SCATTER by the processor's slice (host -> node), a GATHER is
  * answered by the slice (node -> host).  A RELAYOUT gives an array another
  * layout (its rows follow under MPI) and, when its elements move, starts
- * the remap's exchange, in which every processor takes part.  EXIT ends
- * the loop with the host's status.  All of it goes over the same ordered channel as the
+ * the remap's exchange, in which every processor takes part.  A BIND
+ * gives a spread its number of elements (env_size), known only at run
+ * time (hd_bind).  EXIT ends the loop with the host's status.  All of it goes over the same ordered channel as the
  * program's own v_send messages; the host only sends a command once its
  * own part of the previous doall is done, so the node functions' messages
  * from the host always come before the next command.
@@ -28,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC, CMD_RELAYOUT };
+enum { CMD_DOALL = 1, CMD_SCATTER, CMD_GATHER, CMD_EXIT, CMD_SYNC, CMD_RELAYOUT, CMD_BIND };
 
 /* CMD_RELAYOUT's status bits. */
 enum { RELAYOUT_MOVE = 1, RELAYOUT_WAS_ALIAS = 2, RELAYOUT_BIT_FIELD = 4 };
@@ -288,17 +289,34 @@ hd_index hd_local_count(int array)
     return hd__local_count(array, prog->to_virtual[p]);
 }
 
+hd_index hd_size_in(int array)
+{
+    self("hd_size_in");
+    array_desc("hd_size_in", array);
+    return hd__array_size(array);
+}
+
+/* Processor p's slice of the array is to be allocated again (its size
+ * changed): a spread's slices are never runs of the host's copy. */
+static void drop_slice(int p, int array)
+{
+    if (locals[p]) {
+        free(locals[p][array]);
+        locals[p][array] = NULL;
+    }
+}
+
 /* Copies virtual processor v's elements between the host's full copy and
  * a slice in local-offset order, a run of consecutive elements at a time
  * (layout.c: 2^shift of them under a bit field, one under a general
- * layout). */
+ * layout, a block under a spread, whose last run may be shorter). */
 static void slice_copy(int array, const hd_array_desc *a, int v, const char *full, char *slice,
                        int to_slice)
 {
     size_t per_run = (size_t)hd__run_length(array);
-    size_t run = per_run * a->elem_size;
     size_t count = local_count(array, v);
     for (size_t o = 0; o < count; o += per_run) {
+        size_t run = (count - o < per_run ? count - o : per_run) * a->elem_size;
         size_t e0 = (size_t)hd__element_at(array, v, (hd_index)o);
         if (to_slice)
             memcpy(slice + o * a->elem_size, full + e0 * a->elem_size, run);
@@ -554,6 +572,73 @@ static void serve_relayout(const hd_cmd *c)
     hd__relayout_here(c->id, c->status & RELAYOUT_MOVE, (c->status & RELAYOUT_WAS_ALIAS) != 0);
 }
 
+/*
+ * A spread whose extent the program knows only at run time (the elements
+ * a pointer points to, extent(n)): before each doall that uses it the
+ * host gives it its number of elements.  Nothing happens when that is
+ * the number it has.  Otherwise every processor's slice is allocated
+ * again at its new size (its contents undefined: the host scatters the
+ * array next, unless the doall overwrites every element).  Under shared
+ * memory the layouts and slices are one for all, so the host waits for
+ * the processors to be idle and changes them itself; under MPI each rank
+ * changes its own when it serves the command.
+ */
+void hd_bind(int array, hd_index size, const char *where)
+{
+    host_only("hd_bind");
+    const hd_array_desc *a = array_desc("hd_bind", array);
+    const char *name = a->name ? a->name : "?";
+    hd_index N, block;
+    if (!hd__spread_of(array, &N, &block))
+        hd__fatal("hd_bind: array %s is no spread (an hd_table_desc without owners given to "
+                  "hd_run_tables)", name);
+    if (size < 0)
+        hd__fatal("%s: the extent of '%s' is %lld: an array has 0 elements or more",
+                  where ? where : "?", name, (long long)size);
+    if ((uint64_t)size > SIZE_MAX / a->elem_size)
+        hd__fatal("%s: the extent of '%s' is %lld elements of %zu bytes, more than memory holds",
+                  where ? where : "?", name, (long long)size, a->elem_size);
+    if (size == N)
+        return;
+    if (hd__tr_shared) {
+        quiesce();
+        for (int p = 0; p < nprocs; p++)
+            drop_slice(p, array);
+    } else {
+        drop_slice(0, array);
+        pending = nprocs > 1;
+        for (int p = 1; p < nprocs; p++)
+            send_cmd(p, CMD_BIND, array, 0, (size_t)size);
+    }
+    hd__spread_set("hd_bind", array, size, block);
+}
+
+/* Two arrays of a doall, one of them written, must not share memory:
+ * the translation gives each its own elements on the processors, as the
+ * analysis assumed (docs/annotations.md, "Pointers and the heap"). */
+void hd_check_disjoint(int written, const void *w, int other, const void *o, const char *where)
+{
+    host_only("hd_check_disjoint");
+    const hd_array_desc *aw = array_desc("hd_check_disjoint", written);
+    const hd_array_desc *ao = array_desc("hd_check_disjoint", other);
+    hd_index nw = hd__array_size(written), no = hd__array_size(other);
+    uintptr_t wb = (uintptr_t)w, ob = (uintptr_t)o;
+    uintptr_t we = wb + (uintptr_t)nw * aw->elem_size, oe = ob + (uintptr_t)no * ao->elem_size;
+    if (nw == 0 || no == 0 || we <= ob || oe <= wb)
+        return;
+    char which[160] = "";
+    uintptr_t at = wb > ob ? wb : ob;   /* the first byte they share */
+    if ((at - wb) % aw->elem_size == 0 && (at - ob) % ao->elem_size == 0)
+        snprintf(which, sizeof which, " (element %llu of '%s' is element %llu of '%s')",
+                 (unsigned long long)((at - wb) / aw->elem_size), aw->name ? aw->name : "?",
+                 (unsigned long long)((at - ob) / ao->elem_size), ao->name ? ao->name : "?");
+    hd__fatal("%s: the doall writes '%s', whose %lld elements overlap the %lld of '%s' in "
+              "memory%s: the translation runs its iterations on copies of the arrays on the "
+              "processors, which is the sequential loop only for arrays that do not overlap",
+              where ? where : "?", aw->name ? aw->name : "?", (long long)nw, (long long)no,
+              ao->name ? ao->name : "?", which);
+}
+
 static void run_doall(int doall, const void *env)
 {
     hd__stats_doall(doall, 1);
@@ -695,6 +780,14 @@ static int node_loop(void)
         case CMD_RELAYOUT:
             serve_relayout(&c);
             break;
+        case CMD_BIND: {
+            hd_index N, block;
+            if (c.id < 0 || c.id >= prog->narrays || !hd__spread_of(c.id, &N, &block))
+                hd__fatal("a bind command for array %d, which is no spread", (int)c.id);
+            drop_slice(hd__tr_self(), c.id);
+            hd__spread_set("hd_bind", c.id, (hd_index)c.env_size, block);
+            break;
+        }
         case CMD_EXIT:
             hd__stats_node_exit();
             return c.status;
@@ -782,9 +875,10 @@ static void check_program(const hd_program_desc *program, const hd_layout_desc *
             hd__fatal("hd_run: array %s: element size 0", name);
         if (tables && tables[i]) {
             const hd_table_desc *t = tables[i];
-            if (t->size < 0 || (t->size > 0 && !t->owner))
-                hd__fatal("hd_run: array %s: a table of %lld elements%s", name,
-                          (long long)t->size, t->size > 0 ? " without owners" : "");
+            if (t->size < 0 || t->block < 0 || (t->owner && t->block))
+                hd__fatal("hd_run: array %s: a table of %lld elements, block %lld%s", name,
+                          (long long)t->size, (long long)t->block,
+                          t->owner ? ", with owners" : "");
             if ((uint64_t)t->size > SIZE_MAX / a->elem_size)
                 hd__fatal("hd_run: array %s: %lld elements are larger than memory", name,
                           (long long)t->size);

@@ -87,7 +87,15 @@ hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o);
 size_t hd__layout_words(int array);
 void hd__layout_pack(int array, const hd_layout_desc *l, uint64_t *w);
 hd_layout_desc hd__layout_unpack(int array, const uint64_t *w);
-/* Is the array's owner the bit field at shift?  Is it a table's? */
+/* Array `array` becomes a spread (hd_table_desc without owners) of N
+ * elements in blocks of `block` (0: ceil(N/P), HPF's BLOCK), checked
+ * (`fn` names the caller in a message); hd__spread_of gives them back,
+ * or 0 when the array is no spread.  Whoever changes a spread makes
+ * sure no processor is using the array (as for hd__layout_change). */
+void hd__spread_set(const char *fn, int array, hd_index N, hd_index block);
+int hd__spread_of(int array, hd_index *N, hd_index *block);
+/* Is the array's owner the bit field at shift?  Is it a table's (given
+ * or a spread)? */
 int hd__layout_is_bit_field(int array);
 int hd__layout_is_table(int array);
 /* The array's element count (N under a table, else 2^log2_size) and how

@@ -23,7 +23,17 @@
  *     owner[e] at its rank among that processor's elements (table.c's
  *     hd_table_dist, built once at start).  Slices then differ in size,
  *     so every count of a slice asks hd__local_count; a table is not a
- *     GF(2) map, so it takes no part in remaps.
+ *     GF(2) map, so it takes no part in remaps;
+ *   - a spread (hd_table_desc without owners): blocks of b consecutive
+ *     elements dealt out to the processors in turn, for any number N of
+ *     elements — ScaLAPACK's block-cyclic distribution, whose instances
+ *     are HPF's BLOCK (b = ceil(N/P): the last processors hold fewer,
+ *     maybe none) and CYCLIC (b = 1).  Element e is on (e / b) mod P at
+ *     offset (e / (b P)) b + e mod b, which is no GF(2) map when N is no
+ *     power of two: the translator treats it as a table, but its owners
+ *     are computed, not stored.  Its N may be given at run time
+ *     (hd_bind: an array a pointer points to, whose extent the program
+ *     knows only then).
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
@@ -45,6 +55,12 @@ static const hd_array_desc *arrays; /* the running program's table */
 static hd__layout **general;        /* per array, now; NULL: the bit field */
 static hd__layout **previous;       /* per array, before its last change */
 static hd_table_dist **tabled;      /* per array, its table; NULL: none */
+/* Per array, its spread: N elements in blocks of b (b 0: no spread);
+ * asked is the block the program gave (0: HPF's BLOCK, ceil(N/P)). */
+typedef struct {
+    hd_index N, b, asked;
+} spread;
+static spread *spreads;
 static int narrays;
 static int dim;
 
@@ -132,10 +148,13 @@ void hd__layouts_start(const hd_program_desc *program, const hd_layout_desc *con
     general = calloc((size_t)(narrays ? narrays : 1), sizeof *general);
     previous = calloc((size_t)(narrays ? narrays : 1), sizeof *previous);
     tabled = calloc((size_t)(narrays ? narrays : 1), sizeof *tabled);
-    if (!general || !previous || !tabled)
+    spreads = calloc((size_t)(narrays ? narrays : 1), sizeof *spreads);
+    if (!general || !previous || !tabled || !spreads)
         hd__fatal("hd_run: out of memory");
     for (int i = 0; i < narrays; i++)
-        if (tables && tables[i])
+        if (tables && tables[i] && !tables[i]->owner)
+            hd__spread_set("hd_run", i, tables[i]->size, tables[i]->block);
+        else if (tables && tables[i])
             tabled[i] = hd__table_dist_make(tables[i]->size, tables[i]->owner, 1 << dim,
                                             "hd_run", arrays[i].name ? arrays[i].name : "?");
         else if (layouts && layouts[i])
@@ -152,16 +171,63 @@ void hd__layouts_stop(void)
     free(general);
     free(previous);
     free(tabled);
+    free(spreads);
     general = previous = NULL;
     tabled = NULL;
+    spreads = NULL;
     arrays = NULL;
     narrays = 0;
+}
+
+void hd__spread_set(const char *fn, int array, hd_index N, hd_index block)
+{
+    const char *name = arrays[array].name ? arrays[array].name : "?";
+    if (N < 0 || block < 0)
+        hd__fatal("%s: array %s: %lld elements in blocks of %lld", fn, name, (long long)N,
+                  (long long)block);
+    hd_index P = (hd_index)1 << dim;
+    hd_index b = block ? block : (N + P - 1) / P;
+    spreads[array] = (spread){ N, b ? b : 1, block };
+}
+
+int hd__spread_of(int array, hd_index *N, hd_index *block)
+{
+    if (!spreads[array].b)
+        return 0;
+    *N = spreads[array].N;
+    *block = spreads[array].asked;
+    return 1;
+}
+
+/* Where element e of a spread lives: block e / b, dealt out in turn. */
+static int spread_owner(const spread *s, hd_index e)
+{
+    return (int)((e / s->b) & (((hd_index)1 << dim) - 1));
+}
+
+static hd_index spread_offset(const spread *s, hd_index e)
+{
+    return e / (s->b << dim) * s->b + e % s->b;
+}
+
+static hd_index spread_element(const spread *s, int v, hd_index o)
+{
+    return (o / s->b * ((hd_index)1 << dim) + v) * s->b + o % s->b;
+}
+
+/* How many of the N elements virtual processor v holds: whole rounds of
+ * P blocks, then what the last round leaves it. */
+static hd_index spread_count(const spread *s, int v)
+{
+    hd_index round = s->b << dim;
+    hd_index full = s->N / round, rest = s->N - full * round - (hd_index)v * s->b;
+    return full * s->b + (rest <= 0 ? 0 : rest < s->b ? rest : s->b);
 }
 
 void hd__layout_change(const char *fn, int array, const hd_layout_desc *to)
 {
     const hd_array_desc *a = &arrays[array];
-    if (tabled[array])
+    if (tabled[array] || spreads[array].b)
         hd__fatal("%s: array %s is distributed by a table (hd_run_tables): its layout cannot "
                   "change", fn, a->name ? a->name : "?");
     if (!to && (a->shift < 0 || a->shift > a->log2_size - dim))
@@ -231,21 +297,25 @@ hd_index hd__element_by(const hd__layout *g, int array, int v, hd_index o)
 
 int hd__layout_is_bit_field(int array)
 {
-    return !general[array] && !tabled[array];
+    return !general[array] && !tabled[array] && !spreads[array].b;
 }
 
 int hd__layout_is_table(int array)
 {
-    return tabled[array] != NULL;
+    return tabled[array] != NULL || spreads[array].b != 0;
 }
 
 hd_index hd__array_size(int array)
 {
+    if (spreads[array].b)
+        return spreads[array].N;
     return tabled[array] ? hd_table_size(tabled[array]) : (hd_index)1 << arrays[array].log2_size;
 }
 
 hd_index hd__local_count(int array, int v)
 {
+    if (spreads[array].b)
+        return spread_count(&spreads[array], v);
     if (tabled[array])
         return hd_table_local_count(tabled[array], v);
     return (hd_index)1 << (arrays[array].log2_size - dim);
@@ -253,6 +323,8 @@ hd_index hd__local_count(int array, int v)
 
 int hd__owner_of(int array, hd_index e)
 {
+    if (spreads[array].b)
+        return spread_owner(&spreads[array], e);
     if (tabled[array])
         return hd_table_owner(tabled[array], e);
     return hd__owner_by(general[array], array, e);
@@ -260,6 +332,8 @@ int hd__owner_of(int array, hd_index e)
 
 hd_index hd__offset_of(int array, hd_index e)
 {
+    if (spreads[array].b)
+        return spread_offset(&spreads[array], e);
     if (tabled[array])
         return hd_table_local_index(tabled[array], e);
     return hd__offset_by(general[array], array, e);
@@ -267,6 +341,8 @@ hd_index hd__offset_of(int array, hd_index e)
 
 hd_index hd__element_at(int array, int v, hd_index o)
 {
+    if (spreads[array].b)
+        return spread_element(&spreads[array], v, o);
     if (tabled[array])
         return hd_table_global_index(tabled[array], v, o);
     return hd__element_by(general[array], array, v, o);
@@ -289,5 +365,7 @@ hd_index hd_element_in(int array, int v, hd_index o)
 
 hd_index hd__run_length(int array)
 {
+    if (spreads[array].b)
+        return spreads[array].b;
     return general[array] || tabled[array] ? 1 : (hd_index)1 << arrays[array].shift;
 }

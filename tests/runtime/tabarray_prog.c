@@ -575,7 +575,7 @@ int main(int argc, char **argv)
         { "B", sizeof(triple), 0, 5, HD_ARRAY_HOST_STATIC },
         { "C", sizeof(double), dim + 2, 1, HD_ARRAY_HOST_STATIC },
     };
-    hd_table_desc ta = { NA, owner_a }, tb = { NB, owner_b };
+    hd_table_desc ta = { NA, owner_a, 0 }, tb = { NB, owner_b, 0 };
     const hd_table_desc *tables[NARRAYS] = { &ta, &tb, NULL };
     hd_program_desc prog = { "tabarray_prog.c", dim, to_virtual, to_physical, NARRAYS, arrays,
                              NDOALLS, doalls, host_main, NULL };
