@@ -669,12 +669,13 @@ void hd_analysis_init(hd_analysis *a, const hd_program *p);
  * communications (owners.c), reported into d, the results in *out
  * (hd_analysis_init'ed for p). */
 void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out);
-/* A doall over a table distribution (l->on_table; table_loops.c): its
- * writes name element i, its reads of arrays distributed by a table at
- * other elements are general (gathered by an inspector/executor), and no
- * read names an element another iteration writes.  hd_table_refused
- * reports, for a doall that is not over a table, each use of an array
- * distributed by one (true if any). */
+/* A doall over a table distribution or a spread (l->on_table;
+ * table_loops.c): its writes name element i, its reads of arrays
+ * distributed by a table (or of GF(2) layouts) at other elements are
+ * general (gathered by an inspector/executor), and no read names an
+ * element another iteration writes.  hd_table_refused reports, for a
+ * doall that is not over a table, each write of an array distributed by
+ * one (true if any); its reads are general (owners.c). */
 void hd_analyse_table_loop(const hd_program *p, hd_diags *d, hd_analysis *out, hd_loop *l);
 bool hd_table_refused(const hd_program *p, hd_diags *d, const hd_loop *l);
 /* The analysis of a program the C reader filled (hd_c_read), into the

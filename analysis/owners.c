@@ -560,6 +560,24 @@ static void communications(checker *r, hd_loop *l)
             comm->kind = HD_COMM_LOCAL;    /* a replicated copy */
             continue;
         }
+        if (a->dist == HD_DIST_TABLE) {
+            /* A read of a table's or a spread's array (hd_table_refused
+             * refused its writes): its owners are no GF(2) map, so no LCC
+             * reaches it; the iteration's processor asks its owner for
+             * it, its index checked against its size at run time. */
+            char why[400];
+            snprintf(why, sizeof why, "'%s' is distributed by %s%s: its owners are no "
+                     "GF(2)-affine map of its elements, so no LCC reaches it; each processor "
+                     "asks the owners of the elements it reads at run time (table-driven)",
+                     a->name, p->tables[a->table].spread == HD_DIST_NONE ? "a table"
+                     : p->tables[a->table].name,
+                     p->tables[a->table].spread == HD_DIST_NONE ? "" : " of any extent");
+            ref->check_at_run_time = true;
+            result(r, ref)->conflict = -1;
+            *comm = (hd_comm){ .kind = HD_COMM_GENERAL,
+                               .reason = hd_analysis_keep_reason(r->results, why) };
+            continue;
+        }
         int same = -2;   /* not known yet */
         if (!check_bounds(r, l, ref, home, &same))
             continue;

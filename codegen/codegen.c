@@ -663,8 +663,15 @@ static bool put_owner_tables(text *t, const gen *g)
         any |= g->array_id[a] >= 0 && p->arrays[a].dist == HD_DIST_TABLE;
     if (!any)
         return false;
+    bool spreads = false;
+    for (int k = 0; k < p->ntables; k++)
+        spreads |= p->tables[k].spread != HD_DIST_NONE;
     put(t, "/* Arrays distributed by a table: element e on virtual processor owner[e]\n"
-           " * (a mapping of a finite element graph onto the cube, Chung and Ranka 1990). */\n");
+           " * (a mapping of a finite element graph onto the cube, Chung and Ranka 1990)");
+    if (spreads)
+        put(t, ",\n * or spread (no owners: blocks of b elements dealt out in turn, b = ceil(N/P)\n"
+               " * for 0; HPF's BLOCK and CYCLIC of any extent N)");
+    put(t, ". */\n");
     for (int k = 0; k < p->ntables; k++) {
         const hd_owner_table *ot = &p->tables[k];
         if (!ot->from_file || ot->size < 0)
@@ -684,10 +691,13 @@ static bool put_owner_tables(text *t, const gen *g)
         if (ot->size < 0)
             continue;
         putf(t, "static const hd_table_desc hd_table_%d = { %lld, ", k, (long long)ot->size);
-        if (ot->from_file)
-            putf(t, "hd_owner_file_%d };\n", k);
+        if (ot->spread != HD_DIST_NONE)
+            putf(t, "NULL, %lld };   /* %s%s%s */\n", (long long)ot->block, ot->name,
+                 ot->extent ? ", extent " : "", ot->extent ? ot->extent : "");
+        else if (ot->from_file)
+            putf(t, "hd_owner_file_%d, 0 };\n", k);
         else
-            putf(t, "%s };\n", ot->name);
+            putf(t, "%s, 0 };\n", ot->name);
     }
     putf(t, "static const hd_table_desc *const hd_tables[%d] = {", g->ndist);
     for (int a = 0, first = 1; a < p->narrays; a++) {
@@ -739,8 +749,10 @@ static void put_tables(text *t, const gen *g)
         /* The shift is unused under a general layout (hd_layout_desc),
          * and log2_size too under a table (hd_tables). */
         if (x->dist == HD_DIST_TABLE) {
-            putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, by a table */\n", x->name,
-                 x->elem_size, x->elem_type);
+            const hd_owner_table *ot = &p->tables[x->table];
+            putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, %s%s */\n", x->name,
+                 x->elem_size, x->elem_type, ot->spread == HD_DIST_NONE ? "by a table"
+                 : "spread by ", ot->spread == HD_DIST_NONE ? "" : ot->name);
             continue;
         }
         putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,

@@ -470,7 +470,8 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             }
             continue;
         }
-        if (linear_map_of(g, ref) && np->affine_home) {
+        if (linear_map_of(g, ref) && np->affine_home &&
+            g->prog->arrays[ref->array].dist != HD_DIST_TABLE) {
             rp->way = WAY_SLOTS;
             rp->group = add_slot_group(g, np, ref->array, k, linear_map_of(g, ref),
                                        !map_of(g, ref));
@@ -520,6 +521,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
      * read). */
     for (int k = 0; k < l->nrefs; k++)
         if (np->refs[k].way == WAY_REQUEST && !l->on_table && shift_form(l->refs[k].index) &&
+            g->prog->arrays[l->refs[k].array].dist != HD_DIST_TABLE &&
             guards_anywhere(g, l, l->refs[k].guard) && !reads_distributed(g, l, k))
             np->refs[k].way = WAY_STREAM;
     for (int k = 0; k < l->nrefs; k++) {

@@ -162,7 +162,9 @@ static bool grid_fits(reader *r, hd_array *a, const pragma *d, int which)
     if (a->log2_size < 0) {
         hd_report(&r->d, HD_ERROR, at, d->line,
                   "'%s' cannot be distributed by %s: its extents must be powers of "
-                  "two, and it is %s[%lld][%lld]", a->name, name, a->name, R, C);
+                  "two, and it is %s[%lld][%lld] (the 1-D '%s' spreads its "
+                  "flattened elements, any number of them)", a->name, name, a->name, R, C,
+                  d->dist == HD_DIST_BLOCK_2D ? "block" : "cyclic");
         return false;
     }
     if (R < pr || C < pc) {
@@ -325,22 +327,79 @@ static bool table_fits(reader *r, hd_array *a, const pragma *d, int which)
     return true;
 }
 
-/* Is the array called `name` distributed by a table (named in a
- * distribute pragma with table(T))?  Said nothing: distribution_of says
- * what is wrong with the pragmas. */
-static bool named_by_table(reader *r, const char *name)
+/* ------------------------------------------ spreads: arrays of any extent */
+
+/* The spread `kind` (block b as the runtime takes it: 0, 1 or B) of N
+ * elements, or of extent E in scope (N known at run time), as an owner
+ * table: arrays of one kind and size share it, so that their elements of
+ * one index are on one processor (a read at i in a doall that writes
+ * another at i is local). */
+static int spread_table(reader *r, hd_dist_kind kind, int64_t block, int64_t N,
+                        const char *extent, unsigned scope, int line)
+{
+    hd_program *p = r->prog;
+    for (int k = 0; k < p->ntables; k++) {
+        const hd_owner_table *t = &p->tables[k];
+        if (t->spread == kind && t->block == block && t->size == N &&
+            (extent ? t->extent && strcmp(t->extent, extent) == 0 && t->scope == scope
+                    : !t->extent))
+            return k;
+    }
+    hd_owner_table t;
+    memset(&t, 0, sizeof t);
+    t.name = hd_xstrdup(hd_dist_name(kind));
+    t.size = N;
+    t.line = line;
+    t.spread = kind;
+    t.block = block;
+    t.extent = extent ? hd_xstrdup(extent) : NULL;
+    t.scope = scope;
+    p->tables = hd_xrealloc(p->tables, (size_t)(p->ntables + 1) * sizeof *p->tables);
+    p->tables[p->ntables++] = t;
+    return p->ntables - 1;
+}
+
+/* HPF's BLOCK and CYCLIC of an array whose extent is no power of two (or
+ * smaller than the cube), ScaLAPACK's block-cyclic likewise: blocks of b
+ * consecutive elements dealt out to the processors in turn, b =
+ * ceil(N / 2^n) for block (the last processors hold fewer, maybe none),
+ * 1 for cyclic, B for block_cyclic(B).  A multi-dimensional array is
+ * spread by its flattened (row-major) elements.  Its owner is no GF(2)-
+ * affine map of the element's bits, so it takes a table's way: doalls
+ * that write element i, their reads gathered at run time. */
+static bool spread_fits(reader *r, hd_array *a, const pragma *d, int which)
+{
+    if (a->size <= 0) {
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                  "'%s' cannot be distributed: its number of elements does not fit in 64 "
+                  "bits", a->name);
+        return false;
+    }
+    int64_t block = d->dist == HD_DIST_BLOCK ? 0 : d->dist == HD_DIST_CYCLIC ? 1 : d->value;
+    a->table = spread_table(r, d->dist, block, a->size, NULL, 0, d->line);
+    return true;
+}
+
+/* Is array a distributed by a table (named in a distribute pragma with
+ * table(T)), or spread (block or cyclic of an extent that is no power of
+ * two, or below the cube's)?  Said nothing: distribution_of says what is
+ * wrong with the pragmas. */
+static bool named_by_table(reader *r, const hd_array *a)
 {
     for (int k = 0; k < r->npragmas; k++) {
         const pragma *d = &r->pragmas[k];
         for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++)
-            if (strcmp(d->names[j], name) == 0)
-                return d->dist == HD_DIST_TABLE;
+            if (strcmp(d->names[j], a->name) == 0)
+                return d->dist == HD_DIST_TABLE ||
+                       ((d->dist == HD_DIST_BLOCK || d->dist == HD_DIST_CYCLIC ||
+                         d->dist == HD_DIST_BLOCK_CYCLIC) &&
+                        (a->log2_size < 0 || a->log2_size < r->prog->n));
     }
     return false;
 }
 
-/* Do only doalls over a table (whose home is distributed by one) use
- * array arr?  Then 2^n elements do not make it exact: such a doall reads
+/* Do only doalls over a table (whose home is distributed by one, or
+ * spread) use array arr?  Then 2^n elements do not make it exact: such a doall reads
  * replicated arrays and those of a table, and an index list or a degree
  * array of 2^n nodes is data every processor reads. */
 static bool only_over_tables(reader *r, int arr)
@@ -352,7 +411,7 @@ static bool only_over_tables(reader *r, int arr)
         if (!hd_loop_uses(l, arr, false) && !hd_loop_uses(l, arr, true))
             continue;
         used = true;
-        if (l->home < 0 || !named_by_table(r, p->arrays[l->refs[l->home].array].name))
+        if (l->home < 0 || !named_by_table(r, &p->arrays[l->refs[l->home].array]))
             return false;
     }
     return used;
@@ -409,10 +468,13 @@ static void distribute_each(reader *r)
         int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
                          ? __builtin_ctzll((unsigned long long)d->value) : 0;
         if (a->log2_size < 0 || a->log2_size < p->n) {
-            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
-                   "'%s' cannot be distributed this way: it needs a power-of-two "
-                   "number of elements, at least 2^%d", a->name, p->n);
-            a->dist_refused = true;
+            /* No bit field: a spread (power-of-two arrays of 2^n elements
+             * or more keep their GF(2) layouts, and their LCCs). */
+            if (!spread_fits(r, a, d, which)) {
+                a->dist_refused = true;
+                continue;
+            }
+            hd_array_set_dist(a, p->n, HD_DIST_TABLE, 0);
             continue;
         }
         if (a->log2_size < p->n + block_log2) {

@@ -159,7 +159,8 @@ static void table_loops(reader *r)
         if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound %lld of this doall loop is not a power of two: a loop of "
-                      "any size must write arrays distributed by table(T) (docs/meshes.md)",
+                      "any size must write arrays distributed by table(T) (docs/meshes.md), "
+                      "or by block or cyclic with an extent that is no power of two",
                       (long long)l->trip);
     }
 }

@@ -78,11 +78,14 @@ static bool canonical_increment(reader *r, int inc)
     }
 }
 
-/* Is some array of the file distributed by a table (table(T))? */
+/* May some array of the file be distributed by a table (table(T)), or
+ * spread (block or cyclic of any extent)? */
 static bool has_table_pragma(reader *r)
 {
     for (int k = 0; k < r->npragmas; k++)
-        if (r->pragmas[k].kind == PRAGMA_DISTRIBUTE && r->pragmas[k].dist == HD_DIST_TABLE)
+        if (r->pragmas[k].kind == PRAGMA_DISTRIBUTE && r->pragmas[k].dist != HD_DIST_SKEW &&
+            r->pragmas[k].dist != HD_DIST_SKEW_ROT && r->pragmas[k].dist != HD_DIST_XOR &&
+            r->pragmas[k].dist != HD_DIST_BLOCK_2D && r->pragmas[k].dist != HD_DIST_CYCLIC_2D)
             return true;
     return false;
 }

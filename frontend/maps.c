@@ -248,6 +248,21 @@ static int mapped_array(reader *r, const pragma *p, int j)
                       "it exactly 2^%d elements", x->name, prog->n);
             return -1;
         }
+        if (x->dist == HD_DIST_TABLE && prog->tables[x->table].spread != HD_DIST_NONE) {
+            /* F composes with a GF(2) map of the element's bits, which a
+             * spread's owner is not. */
+            const hd_owner_table *t = &prog->tables[x->table];
+            char count[64];
+            if (t->extent)
+                snprintf(count, sizeof count, "the elements its extent gives at run time");
+            else
+                snprintf(count, sizeof count, "%lld elements", (long long)t->size);
+            hd_report(&r->d, HD_ERROR, (unsigned)p->name_cols[j], p->line,
+                      "'%s' is spread by %s over %s, not a power of two at least 2^%d: its "
+                      "owners are no GF(2) map of the element's bits, which a data mapping "
+                      "composes with", x->name, t->name, count, prog->n);
+            return -1;
+        }
         if (x->dist == HD_DIST_TABLE) {
             /* Its owners are a table, not a map of the element's bits:
              * a mapping of it is a new table (hyperdo map -o). */

@@ -120,6 +120,7 @@ void hd_program_free(hd_program *p)
         free(p->tables[k].name);
         free(p->tables[k].path);
         free(p->tables[k].owner);
+        free(p->tables[k].extent);
     }
     free(p->tables);
     free(p->pragmas);
@@ -143,6 +144,14 @@ void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2)
     case HD_DIST_TABLE: a->shift = -1; break;
     default: a->shift = 0; break;
     }
+}
+
+int64_t hd_spread_block(const hd_owner_table *t, int n)
+{
+    if (t->block)
+        return t->block;
+    int64_t P = INT64_C(1) << n, b = t->size / P + (t->size % P != 0);
+    return b ? b : 1;
 }
 
 int hd_grid_rows_log2(int n)

@@ -277,14 +277,36 @@ typedef enum {
  * METIS's partition format (one processor per line, as `hyperdo map -o`
  * writes it), read when translating and written into the program. */
 typedef struct {
-    char *name;             /* T as written, or the file's name as written */
+    char *name;             /* T as written, or the file's name as written;
+                             * a spread's distribution ("block") */
     bool from_file;
     char *path;             /* from_file: the file as opened (relative to the
                              * input's directory) */
-    int64_t size;           /* N */
+    int64_t size;           /* N (0 while extent says it at run time) */
     int *owner;             /* from_file: N owners, each < 2^n; else NULL */
     int line;               /* of the first pragma naming it */
+    /* A spread: the owners are computed, not given.  HPF's BLOCK and
+     * CYCLIC of arrays whose extent is no power of two (High Performance
+     * Fortran Forum 1993), ScaLAPACK's block-cyclic: element e on
+     * processor (e / b) mod 2^n, at its rank among that processor's
+     * elements, which is no GF(2)-affine map of e, so such arrays take
+     * the table's way (docs/annotations.md, "Arrays of any extent"). */
+    hd_dist_kind spread;    /* HD_DIST_BLOCK, HD_DIST_CYCLIC or
+                             * HD_DIST_BLOCK_CYCLIC; HD_DIST_NONE for a
+                             * table of given owners */
+    int64_t block;          /* b as the runtime's hd_table_desc takes it: 0
+                             * for block (ceil(N / 2^n)), 1 for cyclic, B */
+    char *extent;           /* N known only at run time (the elements of a
+                             * pointer, distribute(...) extent(E)): E as C,
+                             * evaluated before each doall that uses the
+                             * arrays (hd_bind); NULL: N is size */
+    unsigned scope;         /* extent: where the function whose variables E
+                             * names starts (0: file scope) */
 } hd_owner_table;
+
+/* b of a spread on the n-cube when its size is known: B, 1, or
+ * ceil(N / 2^n) (at least 1). */
+int64_t hd_spread_block(const hd_owner_table *t, int n);
 
 /* The processor grid of the 2-D distributions on the n-cube: 2^r rows
  * and 2^(n - r) columns, r = ceil(n/2), the rows taking the larger half
@@ -315,8 +337,15 @@ typedef struct {
     bool host_escapes;      /* sequential code uses it other than as x[...]
                              * or next to a call that may run a doall */
     bool has_init;          /* its declaration has an initializer */
-    int64_t size;           /* its number of elements (any, not only 2^m) */
+    int64_t size;           /* its number of elements (any, not only 2^m;
+                             * 0 for a pointer's, known at run time) */
     int table;              /* HD_DIST_TABLE: in hd_program.tables; else -1 */
+    bool pointer;           /* a pointer to the elements (a parameter, or a
+                             * variable set from malloc), distributed with
+                             * its extent (distribute(...) extent(E)): its
+                             * elements are the host's, sent before and
+                             * brought back after every doall that uses it
+                             * (docs/annotations.md, "Pointers and the heap") */
 } hd_array;
 
 /* Where a distributed array's elements live, as GF(2)-linear maps of the

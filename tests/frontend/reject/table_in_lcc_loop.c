@@ -1,5 +1,5 @@
-// expect: 14:13: error: 'a' is distributed by a table: only a doall that writes element i of an array distributed by a table
-// rejected: a doall whose home is a block array cannot read a table-distributed one
+// expect: 15:9: error: 'a' is distributed by a table: only a doall that writes element i of an array distributed by a table or spread (and so runs over its owners) may write it
+// rejected: a doall whose home is a block array may read a table-distributed array, not write it
 const int part[16] = { 0, 0, 1, 1, 2, 2, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
 double a[16], b[16];
 #pragma hyperdo distribute(a : table(part))
@@ -9,8 +9,10 @@ double a[16], b[16];
 int main(void)
 {
 #pragma hyperdo doall
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 16; i++) {
         b[i] =
             a[i];
+        a[i] = 0;
+    }
     return 0;
 }
