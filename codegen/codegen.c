@@ -105,22 +105,33 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        const char *not_affine = hd_ref_result(g->results, ref)->not_affine;
-        if (not_affine && strstr(not_affine, "a variable of the loop body"))
+        /* A read the body alone can locate is served by a whole copy of
+         * its array (plan.c), which must be the array as the loop found it. */
+        if (!ref->is_write && ref->index_local &&
+            hd_ref_result(g->results, ref)->comm.kind != HD_COMM_LOCAL &&
+            (l->on_table || a->dist == HD_DIST_TABLE || hd_loop_uses(l, ref->array, true)))
             error_at(g, ref->begin, "the index of '%s' uses a variable of the "
-                     "loop body; the processor that holds the element must "
-                     "compute it too: write its expression into the index",
-                     ref->text);
+                     "loop body, and the loop writes '%s'%s; the processor that holds "
+                     "the element must compute it too: write its expression into the index",
+                     ref->text, a->name, l->on_table || a->dist == HD_DIST_TABLE ?
+                     " or lays it out by a table" : "");
     }
     const hd_ref *home = &l->refs[l->home];
+    const hd_expr *home_index = home->home_index ? home->home_index : home->index;
     char why[256];
     uint64_t e;
     /* An element that depends on outer variables is found at run time,
      * the front end having shown one per iteration (hd_expr_injective). */
-    if (!hd_expr_eval(home->index, 0, &e, why, sizeof why) &&
-        !hd_expr_injective(home->index, l->k))
+    if (!hd_expr_eval(home_index, 0, &e, why, sizeof why) &&
+        !hd_expr_injective(home_index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
+    /* The owner of a home whose index reads inner variables comes from its
+     * map: its text names a variable that exists only in the body. */
+    if (home->uses_vars && !hd_ref_result(g->results, home)->map)
+        error_at(g, home->begin, "the owner of '%s' must be a GF(2)-affine map of %s "
+                 "(its index reads the variable of an inner loop, so the processors "
+                 "cannot evaluate it before the loop)", home->text, l->var);
     check_loop_reductions(g, l);
     if (!l->on_table)   /* over a table: the analysis checked (table_loops.c) */
         hd_check_dependences(g->prog, g->results, l, &g->d);
@@ -221,6 +232,21 @@ static void put_host_doall(text *t, const gen *g, int d)
                     "        memcpy(&hd_last, &hd_env, sizeof hd_env);\n"
                     "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", d);
     }
+    if (l->range_checked) {
+        /* Bounds known only now: the iterations must be among the 2^k
+         * the node code numbers, those of the array written at i. */
+        const hd_ref *home = &l->refs[l->home];
+        text w = { 0 };
+        putf(&w, "%s:%d:%d: '%s' (%s = %s .. %s - 1)", p->path, home->line, home->col,
+             home->text, l->var, l->lo_text, l->hi_text);
+        putf(t, "        if ((%s) < (%s) && ((%s) < 0 || (%s) > %lld))\n"
+                "            hd_index_error(", l->lo_text, l->hi_text, l->lo_text, l->hi_text,
+             (long long)1 << l->k);
+        put_c_string(t, w.s);
+        putf(t, ", (%s) < 0 ? (hd_index)(%s) : (hd_index)(%s) - 1, (hd_index)%lld);\n",
+             l->lo_text, l->lo_text, l->hi_text, (long long)1 << l->k);
+        free(w.s);
+    }
     for (int k = 0; k < u.ndist; k++)
         put_map_remaps(t, g, l, u.dist[k], sent_before(g, l, u.dist[k]));
     for (int k = 0; k < u.ndist; k++) {
@@ -249,7 +275,10 @@ static void put_host_doall(text *t, const gen *g, int d)
     /* The loop variable's value after the loop, as C leaves it; (void)
      * because the translated host may read it nowhere else, which
      * -Wunused-but-set-variable would hold against the program. */
-    if (l->var_outside)
+    if (l->var_outside && l->range_guard >= 0)
+        putf(t, "        %s = (%s) < (%s) ? (%s) : (%s);\n        (void)%s;\n", l->var,
+             l->lo_text, l->hi_text, l->hi_text, l->lo_text, l->var);
+    else if (l->var_outside)
         putf(t, "        %s = %llu;\n        (void)%s;\n", l->var,
              (unsigned long long)l->trip, l->var);
     put(t, "    }\n");

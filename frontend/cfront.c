@@ -36,6 +36,10 @@ static void free_reader(reader *r)
     free(r->locals);
     free(r->ref_buffer);
     free(r->outer_decls);
+    free(r->bound_decls);
+    free(r->ctrl);
+    free(r->flows);
+    free(r->header_nodes);
     free(r->red_decls);
     free(r->red_self);
     free(r->nodes);

@@ -41,12 +41,25 @@ void hd_loop_free(hd_loop *l)
     for (int j = 0; j < l->nrefs; j++) {
         free(l->refs[j].text);
         hd_expr_free(l->refs[j].index);
+        hd_expr_free(l->refs[j].home_index);
         free(l->refs[j].subs);
     }
     free(l->refs);
-    for (int j = 0; j < l->nguards; j++)
+    for (int j = 0; j < l->nguards; j++) {
         hd_expr_free(l->guards[j].cond);
+        free(l->guards[j].text);
+    }
     free(l->guards);
+    for (int j = 0; j < l->ninners; j++)
+        free(l->inners[j].name);
+    free(l->inners);
+    for (int j = 0; j < l->nheaders; j++) {
+        free(l->headers[j].arrays);
+        free(l->headers[j].what);
+    }
+    free(l->headers);
+    free(l->lo_text);
+    free(l->hi_text);
     free(l->var);
     free(l->var_type);
     for (int j = 0; j < l->nouters; j++) {

@@ -19,6 +19,7 @@
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
+#include "hyperdo/coll.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -323,6 +324,27 @@ static const char *contiguous_slice(int array, const hd_array_desc *a, int v, co
     if (!slice_is_one_run(array, a))
         return NULL;
     return full + (size_t)hd__element_at(array, v, 0) * a->elem_size;
+}
+
+void *hd_whole(int array)
+{
+    int p = self("hd_whole");
+    const hd_array_desc *a = array_desc("hd_whole", array);
+    size_t count = local_count(array, prog->to_virtual[p]);
+    for (int v = 0; v < nprocs; v++)
+        if (local_count(array, v) != count)
+            hd__fatal("hd_whole: array %s has %zu elements on processor %d and %zu on %d; "
+                      "only arrays spread evenly are gathered whole", a->name ? a->name : "?",
+                      local_count(array, v), v, count, prog->to_virtual[p]);
+    size_t bytes = count * a->elem_size;
+    char *all = hd_alloc((hd_index)nprocs * (hd_index)count, a->elem_size);
+    char *whole = hd_alloc((hd_index)nprocs * (hd_index)count, a->elem_size);
+    hd_coll_allgather(local_of(p, array, a), all, bytes);
+    /* Block v of the all-gather is virtual processor v's slice. */
+    for (int v = 0; v < nprocs; v++)
+        slice_copy(array, a, v, whole, all + (size_t)v * bytes, 0);
+    free(all);
+    return whole;
 }
 
 static void send_cmd(int p, int op, int id, int status, size_t env_size)
