@@ -110,11 +110,19 @@ static void check_loop(gen *g, const hd_loop *l)
         if (!ref->is_write && ref->index_local &&
             hd_ref_result(g->results, ref)->comm.kind != HD_COMM_LOCAL &&
             (l->on_table || a->dist == HD_DIST_TABLE || hd_loop_uses(l, ref->array, true)))
-            error_at(g, ref->begin, "the index of '%s' uses a variable of the "
-                     "loop body, and the loop writes '%s'%s; the processor that holds "
-                     "the element must compute it too: write its expression into the index",
-                     ref->text, a->name, l->on_table || a->dist == HD_DIST_TABLE ?
-                     " or lays it out by a table" : "");
+        {
+            if (l->on_table || a->dist == HD_DIST_TABLE)
+                error_at(g, ref->begin, "the index of '%s' uses a variable of the loop "
+                         "body, and the loop runs over an owner table: its reads are "
+                         "requests made before the body runs, which cannot know the "
+                         "variable; write the read without it (one read per neighbour, "
+                         "as tests/e2e/mesh64.c does)", ref->text);
+            else
+                error_at(g, ref->begin, "the index of '%s' uses a variable of the "
+                         "loop body, and the loop writes '%s'; the processor that holds "
+                         "the element must compute it too: write its expression into the "
+                         "index", ref->text, a->name);
+        }
     }
     const hd_ref *home = &l->refs[l->home];
     const hd_expr *home_index = home->home_index ? home->home_index : home->index;
