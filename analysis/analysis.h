@@ -677,6 +677,24 @@ void hd_analyse_loops(hd_program *p, hd_diags *d, hd_analysis *out);
  * doall that is not over a table, each write of an array distributed by
  * one (true if any); its reads are general (owners.c). */
 void hd_analyse_table_loop(const hd_program *p, hd_diags *d, hd_analysis *out, hd_loop *l);
+/* A reference of doall l whose index reads inner loop variables
+ * (inner_refs.c): its bounds, owners and, for a write, that its owner is
+ * the iteration's and no other iteration writes its elements, checked
+ * over every iteration and value; res->comm local or general (the node
+ * code then gathers the array whole).  home_result: the home's analysis
+ * (its map, at the first values of its own inner variables). */
+void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd_ref *ref,
+                          const hd_layout *layouts, const hd_ref_analysis *home_result,
+                          hd_ref_analysis *res, hd_analysis *results);
+/* The inner variables e reads, a mask over l->inners; their first
+ * values (each lo); the next combination of those in mask, an odometer
+ * over their ranges (false after the last, vals back at the first). */
+uint32_t hd_inner_mask(const hd_expr *e);
+void hd_inner_first(const hd_loop *l, int64_t *vals);
+bool hd_inner_next(const hd_loop *l, uint32_t mask, int64_t *vals);
+/* The headers of the loops inside l's body: an error for each that reads
+ * a distributed array (directly or through a variable of the body). */
+void hd_check_inner_headers(const hd_program *p, hd_diags *d, const hd_loop *l);
 bool hd_table_refused(const hd_program *p, hd_diags *d, const hd_loop *l);
 /* The analysis of a program the C reader filled (hd_c_read), into the
  * reader's sink d: *out initialised for p and, when the reader accepted

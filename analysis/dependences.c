@@ -11,7 +11,9 @@
 /* The iteration that writes each element of array `arr` in doall l (one
  * at most: the front end checked), or ~0; NULL, with *unknown set, when
  * a write's element is not known when translating.  With whole_only, the
- * writes of a part of an element (a member, partial) are left out. */
+ * writes of a part of an element (a member, partial) are left out, and
+ * only the iterations where C surely runs the write count (its guard
+ * known true); otherwise those where it may. */
 static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, bool whole_only,
                          const hd_ref **unknown)
 {
@@ -22,19 +24,28 @@ static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, bool wh
     char why[64];
     for (int v = 0; v < l->nrefs; v++) {
         const hd_ref *x = &l->refs[v];
-        if (!x->is_write || x->array != arr || (whole_only && x->partial))
+        /* An inner loop may stop early: its writes are not sure ones. */
+        if (!x->is_write || x->array != arr || (whole_only && (x->partial || x->uses_vars)))
             continue;
+        uint32_t mask = hd_inner_mask(x->index);
+        int64_t vals[HD_MAX_INNERS];
+        hd_inner_first(l, vals);
         for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
-            uint64_t e;
-            if (!hd_expr_eval(x->index, i, &e, why, sizeof why)) {
-                /* A write whose element depends on an outer variable: no
-                 * read of the array can be checked against it. */
-                *unknown = x;
-                free(writer);
-                return NULL;
-            }
-            if (e < size)
-                writer[e] = i;
+            hd_guard_truth runs = x->guard >= 0 ? hd_guard_at(l, x->guard, i) : HD_GUARD_YES;
+            if (runs == HD_GUARD_NO || (whole_only && runs != HD_GUARD_YES))
+                continue;
+            do {   /* every value of the inner variables it reads */
+                uint64_t e;
+                if (!hd_expr_eval_vars(x->index, i, vals, &e, why, sizeof why)) {
+                    /* A write whose element depends on an outer variable: no
+                     * read of the array can be checked against it. */
+                    *unknown = x;
+                    free(writer);
+                    return NULL;
+                }
+                if (e < size)
+                    writer[e] = i;
+            } while (hd_inner_next(l, mask, vals));
         }
     }
     return writer;
@@ -52,21 +63,26 @@ static bool dependence_by_enumeration(const hd_program *p, hd_diags *d, const hd
         hd_guard_truth t = hd_guard_at(l, rd->guard, i);
         if (t == HD_GUARD_NO)
             continue;
-        uint64_t e;
-        if (!hd_expr_eval(rd->index, i, &e, why, sizeof why)) {
-            hd_report(d, HD_ERROR, rd->begin, rd->line, "'%s' is written in this doall, so the element '%s' "
-                     "reads must be known when translating (%s)", a->name, rd->text, why);
-            return true;
-        }
-        if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
-            hd_report(d, HD_ERROR, rd->begin, rd->line, "iteration %s = %llu %s element %llu of '%s', which the "
-                     "earlier iteration %s = %llu writes: the loop carries a dependence "
-                     "and is not a doall", l->var, (unsigned long long)i,
-                     t == HD_GUARD_YES ? "reads" : "may read (where its guard holds)",
-                     (unsigned long long)e, a->name, l->var,
-                     (unsigned long long)writer[e]);
-            return true;
-        }
+        uint32_t mask = hd_inner_mask(rd->index);
+        int64_t vals[HD_MAX_INNERS];
+        hd_inner_first(l, vals);
+        do {   /* every value of the inner variables it reads */
+            uint64_t e;
+            if (!hd_expr_eval_vars(rd->index, i, vals, &e, why, sizeof why)) {
+                hd_report(d, HD_ERROR, rd->begin, rd->line, "'%s' is written in this doall, so the element '%s' "
+                         "reads must be known when translating (%s)", a->name, rd->text, why);
+                return true;
+            }
+            if (e < size && writer[e] != ~UINT64_C(0) && writer[e] < i) {
+                hd_report(d, HD_ERROR, rd->begin, rd->line, "iteration %s = %llu %s element %llu of '%s', which the "
+                         "earlier iteration %s = %llu writes: the loop carries a dependence "
+                         "and is not a doall", l->var, (unsigned long long)i,
+                         t == HD_GUARD_YES && !mask ? "reads" : "may read (where its guard holds)",
+                         (unsigned long long)e, a->name, l->var,
+                         (unsigned long long)writer[e]);
+                return true;
+            }
+        } while (hd_inner_next(l, mask, vals));
     }
     return false;
 }
@@ -108,7 +124,7 @@ void hd_check_dependences(const hd_program *p, const hd_analysis *an, const hd_l
             if (!wr->is_write || wr->array != rd->array)
                 continue;
             const hd_affine *write_map = hd_ref_result(an, wr)->map;
-            if (!write_map) {
+            if (!write_map || wr->uses_vars) {   /* a home's map is at one value */
                 affine = false;
                 break;
             }
@@ -161,17 +177,25 @@ bool hd_loop_writes_all(const hd_program *p, const hd_analysis *an, const hd_loo
     const hd_array *a = &p->arrays[arr];
     if (l->on_table) {
         /* Its writes are element i of the home's table's arrays
-         * (table_loops.c): all of one when its trip is the array's size. */
+         * (table_loops.c): all of one when its range is the array's
+         * elements (a size known when translating). */
+        int64_t lo, hi;
+        bool lo_known, hi_known;
+        hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
+        bool all = lo_known && lo == 0 && hi_known && hi == a->size && a->size > 0 &&
+                   !(a->table >= 0 && p->tables[a->table].extent);
         for (int k = 0; k < l->nrefs; k++)
-            if (l->refs[k].is_write && l->refs[k].array == arr && !l->refs[k].partial &&
-                l->trip == a->size)
+            if (l->refs[k].is_write && l->refs[k].array == arr && !l->refs[k].partial && all)
                 return true;
         return false;
     }
     for (int k = 0; k < l->nrefs; k++) {
         const hd_ref *ref = &l->refs[k];
         const hd_affine *map = hd_ref_result(an, ref)->map;
+        /* A write C may skip (its guard: an if, the loop's range) does not
+         * overwrite its element everywhere. */
         if (ref->is_write && ref->array == arr && !ref->partial && map &&
+            ref->guard < 0 && !ref->uses_vars &&
             a->log2_size == l->k && hd_affine_collision(map, a->log2_size) == 0 &&
             (~hd_affine_zero_bits(map) & ~hd_mask(a->log2_size)) == 0)
             return true;

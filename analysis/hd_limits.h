@@ -73,6 +73,18 @@
  * beyond the limit of ... iterations (HD_TABLE_MAX_TRIP)". */
 #define HD_TABLE_MAX_TRIP 2147483647LL
 
+/* Inner loops of one doall body whose variable's values are known
+ * (for (int k = lo; k < hi; k++) with constant bounds; hd_inner), and the
+ * (iteration, values) pairs the analysis enumerates to check a reference
+ * that reads them: its bounds, where its element lives, that no two
+ * iterations write one element (2^24).  Beyond the first: the variable
+ * is an ordinary variable of the body ("... more than 16 inner loops
+ * with known bounds": its references are read whole, never refused).
+ * Beyond the second: a write is an error naming the check, a read is
+ * checked at run time and gathered whole. */
+#define HD_MAX_INNERS 16
+#define HD_INNER_ENUMERATE_MAX (1LL << 24)
+
 /* Statements of a spec's program once its loops are unrolled, and how
  * deep loops nest ("loop K" ... "end", docs/lcc-format.md).  Beyond:
  * "the loop of line L makes more than 4096 statements", "loops nested

@@ -281,6 +281,10 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
     uint64_t *who = hd_xmalloc(((size_t)1 << a->log2_size) * sizeof *who);
     for (uint64_t i = 0; i < (UINT64_C(1) << l->k); i++) {
         uint64_t v;
+        /* Where C does not run the write (outside the loop's range, in the
+         * branch not taken) it writes nothing. */
+        if (ref->guard >= 0 && hd_guard_at(l, ref->guard, i) == HD_GUARD_NO)
+            continue;
         if (!hd_expr_eval(ref->index, i, &v, why, sizeof why)) {
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "the element written by '%s' at %s = "
                    "%llu is not known when translating (%s)", ref->text, l->var,
@@ -288,7 +292,7 @@ static void check_writes(checker *r, const hd_loop *l, const hd_ref *ref)
             break;
         }
         if (v >> a->log2_size)
-            break;   /* out of bounds: check_bounds reported it */
+            continue;   /* out of bounds where its guard may hold: check_bounds said so */
         if (seen[v]) {
             hd_report(r->d, HD_ERROR, ref->begin, ref->line, "iterations %s = %llu "
                    "and %s = %llu both write element %llu of '%s' (a doall loop "
@@ -444,7 +448,10 @@ static void index_map(checker *r, const hd_loop *l, const hd_ref *ref)
     hd_affine map;
     uint64_t unknown;
     const hd_array *a = &r->prog->arrays[ref->array];
-    if (hd_expr_affine(ref->index, l->k, &map, why, sizeof why)) {
+    /* A home whose index reads inner variables: its owner is that at
+     * their first values (inner_refs.c checks every value agrees). */
+    const hd_expr *index = ref->home_index ? ref->home_index : ref->index;
+    if (hd_expr_affine(index, l->k, &map, why, sizeof why)) {
         result(r, ref)->map = hd_analysis_keep_map(r->results, &map);
         return;
     }
@@ -538,6 +545,7 @@ static void communications(checker *r, hd_loop *l)
 {
     hd_program *p = r->prog;
     hd_ref *home = &l->refs[l->home];
+    hd_check_inner_headers(p, r->d, l);
     for (int k = 0; k < l->nrefs; k++)
         index_map(r, l, &l->refs[k]);
     for (int k = 0; k < l->nrefs; k++) {
@@ -576,6 +584,11 @@ static void communications(checker *r, hd_loop *l)
             result(r, ref)->conflict = -1;
             *comm = (hd_comm){ .kind = HD_COMM_GENERAL,
                                .reason = hd_analysis_keep_reason(r->results, why) };
+            continue;
+        }
+        if (ref->uses_vars) {
+            hd_analyse_inner_ref(p, r->d, l, ref, r->layout, result(r, home), result(r, ref),
+                                 r->results);
             continue;
         }
         int same = -2;   /* not known yet */

@@ -22,7 +22,7 @@
 /* Is ref's flattened index the loop variable itself?  By its map, or,
  * for an index that is no GF(2) map (m[i / 10][i % 10] of a spread
  * double m[10][10], whose flattened element is i), by its value at each
- * iteration, up to 2^22 of them. */
+ * iteration of the loop's range, up to 2^22 of them. */
 static bool names_iteration(const hd_loop *l, const hd_ref *ref)
 {
     hd_affine m;
@@ -35,12 +35,15 @@ static bool names_iteration(const hd_loop *l, const hd_ref *ref)
                 return false;
         return true;
     }
-    if (l->trip > (INT64_C(1) << HD_ENUMERATE_MAX_BITS))
+    int64_t lo, hi;
+    bool lo_known, hi_known;
+    hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
+    if (!lo_known || !hi_known || hi - lo > (INT64_C(1) << HD_ENUMERATE_MAX_BITS))
         return false;
     uint64_t value[HD_EVAL_BLOCK];
     bool ok[HD_EVAL_BLOCK];
-    for (int64_t base = 0; base < l->trip; base += HD_EVAL_BLOCK) {
-        int n = l->trip - base < HD_EVAL_BLOCK ? (int)(l->trip - base) : HD_EVAL_BLOCK;
+    for (int64_t base = lo; base < hi; base += HD_EVAL_BLOCK) {
+        int n = hi - base < HD_EVAL_BLOCK ? (int)(hi - base) : HD_EVAL_BLOCK;
         hd_expr_eval_block(ref->index, (uint64_t)base, n, value, ok);
         for (int j = 0; j < n; j++)
             if (!ok[j] || value[j] != (uint64_t)(base + j))
@@ -103,6 +106,9 @@ void hd_analyse_table_loop(const hd_program *p, hd_diags *d, hd_analysis *out, h
 {
     const hd_ref *home = &l->refs[l->home];
     const hd_array *ha = &p->arrays[home->array];
+    int64_t lo, hi;
+    bool lo_known, hi_known;
+    hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
     if (l->nreds) {
         const hd_reduction *red = &l->reds[0];
         hd_report(d, HD_ERROR, l->begin, l->line, "this doall over %s distribution "
@@ -165,15 +171,18 @@ void hd_analyse_table_loop(const hd_program *p, hd_diags *d, hd_analysis *out, h
                           p->tables[a->table].spread != HD_DIST_NONE &&
                           p->tables[ha->table].spread != HD_DIST_NONE
                           ? ", or of other extents" : "");
-            } else if (l->trip > a->size) {
-                hd_report(d, HD_ERROR, ref->begin, ref->line, "'%s' writes elements 0 to "
-                          "%lld of '%s', which has %lld", ref->text, (long long)l->trip - 1,
-                          a->name, (long long)a->size);
+            } else if (hi_known && !p->tables[a->table].extent && hi > a->size) {
+                hd_report(d, HD_ERROR, ref->begin, ref->line, "'%s' writes elements %lld to "
+                          "%lld of '%s', which has %lld", ref->text,
+                          lo_known ? (long long)lo : 0LL, (long long)hi - 1, a->name,
+                          (long long)a->size);
             }
             comm->kind = HD_COMM_LOCAL;
             continue;
         }
-        if (at_i && a->table == ha->table && l->trip <= a->size) {
+        /* The home's writes are checked inside the array (here, or at run
+         * time), and arrays of one table have one size. */
+        if (at_i && a->table == ha->table) {
             comm->kind = HD_COMM_LOCAL;
             continue;
         }

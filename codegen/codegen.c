@@ -105,22 +105,41 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        const char *not_affine = hd_ref_result(g->results, ref)->not_affine;
-        if (not_affine && strstr(not_affine, "a variable of the loop body"))
-            error_at(g, ref->begin, "the index of '%s' uses a variable of the "
-                     "loop body; the processor that holds the element must "
-                     "compute it too: write its expression into the index",
-                     ref->text);
+        /* A read the body alone can locate is served by a whole copy of
+         * its array (plan.c), which must be the array as the loop found it. */
+        if (!ref->is_write && ref->index_local &&
+            hd_ref_result(g->results, ref)->comm.kind != HD_COMM_LOCAL &&
+            (l->on_table || a->dist == HD_DIST_TABLE || hd_loop_uses(l, ref->array, true)))
+        {
+            if (l->on_table || a->dist == HD_DIST_TABLE)
+                error_at(g, ref->begin, "the index of '%s' uses a variable of the loop "
+                         "body, and the loop runs over an owner table: its reads are "
+                         "requests made before the body runs, which cannot know the "
+                         "variable; write the read without it (one read per neighbour, "
+                         "as tests/e2e/mesh64.c does)", ref->text);
+            else
+                error_at(g, ref->begin, "the index of '%s' uses a variable of the "
+                         "loop body, and the loop writes '%s'; the processor that holds "
+                         "the element must compute it too: write its expression into the "
+                         "index", ref->text, a->name);
+        }
     }
     const hd_ref *home = &l->refs[l->home];
+    const hd_expr *home_index = home->home_index ? home->home_index : home->index;
     char why[256];
     uint64_t e;
     /* An element that depends on outer variables is found at run time,
      * the front end having shown one per iteration (hd_expr_injective). */
-    if (!hd_expr_eval(home->index, 0, &e, why, sizeof why) &&
-        !hd_expr_injective(home->index, l->k))
+    if (!hd_expr_eval(home_index, 0, &e, why, sizeof why) &&
+        !hd_expr_injective(home_index, l->k))
         error_at(g, home->begin, "the element '%s' writes must be known when "
                  "translating (%s)", home->text, why);
+    /* The owner of a home whose index reads inner variables comes from its
+     * map: its text names a variable that exists only in the body. */
+    if (home->uses_vars && !hd_ref_result(g->results, home)->map)
+        error_at(g, home->begin, "the owner of '%s' must be a GF(2)-affine map of %s "
+                 "(its index reads the variable of an inner loop, so the processors "
+                 "cannot evaluate it before the loop)", home->text, l->var);
     check_loop_reductions(g, l);
     if (!l->on_table)   /* over a table: the analysis checked (table_loops.c) */
         hd_check_dependences(g->prog, g->results, l, &g->d);
@@ -188,6 +207,49 @@ static helpers_used helpers_needed(const gen *g)
     return h;
 }
 
+/* Before a doall that uses arrays whose extent the program knows only at
+ * run time (pointers, distribute(...) extent(E)): each takes its extent
+ * (hd_bind), evaluated here, in the doall's function; then every array
+ * the doall writes must not overlap another it uses, at least one of the
+ * two a pointer's, as the analysis assumed (docs/annotations.md,
+ * "Pointers and the heap"). */
+static void put_binds(text *t, const gen *g, const hd_loop *l)
+{
+    const hd_program *p = g->prog;
+    doall_arrays u;
+    doall_arrays_of(g, l, &u);
+    for (int k = 0; k < u.ndist; k++) {
+        const hd_array *a = &p->arrays[u.dist[k]];
+        if (a->dist != HD_DIST_TABLE || !p->tables[a->table].extent)
+            continue;
+        const hd_owner_table *ot = &p->tables[a->table];
+        text w = { 0 };
+        putf(&w, "%s:%d: '%s' (extent(%s))", p->path, ot->line, a->name, ot->extent);
+        putf(t, "        hd_bind(%d, (hd_index)(%s), ", g->array_id[u.dist[k]], ot->extent);
+        put_c_string(t, w.s);
+        put(t, ");\n");
+        free(w.s);
+    }
+    for (int k = 0; k < u.ndist; k++) {
+        const hd_array *w = &p->arrays[u.dist[k]];
+        if (!hd_loop_uses(l, u.dist[k], true))
+            continue;
+        for (int j = 0; j < u.ndist; j++) {
+            const hd_array *o = &p->arrays[u.dist[j]];
+            if (j == k || (!w->pointer && !o->pointer))
+                continue;
+            text where = { 0 };
+            putf(&where, "%s:%d:%d", p->path, l->line, l->col);
+            putf(t, "        hd_check_disjoint(%d, %s, %d, %s, ", g->array_id[u.dist[k]], w->name,
+                 g->array_id[u.dist[j]], o->name);
+            put_c_string(t, where.s);
+            put(t, ");\n");
+            free(where.s);
+        }
+    }
+    doall_arrays_free(&u);
+}
+
 /* What replaces the doall in its function: the host's side of it. */
 static void put_host_doall(text *t, const gen *g, int d)
 {
@@ -221,6 +283,35 @@ static void put_host_doall(text *t, const gen *g, int d)
                     "        memcpy(&hd_last, &hd_env, sizeof hd_env);\n"
                     "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", d);
     }
+    put_binds(t, g, l);
+    const hd_array *ha = &p->arrays[l->refs[l->home].array];
+    bool runtime_extent = l->on_table && p->tables[ha->table].extent;
+    if (l->range_checked || runtime_extent) {
+        /* Bounds known only now: the iterations must be among the 2^k
+         * the node code numbers, those of the array written at i (over a
+         * table or a spread: its elements, as many as it has now). */
+        const hd_ref *home = &l->refs[l->home];
+        int64_t lo, hi;
+        bool lo_known, hi_known;
+        hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
+        char lo_c[64], hi_c[64], size[64];
+        snprintf(lo_c, sizeof lo_c, "%lld", (long long)lo);
+        snprintf(hi_c, sizeof hi_c, "%lld", (long long)hi);
+        if (l->on_table)
+            snprintf(size, sizeof size, "hd_size_in(%d)", g->array_id[home->array]);
+        else
+            snprintf(size, sizeof size, "(hd_index)%lld", (long long)1 << l->k);
+        const char *lo_t = lo_known ? lo_c : l->lo_text, *hi_t = hi_known ? hi_c : l->hi_text;
+        text w = { 0 };
+        putf(&w, "%s:%d:%d: '%s' (%s = %s .. %s - 1)", p->path, home->line, home->col,
+             home->text, l->var, lo_t, hi_t);
+        putf(t, "        if ((%s) < (%s) && ((%s) < 0 || (%s) > %s))\n"
+                "            hd_index_error(", lo_t, hi_t, lo_t, hi_t, size);
+        put_c_string(t, w.s);
+        putf(t, ", (%s) < 0 ? (hd_index)(%s) : (hd_index)(%s) - 1, %s);\n", lo_t, lo_t, hi_t,
+             size);
+        free(w.s);
+    }
     for (int k = 0; k < u.ndist; k++)
         put_map_remaps(t, g, l, u.dist[k], sent_before(g, l, u.dist[k]));
     for (int k = 0; k < u.ndist; k++) {
@@ -249,7 +340,10 @@ static void put_host_doall(text *t, const gen *g, int d)
     /* The loop variable's value after the loop, as C leaves it; (void)
      * because the translated host may read it nowhere else, which
      * -Wunused-but-set-variable would hold against the program. */
-    if (l->var_outside)
+    if (l->var_outside && l->range_guard >= 0)
+        putf(t, "        %s = (%s) < (%s) ? (%s) : (%s);\n        (void)%s;\n", l->var,
+             l->lo_text, l->hi_text, l->hi_text, l->lo_text, l->var);
+    else if (l->var_outside)
         putf(t, "        %s = %llu;\n        (void)%s;\n", l->var,
              (unsigned long long)l->trip, l->var);
     put(t, "    }\n");

@@ -56,6 +56,10 @@ typedef enum {
                        * (hd_requests), in round `level` */
     WAY_STREAM,       /* index i + c, c fixed during the loop: the owner
                        * sends it, in increasing order (hd_put / hd_take) */
+    WAY_WHOLE,        /* an element known only while the body runs (its
+                       * index or guard reads a variable of the body, an
+                       * inner loop's): every processor gets the whole
+                       * array before the loop (hd_whole, an all-gather) */
 } ref_way;
 
 typedef struct {

@@ -179,6 +179,8 @@ static void put_site(text *t, const gen *g, const node_plan *np, int s, const bo
 /* What replaces reference k in the body: an expression for its element.
  * `body`: in the loop over my iterations, where each slot group's owner,
  * offset and slot are kept up to date step by step; NULL elsewhere. */
+static void subscript_rewritten(text *t, const gen *g, const void *np, size_t b, size_t e);
+
 static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, const body_ctx *body)
 {
     const hd_loop *l = np->loop;
@@ -238,6 +240,25 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, con
              rp->group, a, rp->group, elem(g, ref->array), np->reqs[rp->group].level,
              rp->group);
         break;
+    case WAY_WHOLE: {
+        /* The subscripts as the body computes them (their own reads
+         * rewritten), checked where C may not have reached them. */
+        text idx = { 0 };
+        put_flat_index(&idx, g, ref, subscript_rewritten, np);
+        putf(t, "hd_w_%s[", a);
+        if (ref->check_at_run_time) {
+            putf(t, "hd_checked(%s, ", idx.s);
+            put_size(t, g, ref->array);
+            put(t, ", ");
+            put_where(t, g, ref);
+            put(t, ")");
+        } else {
+            put(t, idx.s);
+        }
+        put(t, "]");
+        free(idx.s);
+        break;
+    }
     }
 }
 
@@ -328,7 +349,10 @@ static void put_guard(text *t, const gen *g, const node_plan *np, int gi)
         put(t, " && ");
     }
     put(t, gd->when ? "(" : "!(");
-    put_rewritten(t, g, np, gd->begin, gd->end, NULL);
+    if (gd->text)
+        put(t, gd->text);   /* the loop's range */
+    else
+        put_rewritten(t, g, np, gd->begin, gd->end, NULL);
     put(t, ")");
 }
 
@@ -336,6 +360,8 @@ static void put_body(text *t, const gen *g, const node_plan *np, const char *ind
                      const body_ctx *body)
 {
     const hd_loop *l = np->loop;
+    if (l->range_guard >= 0)   /* i in lo .. hi - 1: the iterations C runs */
+        putf(t, "%sif (%s)\n", indent, l->guards[l->range_guard].text);
     line_directive(t, g, l->body_begin);
     put(t, indent);
     if (!l->body_is_block)
@@ -435,7 +461,7 @@ static const char *open_my_loop(text *t, const gen *g, const node_plan *np)
         return open_coset_loop(t, l, &np->own.null, "hd_i0", "hd_mine", "hd_own_steps");
     const hd_ref *home = &l->refs[l->home];
     if (np->on_table) {
-        putf(t, "    {\n        for (hd_index hd_t = 0; hd_t < hd_mine; hd_t++) {\n"
+        putf(t, "    {\n        for (hd_index hd_t = hd_t0; hd_t < hd_mine; hd_t++) {\n"
                 "            const %s %s = (%s)hd_element_in(%d, hd_me, hd_t);\n"
                 "            HD_VISIT(%s);\n",
              l->var_type, l->var, l->var_type, g->array_id[home->array], l->var);
@@ -445,6 +471,9 @@ static const char *open_my_loop(text *t, const gen *g, const node_plan *np)
             "        for (%s %s = 0; %s < %llu; %s++) {\n"
             "            HD_VISIT(%s);\n            if (",
          l->var_type, l->var, l->var, (unsigned long long)1 << l->k, l->var, l->var);
+    /* Outside the loop's range the home's index may name no element. */
+    if (l->range_guard >= 0)
+        putf(t, "!(%s) || ", l->guards[l->range_guard].text);
     put_owner(t, g, np->refs[l->home].index, home->array);
     put(t, " != hd_me)\n                continue;\n"
            "            const hd_index hd_t = hd_n++;\n");
@@ -458,6 +487,35 @@ static void put_unused_t(text *t, const char *indent)
 
 /* ----------------------------------------------------- the node function */
 
+/* The arrays read whole (WAY_WHOLE): each gathered once on every
+ * processor before the loop (open), freed after it. */
+static void put_wholes(text *t, const gen *g, const node_plan *np, bool open)
+{
+    const hd_loop *l = np->loop;
+    for (int k = 0; k < l->nrefs; k++) {
+        if (np->refs[k].way != WAY_WHOLE)
+            continue;
+        bool first = true;
+        for (int j = 0; j < k && first; j++)
+            first = !(np->refs[j].way == WAY_WHOLE && l->refs[j].array == l->refs[k].array);
+        if (!first)
+            continue;
+        const char *a = name_of(g, l->refs[k].array);
+        if (!open) {
+            putf(t, "    free((void *)hd_w_%s);\n", a);
+            continue;
+        }
+        put(t, "\n    /* ");
+        put_commented(t, l->refs[k].text);
+        putf(t, " is read at elements known only while the body runs (its\n"
+                "     * index or its guard reads a variable of the body): every processor\n"
+                "     * gets the whole of '%s' before the loop, an all-gather (Stout and\n"
+                "     * Wagar 1990), and reads it at the element's index. */\n"
+                "    const %s *const hd_w_%s = hd_whole(%d);\n",
+             a, elem(g, l->refs[k].array), a, g->array_id[l->refs[k].array]);
+    }
+}
+
 /* Where my iterations are: hd_i0 (the first) and hd_mine (how many). */
 static void put_mine(text *t, const gen *g, const node_plan *np)
 {
@@ -466,17 +524,28 @@ static void put_mine(text *t, const gen *g, const node_plan *np)
     int n = g->prog->n;
     if (np->on_table) {
         const hd_owner_table *ot = &g->prog->tables[g->prog->arrays[home->array].table];
+        int64_t lo, hi;
+        bool lo_known, hi_known;
+        hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
+        char lo_c[64], hi_c[64];
+        snprintf(lo_c, sizeof lo_c, "%lld", (long long)lo);
+        snprintf(hi_c, sizeof hi_c, "%lld", (long long)hi);
         put(t, "    /* My iterations: the i whose ");
         put_commented(t, home->text);
-        put(t, " I hold by the owner table ");
+        put(t, ot->spread == HD_DIST_NONE ? " I hold by the owner table " : " I hold, spread by ");
         put_commented(t, ot->name);
-        putf(t, ", i.e. my elements\n"
-                "     * below %lld, in increasing order (t-th: my t-th element). */\n"
-                "    hd_index hd_mine = hd_local_count(%d);\n"
-                "    while (hd_mine > 0 && hd_element_in(%d, hd_me, hd_mine - 1) >= %lld)\n"
-                "        hd_mine--;\n",
-             (long long)l->trip, g->array_id[home->array], g->array_id[home->array],
-             (long long)l->trip);
+        put(t, ", i.e. my elements\n     * in ");
+        put_commented(t, lo_known ? lo_c : l->lo_text);
+        put(t, " .. ");
+        put_commented(t, hi_known ? hi_c : l->hi_text);
+        put(t, " - 1, in increasing order (the t-th: my t-th element). */\n");
+        if (lo_known && lo == 0)
+            put(t, "    const hd_index hd_t0 = 0;\n");
+        else
+            putf(t, "    const hd_index hd_t0 = hd_local_below(%d, (hd_index)(%s));\n",
+                 g->array_id[home->array], lo_known ? lo_c : l->lo_text);
+        putf(t, "    const hd_index hd_mine = hd_local_below(%d, (hd_index)(%s));\n",
+             g->array_id[home->array], hi_known ? hi_c : l->hi_text);
         putf(t, "    const hd_index hd_b%d = 0;   /* the home's elements and its table's at i */\n"
                 "    (void)hd_b%d;\n", l->home, l->home);
         return;
@@ -1480,7 +1549,9 @@ void put_node(text *t, gen *g, int d)
     for (int level = 1; level <= np->levels; level++)
         put_request_round(t, g, np, level);
 
+    put_wholes(t, g, np, true);
     put_compute_loop(t, g, np);
+    put_wholes(t, g, np, false);
     put_reduction_combine(t, g, l, d);
     for (int q = 0; q < np->nreqs; q++)
         if (!(np->on_table && np->kept[np->reqs[q].level]))

@@ -384,6 +384,67 @@ static void check_request(gen *g, const node_plan *np, int k)
     }
 }
 
+/* ------------------------------------------------------ whole arrays */
+
+/* Does e read a variable of the body (which has a value only while the
+ * body runs, so that no processor can compute it before)? */
+static bool reads_body(const hd_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == HD_EX_OPAQUE)
+        return e->body_local;
+    for (int k = 0; k < e->nkids; k++)
+        if (reads_body(e->kid[k]))
+            return true;
+    return false;
+}
+
+static bool guard_reads_body(const hd_loop *l, int gi)
+{
+    for (; gi >= 0; gi = l->guards[gi].parent)
+        if (l->guards[gi].uses_locals)
+            return true;
+    return false;
+}
+
+/* May reference k, which no processor can ask for before the loop, be
+ * read from a whole copy of its array?  Only when the loop does not write
+ * the array (the copy is the array before the loop, as every read sees it
+ * when no iteration writes it) and no owner table lays it out (table
+ * arrays' slices differ in size: codegen.md). */
+static bool may_be_whole(const gen *g, const hd_loop *l, int k)
+{
+    const hd_ref *ref = &l->refs[k];
+    if (l->on_table || g->prog->arrays[ref->array].dist == HD_DIST_TABLE ||
+        hd_loop_uses(l, ref->array, true))
+        return false;
+    return ref->index_local || reads_body(ref->index) || guard_reads_body(l, ref->guard);
+}
+
+/* Is reference ref's element inside its array at every iteration of 0 ..
+ * 2^k - 1, guarded or not?  Then it may be fetched at every iteration,
+ * whatever its guard (an if, the loop's range), and its offset is a base
+ * for the others: its index and each subscript after the first are
+ * GF(2)-affine maps that set no bit beyond their extents. */
+static bool inside_everywhere(const gen *g, const hd_loop *l, const hd_ref *ref)
+{
+    const hd_array *a = &g->prog->arrays[ref->array];
+    const hd_affine *map = hd_ref_result(g->results, ref)->map;
+    char why[8];
+    if (!map || ref->check_at_run_time || ref->uses_vars || a->log2_size < 0 ||
+        (~hd_affine_zero_bits(map) & ~hd_mask(a->log2_size)))
+        return false;
+    for (int d = 1; d < ref->nsubs; d++) {
+        hd_affine m;
+        int w = __builtin_ctzll((unsigned long long)a->extent[d]);
+        if (!ref->subs[d].expr || !hd_expr_affine(ref->subs[d].expr, l->k, &m, why, sizeof why) ||
+            (~hd_affine_zero_bits(&m) & ~hd_mask(w)))
+            return false;
+    }
+    return true;
+}
+
 /* --------------------------------------------------- fast local offsets */
 
 /* In the loop over my iterations, hd_t numbers them 0, 1, ... and i =
@@ -445,7 +506,8 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             /* A guarded read may name an element outside its array where
              * its guard is false (docs/annotations.md): its offset is no
              * base for the others, computed before any guard is. */
-            rp->fast = !ref->check_at_run_time && ref->guard < 0 &&
+            rp->fast = !ref->check_at_run_time && !ref->uses_vars &&
+                       (ref->guard < 0 || inside_everywhere(g, l, ref)) &&
                        (l->on_table || offset_is_base_plus_t(g, np, ref));
             rp->base = k;
             if (l->on_table) {
@@ -485,7 +547,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
         bool unguarded = false;
         for (int k = 0; k < l->nrefs; k++)
             if (np->refs[k].way == WAY_SLOTS && np->refs[k].group == s)
-                unguarded |= l->refs[k].guard < 0;
+                unguarded |= l->refs[k].guard < 0 || inside_everywhere(g, l, &l->refs[k]);
         if (!unguarded)
             for (int k = 0; k < l->nrefs; k++)
                 if (np->refs[k].way == WAY_SLOTS && np->refs[k].group == s)
@@ -546,6 +608,17 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
                 if (np->refs[j].way == WAY_STREAM && l->refs[j].array == l->refs[k].array)
                     np->refs[j].way = WAY_REQUEST;
     }
+
+    /* Whole arrays: a remote read that no processor can ask for before the
+     * loop (its index or guard reads a variable of the body), and then
+     * every remote read of its array, which the copy serves too. */
+    for (int k = 0; k < l->nrefs; k++)
+        if (np->refs[k].way != WAY_LOCAL && np->refs[k].way != WAY_REPLICATED &&
+            may_be_whole(g, l, k))
+            for (int j = 0; j < l->nrefs; j++)
+                if (l->refs[j].array == l->refs[k].array && np->refs[j].way != WAY_LOCAL &&
+                    np->refs[j].way != WAY_REPLICATED && !l->refs[j].is_write)
+                    np->refs[j].way = WAY_WHOLE;
 
     /* The slot groups still used, renumbered; the request and stream
      * groups. */

@@ -16,6 +16,8 @@ bool is_local(reader *r, CXCursor decl)
     return false;
 }
 
+static bool mentions_local(reader *r, int x);
+
 static void add_ref(reader *r, int x, bool is_write)
 {
     CXCursor c = cursor_of(r, x);
@@ -67,6 +69,8 @@ static void add_ref(reader *r, int x, bool is_write)
     ref->end = ext->end;
     ref->text = source_text(r, x);
     ref->subs = hd_xcalloc((size_t)nsubs, sizeof *ref->subs);
+    for (int d = 0; d < nsubs; d++)
+        ref->index_local |= mentions_local(r, subs[d]);
     /* For the code generator, which rewrites references in the text: the
      * subscripts' texts, and whether a macro wrote the reference. */
     for (int d = 0; r->opt->host_code && d < nsubs; d++) {
@@ -147,6 +151,20 @@ static bool is_pure_math(const char *name)
 static void walk_rvalue(reader *r, int x);
 static bool member_of(reader *r, int x, int *base);
 
+/* Is node x (a[s0][s1]...) an element of an array declared in the body? */
+static bool local_array(reader *r, int x)
+{
+    int at = x;
+    while (kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
+        children kids = kids_of(r, at);
+        if (kids.n != 2)
+            return false;
+        at = strip_wrappers(r, kids.kid[0]);
+    }
+    return kind_of(r, at) == CXCursor_DeclRefExpr &&
+           is_local(r, clang_getCursorReferenced(cursor_of(r, at)));
+}
+
 static void check_call(reader *r, CXCursor c)
 {
     CXCursor callee = clang_getCursorReferenced(c);
@@ -217,7 +235,7 @@ static bool mentions_local(reader *r, int x)
 /* A new guard: what follows is evaluated only when the condition at
  * node cond is nonzero (when) or zero (!when), inside the current part.
  * Returns its index. */
-static int add_guard(reader *r, int cond, bool when)
+int add_guard(reader *r, int cond, bool when)
 {
     hd_loop *l = r->loop;
     hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
@@ -348,6 +366,11 @@ static void walk_rvalue(reader *r, int x)
             walk_rvalue(r, parts.kid[1]);
             return;
         }
+        /* An element of an array of the body: plain C, each iteration's own. */
+        if (local_array(r, x)) {
+            walk_subscripts(r, x);
+            return;
+        }
         /* One reference a[s0][s1]...; its subscripts may read arrays too. */
         add_ref(r, x, false);
         walk_subscripts(r, x);
@@ -416,6 +439,60 @@ void walk_operand(reader *r, int x)
     walk_rvalue(r, x);
 }
 
+/*
+ *   bound = a C expression of constants and variables declared outside
+ *           the loop, without assignments, calls or array elements
+ */
+bool walk_bound(reader *r, int x, const char *what)
+{
+    CXCursor c = cursor_of(r, x);
+    enum CXCursorKind kind = kind_of(r, x);
+    children kids = kids_of(r, x);
+    char op[16];
+    bool postfix;
+    bool bad = kind == CXCursor_ArraySubscriptExpr || kind == CXCursor_CallExpr ||
+               kind == CXCursor_CompoundAssignOperator || kind == CXCursor_StmtExpr ||
+               kind == CXCursor_MemberRefExpr;
+    if (kind == CXCursor_BinaryOperator && kids.n == 2 &&
+        kind_of(r, kids.kid[0]) != CXCursor_UnexposedExpr) {
+        operator_text(r, &kids, op, sizeof op);
+        bad |= strcmp(op, "=") == 0;
+    }
+    if (kind == CXCursor_UnaryOperator && kids.n == 1) {
+        unary_text(r, x, kids.kid[0], op, sizeof op, &postfix);
+        bad |= strcmp(op, "++") == 0 || strcmp(op, "--") == 0 || strcmp(op, "*") == 0 ||
+               strcmp(op, "&") == 0;
+    }
+    if (kind == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(c);
+        enum CXCursorKind dk = clang_getCursorKind(decl);
+        if (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) {
+            int bits;
+            bool sg;
+            if (clang_equalCursors(decl, r->loop_var) ||
+                !integer_type(clang_getCursorType(decl), &bits, &sg)) {
+                bad = true;
+            } else {
+                note_outer(r, x);
+                hd_xreserve(&r->bound_decls, &r->bound_cap, r->nbound_decls + 1,
+                            sizeof *r->bound_decls);
+                r->bound_decls[r->nbound_decls++] = decl;
+            }
+        }
+    }
+    if (bad) {
+        error_at(r, c, "the %s of a doall loop may read only constants and integer "
+                 "variables declared outside the loop (no array elements, calls, "
+                 "members or assignments): the processors receive their values "
+                 "before the loop", what);
+        return false;
+    }
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        if (!walk_bound(r, at, what))
+            return false;
+    return true;
+}
+
 /* `base.member` (not `->`): a member of the element `base`. */
 static bool member_of(reader *r, int x, int *base)
 {
@@ -474,6 +551,10 @@ static void walk_lvalue(reader *r, int lhs, bool also_read)
     }
     CXCursor target = cursor_of(r, t);
     enum CXCursorKind kind = kind_of(r, t);
+    if (kind == CXCursor_ArraySubscriptExpr && local_array(r, t)) {
+        walk_subscripts(r, t);
+        return;
+    }
     if (kind == CXCursor_ArraySubscriptExpr) {
         add_ref(r, t, true);
         if (partial && r->loop->nrefs > 0)
@@ -517,7 +598,10 @@ static void add_local(reader *r, CXCursor decl)
  *
  *   statement   = ";" | "{" {statement} "}" | declaration
  *               | lvalue "=" rvalue | lvalue op"=" rvalue
- *   declaration = scalar variables, not static, {"=" rvalue} initialisers
+ *               | local "++" | local "--" | "++" local | "--" local
+ *               | control                              (control.c)
+ *   declaration = scalar variables and arrays of constant size, not
+ *                 static, {"=" rvalue} initialisers
  */
 void walk_statement(reader *r, int x)
 {
@@ -527,6 +611,8 @@ void walk_statement(reader *r, int x)
     char op[16];
     /* A write of a variable declared outside: a reduction, or an error. */
     if (reduction_statement(r, x))
+        return;
+    if (walk_control(r, x))
         return;
     switch (kind) {
     case CXCursor_NullStmt:
@@ -544,10 +630,10 @@ void walk_statement(reader *r, int x)
                 continue;
             }
             CXType t = clang_getCanonicalType(clang_getCursorType(v));
-            if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray ||
-                t.kind == CXType_IncompleteArray || t.kind == CXType_Pointer) {
-                error_at(r, v, "only scalar variables may be declared in a "
-                         "doall body");
+            if (t.kind == CXType_VariableArray || t.kind == CXType_IncompleteArray ||
+                t.kind == CXType_Pointer) {
+                error_at(r, v, "only scalar variables and arrays of constant size may "
+                         "be declared in a doall body");
                 continue;
             }
             if (clang_Cursor_getStorageClass(v) == CX_SC_Static) {
@@ -558,6 +644,13 @@ void walk_statement(reader *r, int x)
             for (int at = r->nodes[at_decl].first; at >= 0; at = r->nodes[at].next)
                 walk_rvalue(r, at);
             add_local(r, v);
+            bool any = false;
+            for (int at = r->nodes[at_decl].first; at >= 0; at = r->nodes[at].next) {
+                note_flow(r, at_decl, at);
+                any = true;
+            }
+            if (!any)
+                note_flow(r, at_decl, -1);
         }
         return;
     case CXCursor_BinaryOperator:
@@ -566,6 +659,7 @@ void walk_statement(reader *r, int x)
             if (strcmp(op, "=") == 0) {
                 walk_rvalue(r, kids.kid[1]);
                 walk_lvalue(r, kids.kid[0], false);
+                note_flow(r, kids.kid[0], kids.kid[1]);
                 return;
             }
         }
@@ -574,12 +668,34 @@ void walk_statement(reader *r, int x)
         if (kids.n == 2) {
             walk_rvalue(r, kids.kid[1]);
             walk_lvalue(r, kids.kid[0], true);
+            note_flow(r, kids.kid[0], kids.kid[1]);
             return;
         }
         break;
+    case CXCursor_UnaryOperator: {
+        /* k++ and the like, of a variable of the body (an inner loop's step). */
+        bool postfix;
+        if (kids.n != 1)
+            break;
+        unary_text(r, x, kids.kid[0], op, sizeof op, &postfix);
+        if (strcmp(op, "++") != 0 && strcmp(op, "--") != 0)
+            break;
+        int t = strip_wrappers(r, kids.kid[0]);
+        if (kind_of(r, t) == CXCursor_DeclRefExpr &&
+            is_local(r, clang_getCursorReferenced(cursor_of(r, t)))) {
+            note_flow(r, t, -1);
+            return;
+        }
+        if (kind_of(r, t) == CXCursor_ArraySubscriptExpr && local_array(r, t)) {
+            walk_subscripts(r, t);
+            note_flow(r, t, -1);
+            return;
+        }
+        break;
+    }
     default:
         break;
     }
-    error_at(r, s, "a doall body may contain only assignments and "
-             "declarations of scalars");
+    error_at(r, s, "a doall body may contain only assignments, declarations, "
+             "if/else, for, while and do loops, break and continue");
 }

@@ -36,6 +36,10 @@ static void free_reader(reader *r)
     free(r->locals);
     free(r->ref_buffer);
     free(r->outer_decls);
+    free(r->bound_decls);
+    free(r->ctrl);
+    free(r->flows);
+    free(r->header_nodes);
     free(r->red_decls);
     free(r->red_self);
     free(r->nodes);
@@ -156,11 +160,15 @@ static void table_loops(reader *r)
         hd_loop *l = &p->loops[k];
         const hd_array *home = l->home >= 0 ? &p->arrays[l->refs[l->home].array] : NULL;
         l->on_table = home && home->dist == HD_DIST_TABLE;
-        if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
+        if (!l->on_table && l->trip == 0 && home && !home->dist_refused)
+            hd_report(&r->d, HD_ERROR, l->begin, l->line,
+                      "the bound of this doall loop is known only at run time, and '%s' is "
+                      "neither an array of 2^m elements nor distributed by block, cyclic or "
+                      "a table, whose size would bound its iterations", home->name);
+        else if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound %lld of this doall loop is not a power of two: a loop of "
-                      "any size must write arrays distributed by table(T) (docs/meshes.md), "
-                      "or by block or cyclic with an extent that is no power of two",
+                      "any size must write arrays distributed by table(T) (docs/meshes.md)",
                       (long long)l->trip);
     }
 }

@@ -581,18 +581,18 @@ bool hd_expr_affine_family(const hd_expr *e, int k, hd_affine *out,
 
 /* ------------------------------------------------------------ values */
 
-static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
-                 size_t size);
+static bool eval(const hd_expr *e, uint64_t i, const int64_t *vars, uint64_t *v,
+                 char *why, size_t size);
 
-static bool eval_call(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
-                      size_t size)
+static bool eval_call(const hd_expr *e, uint64_t i, const int64_t *vars, uint64_t *v,
+                      char *why, size_t size)
 {
     uint64_t x, p[2] = { 0, 0 };
     int src[64];
-    if (!eval(e->kid[0], i, &x, why, size))
+    if (!eval(e->kid[0], i, vars, &x, why, size))
         return false;
     for (int a = 1; a < e->nkids; a++)
-        if (!eval(e->kid[a], i, &p[a - 1], why, size))
+        if (!eval(e->kid[a], i, vars, &p[a - 1], why, size))
             return false;
     if (e->helper == HD_HELPER_GRAY) {
         *v = x ^ (x >> 1);
@@ -659,8 +659,8 @@ static bool eval_binary(const hd_expr *e, uint64_t a, uint64_t b,
     return true;
 }
 
-static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
-                 size_t size)
+static bool eval(const hd_expr *e, uint64_t i, const int64_t *vars, uint64_t *v,
+                 char *why, size_t size)
 {
     uint64_t a, b;
     switch (e->kind) {
@@ -671,39 +671,43 @@ static bool eval(const hd_expr *e, uint64_t i, uint64_t *v, char *why,
         *v = i;
         break;
     case HD_EX_CAST:
-        if (!eval(e->kid[0], i, v, why, size))
+        if (!eval(e->kid[0], i, vars, v, why, size))
             return false;
         if (e->bits == 1)
             *v = *v != 0;   /* _Bool */
         break;
     case HD_EX_UNARY:
-        if (!eval(e->kid[0], i, &a, why, size))
+        if (!eval(e->kid[0], i, vars, &a, why, size))
             return false;
         *v = e->op == HD_OP_NEG ? -a : e->op == HD_OP_NOT ? ~a
            : e->op == HD_OP_LNOT ? !a : a;
         break;
     case HD_EX_BINARY:
-        if (!eval(e->kid[0], i, &a, why, size))
+        if (!eval(e->kid[0], i, vars, &a, why, size))
             return false;
         /* && and || do not evaluate their right operand needlessly. */
         if ((e->op == HD_OP_LAND && !a) || (e->op == HD_OP_LOR && a)) {
             *v = e->op == HD_OP_LOR;
             break;
         }
-        if (!eval(e->kid[1], i, &b, why, size) ||
+        if (!eval(e->kid[1], i, vars, &b, why, size) ||
             !eval_binary(e, a, b, v, why, size))
             return false;
         break;
     case HD_EX_COND:
-        if (!eval(e->kid[0], i, &a, why, size) ||
-            !eval(e->kid[a ? 1 : 2], i, v, why, size))
+        if (!eval(e->kid[0], i, vars, &a, why, size) ||
+            !eval(e->kid[a ? 1 : 2], i, vars, v, why, size))
             return false;
         break;
     case HD_EX_CALL:
-        if (!eval_call(e, i, v, why, size))
+        if (!eval_call(e, i, vars, v, why, size))
             return false;
         break;
     case HD_EX_OPAQUE:
+        if (e->var > 0 && vars) {
+            *v = (uint64_t)vars[e->var - 1];
+            break;
+        }
         return fail(why, size, "%s", e->reason ? e->reason : "unknown value");
     }
     *v = extend(*v, e->bits, e->is_signed);
@@ -828,7 +832,47 @@ bool hd_expr_injective(const hd_expr *e, int k)
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
                   size_t why_size)
 {
-    return eval(e, i, value, why, why_size);
+    return eval(e, i, NULL, value, why, why_size);
+}
+
+bool hd_expr_eval_vars(const hd_expr *e, uint64_t i, const int64_t *vars, uint64_t *value,
+                       char *why, size_t why_size)
+{
+    return eval(e, i, vars, value, why, why_size);
+}
+
+bool hd_expr_uses_vars(const hd_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == HD_EX_OPAQUE)
+        return e->var > 0;
+    for (int k = 0; k < e->nkids; k++)
+        if (hd_expr_uses_vars(e->kid[k]))
+            return true;
+    return false;
+}
+
+hd_expr *hd_expr_bind_vars(const hd_expr *e, const int64_t *vals)
+{
+    if (!e)
+        return NULL;
+    hd_expr *c = hd_expr_new(e->kind, e->bits, e->is_signed);
+    if (e->kind == HD_EX_OPAQUE && e->var > 0) {
+        c->kind = HD_EX_CONST;
+        c->value = extend((uint64_t)vals[e->var - 1], e->bits, e->is_signed);
+        return c;
+    }
+    c->op = e->op;
+    c->helper = e->helper;
+    c->value = e->value;
+    c->invariant = e->invariant;
+    c->body_local = e->body_local;
+    c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
+    c->nkids = e->nkids;
+    for (int k = 0; k < e->nkids; k++)
+        c->kid[k] = hd_expr_bind_vars(e->kid[k], vals);
+    return c;
 }
 
 /*
@@ -916,7 +960,7 @@ static void eval_block(const hd_expr *e, uint64_t base, int n, uint64_t *v,
         break;
     case HD_EX_CALL:
         for (int j = 0; j < n; j++)
-            ok[j] = eval(e, base + (uint64_t)j, &v[j], why, sizeof why);
+            ok[j] = eval(e, base + (uint64_t)j, NULL, &v[j], why, sizeof why);
         break;
     case HD_EX_OPAQUE:
         for (int j = 0; j < n; j++)

@@ -176,6 +176,25 @@ typedef struct {
     unsigned *functions;       /* begin, end of each function definition of
                                 * the input (maps.c: is a pragma inside one?) */
     int nfunctions, functions_cap;
+    /* The doall's header (loops.c) and the statements of control of its
+     * body (control.c). */
+    int bound_node;            /* the node of its bound */
+    CXCursor *bound_decls;     /* outer variables its header reads */
+    int nbound_decls, bound_cap;
+    CXCursor inner_decls[HD_MAX_INNERS]; /* the variables of loop->inners */
+    bool inner_active[HD_MAX_INNERS];    /* the walk is inside its loop */
+    int ninner_decls;
+    int inner_depth;           /* loops of the body around the walk */
+    int *ctrl;                 /* the conditions around the walk (nodes) */
+    int nctrl, ctrl_cap;
+    struct flow {              /* local `local` takes a value from `node` */
+        int local, node;
+    } *flows;
+    int nflows, flows_cap;
+    struct header_node {       /* node `node` is part of loop->headers[h] */
+        int header, node;
+    } *header_nodes;
+    int nheader_nodes, header_nodes_cap;
     unsigned *skipped;         /* begin, end of each region of the input the
                                 * preprocessor skipped (#if 0 ...) */
     int nskipped, skipped_cap;
@@ -255,6 +274,10 @@ void free_pragmas(reader *r);
  * that a doall pragma annotates. */
 enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
                                    CXClientData data);
+/* The parts of the for statement at node x (recorded): init, cond and inc
+ * (-1 where the header leaves one out) and body; false when the header
+ * cannot be read. */
+bool for_parts(reader *r, int x, int *init, int *cond, int *inc, int *body);
 
 /* ----------------------------------------------------------- nodes.c */
 
@@ -292,6 +315,27 @@ void walk_statement(reader *r, int x);
 /* Walks an expression the body evaluates (its references, guards and
  * outer variables). */
 void walk_operand(reader *r, int x);
+/* Walks an expression of a doall's header (its start, its bound:
+ * constants and outer variables only, sent to the processors); false
+ * after reporting what else it reads.  what: "start" or "bound". */
+bool walk_bound(reader *r, int x, const char *what);
+/* A new guard: what follows is evaluated only when the condition at node
+ * cond is nonzero (when) or zero; its index in loop->guards. */
+int add_guard(reader *r, int cond, bool when);
+/* ----------------------------------------------------------- control.c */
+/* The statements that direct control inside a doall body: if/else, for,
+ * while and do loops, break and continue.  false when x is none of them. */
+bool walk_control(reader *r, int x);
+/* The variable of an active inner loop whose values are known that decl
+ * declares: 1 + its index in loop->inners, or 0. */
+int inner_variable(reader *r, CXCursor decl);
+/* Once the body is walked: what each inner loop's header reads
+ * (loop->headers), through the variables of the body. */
+void resolve_headers(reader *r);
+/* An assignment of the body to a variable of it, target node `target`
+ * (a local scalar, or an element of a local array) from node `from`
+ * (-1: none), recorded for resolve_headers. */
+void note_flow(reader *r, int target, int from);
 
 /* ------------------------------------------------------ reductions.c */
 

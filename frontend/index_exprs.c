@@ -323,10 +323,19 @@ hd_expr *expr_of(reader *r, int x)
     }
     if (kind == CXCursor_DeclRefExpr) {
         char *name = spelling(c);
-        if (is_local(r, clang_getCursorReferenced(c)))
+        int var = inner_variable(r, clang_getCursorReferenced(c));
+        if (var) {
+            e = opaque_expr(bits, sg, "the index depends on '%s', the variable of an "
+                            "inner loop", name ? name : "?");
+            if (e)
+                e->var = var, e->body_local = true;
+        } else if (is_local(r, clang_getCursorReferenced(c))) {
             e = opaque_expr(bits, sg, "the index depends on '%s', a variable of the "
                             "loop body; write its expression into the index to have "
                             "it analysed", name ? name : "?");
+            if (e)
+                e->body_local = true;
+        }
         else {
             e = opaque_expr(bits, sg, "the index depends on '%s', which is not a "
                             "compile-time constant", name ? name : "?");

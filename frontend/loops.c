@@ -4,6 +4,8 @@
  */
 #include "frontend_internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The byte offsets of the two ';' and the ')' of a for header, read from
@@ -33,6 +35,24 @@ static bool header_offsets(reader *r, int loop, unsigned *semi1,
         }
     }
     return false;
+}
+
+bool for_parts(reader *r, int loop, int *init, int *cond, int *inc, int *body)
+{
+    unsigned semi1 = 0, semi2 = 0, rparen = 0;
+    *init = *cond = *inc = *body = -1;
+    if (!header_offsets(r, loop, &semi1, &semi2, &rparen))
+        return false;
+    children kids = kids_of(r, loop);
+    for (int k = 0; k < kids.n && k < 8; k++) {
+        bool in_main = true;
+        unsigned off = start_of(r, kids.kid[k], &in_main);
+        if (off < semi1) *init = kids.kid[k];
+        else if (off < semi2) *cond = kids.kid[k];
+        else if (off < rparen) *inc = kids.kid[k];
+        else *body = kids.kid[k];
+    }
+    return *body >= 0;
 }
 
 static bool evaluates_to(reader *r, int x, long long want)
@@ -78,22 +98,133 @@ static bool canonical_increment(reader *r, int inc)
     }
 }
 
-/* May some array of the file be distributed by a table (table(T)), or
- * spread (block or cyclic of any extent)? */
+/* Is some array of the file distributed by a table (table(T))? */
 static bool has_table_pragma(reader *r)
 {
     for (int k = 0; k < r->npragmas; k++)
-        if (r->pragmas[k].kind == PRAGMA_DISTRIBUTE && r->pragmas[k].dist != HD_DIST_SKEW &&
-            r->pragmas[k].dist != HD_DIST_SKEW_ROT && r->pragmas[k].dist != HD_DIST_XOR &&
-            r->pragmas[k].dist != HD_DIST_BLOCK_2D && r->pragmas[k].dist != HD_DIST_CYCLIC_2D)
+        if (r->pragmas[k].kind == PRAGMA_DISTRIBUTE && r->pragmas[k].dist == HD_DIST_TABLE)
             return true;
     return false;
 }
 
 static const char canonical_form[] =
-    "write 'for (int i = 0; i < N; i++)' (or '++i', 'i += 1', an 'i' "
-    "declared earlier), N a power of two (any N in a loop that writes arrays "
-    "distributed by table(T))";
+    "write 'for (int i = lo; i < hi; i++)' (or '++i', 'i += 1', an 'i' "
+    "declared earlier)";
+
+static hd_expr *as_long(hd_expr *e)
+{
+    hd_expr *c = hd_expr_new(HD_EX_CAST, 64, true);
+    c->kid[0] = e;
+    c->nkids = 1;
+    return c;
+}
+
+static hd_expr *binary(hd_op op, hd_expr *a, hd_expr *b)
+{
+    hd_expr *e = hd_expr_new(HD_EX_BINARY, op == HD_OP_LAND || op == HD_OP_GE ||
+                             op == HD_OP_LT ? 32 : 64, true);
+    e->op = op;
+    e->kid[0] = a;
+    e->kid[1] = b;
+    e->nkids = 2;
+    return e;
+}
+
+static hd_expr *value_of(reader *r, int x, bool known, long long v)
+{
+    if (!known)
+        return as_long(expr_of(r, x));
+    hd_expr *c = hd_expr_new(HD_EX_CONST, 64, true);
+    c->value = (uint64_t)v;
+    return c;
+}
+
+/* lo (hi) as C: its value when it is a constant (a macro of the file may
+ * not be defined where the node code is), else its text. */
+static char *bound_text(reader *r, int x, bool known, long long v)
+{
+    if (!known)
+        return source_text(r, x);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", v);
+    return hd_xstrdup(buf);
+}
+
+/* The guard lo <= i && i < hi of a loop that is not over exactly 0 ..
+ * 2^k - 1, the parent of every other guard of its body: the iterations
+ * are those of 0 .. 2^k - 1 where it holds, and every rule about guarded
+ * reads (bounds, dependences, requests) then holds of the loop as it is. */
+static void add_range_guard(reader *r, int start, bool lo_known, long long lo, int bound,
+                            bool hi_known, long long hi, int bits, bool sg)
+{
+    hd_loop *l = r->loop;
+    hd_xreserve(&l->guards, &r->guards_cap, l->nguards + 1, sizeof *l->guards);
+    hd_guard *g = &l->guards[l->nguards];
+    memset(g, 0, sizeof *g);
+    position pos = cursor_pos(r, cursor_of(r, bound));
+    g->begin = g->end = pos.offset;
+    g->line = pos.line;
+    g->col = pos.col;
+    g->when = true;
+    g->parent = -1;
+    g->cond = binary(HD_OP_LAND,
+                     binary(HD_OP_GE, as_long(hd_expr_new(HD_EX_INDEX, bits, sg)),
+                            value_of(r, start, lo_known, lo)),
+                     binary(HD_OP_LT, as_long(hd_expr_new(HD_EX_INDEX, bits, sg)),
+                            value_of(r, bound, hi_known, hi)));
+    l->lo_text = bound_text(r, start, lo_known, lo);
+    l->hi_text = bound_text(r, bound, hi_known, hi);
+    char *var = spelling(r->loop_var);
+    size_t size = strlen(l->lo_text) + strlen(l->hi_text) + 2 * strlen(var) + 32;
+    g->text = hd_xmalloc(size);
+    snprintf(g->text, size, "(%s) <= %s && %s < (%s)", l->lo_text, var, var, l->hi_text);
+    free(var);
+    l->range_guard = l->nguards++;
+    l->range_checked = !lo_known || !hi_known;
+    r->guard = l->range_guard;
+}
+
+/* A loop whose bound is known only at run time runs over the array it
+ * writes at i: its iterations are that array's elements, 0 .. 2^k - 1,
+ * and the node code checks lo .. hi - 1 lies among them. */
+static void size_from_home(reader *r, int bound)
+{
+    hd_loop *l = r->loop;
+    const hd_ref *h = l->home >= 0 ? &l->refs[l->home] : NULL;
+    const hd_expr *e = h ? h->index : NULL;
+    while (e && e->kind == HD_EX_CAST && e->nkids == 1 && e->kid[0] && e->kid[0]->bits <= e->bits)
+        e = e->kid[0];
+    const hd_array *a = h ? &r->prog->arrays[h->array] : NULL;
+    if (e && e->kind == HD_EX_INDEX && a->ndims == 1 && (a->log2_size < 0 || a->pointer)) {
+        /* An array of any extent, or a pointer's (spread, or refused once
+         * distributions are known): its owners are found at run time, and
+         * so are its iterations, lo .. hi - 1 (docs/annotations.md, "Arrays
+         * of any extent"). */
+        int bits;
+        bool sg;
+        l->trip = 0;
+        l->k = 0;
+        while (a->size > 0 && ((int64_t)1 << l->k) < a->size)
+            l->k++;
+        if (a->pointer && integer_type(clang_getCursorType(r->loop_var), &bits, &sg))
+            l->k = bits - (sg ? 1 : 0) < 62 ? bits - (sg ? 1 : 0) : 62;
+        return;
+    }
+    if (!e || e->kind != HD_EX_INDEX || a->ndims != 1 || a->log2_size < 0) {
+        error_at(r, cursor_of(r, bound), "the bound of a doall loop must be a constant "
+                 "expression, or the loop must write 'x[%s]' of a one-dimensional array "
+                 "of 2^m elements, whose size then bounds %s", l->var ? l->var : "i",
+                 l->var ? l->var : "i");
+        return;
+    }
+    l->k = a->log2_size;
+    l->trip = (int64_t)1 << l->k;
+    int bits;
+    bool sg;
+    if (integer_type(clang_getCursorType(r->loop_var), &bits, &sg) && l->k >= bits - (sg ? 1 : 0))
+        error_at(r, cursor_of(r, bound), "the loop variable's type cannot hold the "
+                 "index of every element of '%s'", a->name);
+}
 
 /*
  * Reads the header of a doall loop; false after reporting an error.
@@ -106,24 +237,8 @@ static const char canonical_form[] =
  */
 static bool read_loop_header(reader *r, int loop, int *body)
 {
-    unsigned semi1 = 0, semi2 = 0, rparen = 0;
-    if (!header_offsets(r, loop, &semi1, &semi2, &rparen)) {
-        error_at(r, cursor_of(r, loop), "a doall loop needs the canonical form: %s",
-                 canonical_form);
-        return false;
-    }
-    int init = -1, cond = -1, inc = -1;
-    *body = -1;
-    children kids = kids_of(r, loop);
-    for (int k = 0; k < kids.n && k < 8; k++) {
-        bool in_main = true;
-        unsigned off = start_of(r, kids.kid[k], &in_main);
-        if (off < semi1) init = kids.kid[k];
-        else if (off < semi2) cond = kids.kid[k];
-        else if (off < rparen) inc = kids.kid[k];
-        else *body = kids.kid[k];
-    }
-    if (init < 0 || cond < 0 || inc < 0 || *body < 0) {
+    int init, cond, inc;
+    if (!for_parts(r, loop, &init, &cond, &inc, body) || init < 0 || cond < 0 || inc < 0) {
         error_at(r, cursor_of(r, loop), "a doall loop needs the canonical form: %s",
                  canonical_form);
         return false;
@@ -151,17 +266,17 @@ static bool read_loop_header(reader *r, int loop, int *body)
     bool sg;
     if (start < 0 || clang_Cursor_isNull(r->loop_var) ||
         !integer_type(clang_getCursorType(r->loop_var), &bits, &sg)) {
-        error_at(r, cursor_of(r, init), "a doall loop must start an integer variable "
-                 "at 0: %s", canonical_form);
+        error_at(r, cursor_of(r, init), "a doall loop must start by setting an integer "
+                 "variable: %s", canonical_form);
         return false;
     }
-    if (!evaluates_to(r, start, 0)) {
-        error_at(r, cursor_of(r, start), "a doall loop must start at 0: %s",
-                 canonical_form);
+    /* init's value: a constant, or what the header may read. */
+    long long lo = 0, hi = 0;
+    bool lo_known = evaluate(cursor_of(r, start), &lo);
+    if (!lo_known && !walk_bound(r, start, "start"))
         return false;
-    }
 
-    /* cond: `i < N`, N a constant power of two. */
+    /* cond: `i < hi`. */
     children ck = kids_of(r, cond);
     char op[16] = "";
     if (kind_of(r, cond) == CXCursor_BinaryOperator && ck.n == 2)
@@ -172,33 +287,51 @@ static bool read_loop_header(reader *r, int loop, int *body)
         return false;
     }
     CXCursor limit = cursor_of(r, ck.kid[1]);
-    long long bound;
-    if (!evaluate(limit, &bound)) {
-        error_at(r, limit, "the bound of a doall loop must be a constant "
-                 "expression");
+    bool hi_known = evaluate(limit, &hi);
+    if (!hi_known && !walk_bound(r, ck.kid[1], "bound"))
         return false;
-    }
-    /* Any bound where the file distributes arrays by a table: whether this
-     * loop is over one is known once its writes are (table_loops). */
-    if (bound < 1 || ((bound & (bound - 1)) && !has_table_pragma(r))) {
-        error_at(r, limit, "the bound %lld of a doall loop is not a power "
-                 "of two", bound);
-        return false;
-    }
-    if (bound > HD_TABLE_MAX_TRIP) {
+    if (hi_known && hi > HD_TABLE_MAX_TRIP) {
         error_at(r, limit, "the bound %lld of a doall loop is beyond the limit of %lld "
-                 "iterations (HD_TABLE_MAX_TRIP)", bound, (long long)HD_TABLE_MAX_TRIP);
+                 "iterations (HD_TABLE_MAX_TRIP)", hi, (long long)HD_TABLE_MAX_TRIP);
         return false;
     }
-    r->loop->trip = bound;
-    r->loop->k = 0;
-    while ((1LL << r->loop->k) < bound)
-        r->loop->k++;
-    if (r->loop->k >= bits - (sg ? 1 : 0)) {
+    if (lo_known && lo < 0) {
+        error_at(r, cursor_of(r, start), "a doall loop may not start below 0 (it starts "
+                 "at %lld): its iterations are numbered from 0", lo);
+        return false;
+    }
+    if (lo_known && lo > HD_TABLE_MAX_TRIP) {
+        error_at(r, cursor_of(r, start), "the start %lld of a doall loop is beyond the "
+                 "limit of %lld (HD_TABLE_MAX_TRIP)", lo, (long long)HD_TABLE_MAX_TRIP);
+        return false;
+    }
+    hd_loop *l = r->loop;
+    l->range_guard = -1;
+    l->k = 0;
+    r->bound_node = ck.kid[1];
+    if (!hi_known) {
+        l->k = -1;   /* from the array it writes, once the body is read */
+        l->trip = 0;
+    } else if (lo_known && lo == 0 && hi >= 1 && (hi & (hi - 1)) && has_table_pragma(r)) {
+        /* Any trip where the file distributes arrays by a table: whether
+         * this loop is over one is known once its writes are (table_loops). */
+        l->trip = hi;
+        while ((1LL << l->k) < hi)
+            l->k++;
+    } else {
+        while (hi > 0 && (1LL << l->k) < hi)
+            l->k++;
+        l->trip = 1LL << l->k;
+    }
+    if (l->k >= 0 && l->k >= bits - (sg ? 1 : 0)) {
         error_at(r, limit, "the loop variable's type cannot hold the bound "
-                 "%lld", bound);
+                 "%lld", hi);
         return false;
     }
+    /* Not exactly 0 .. 2^k - 1: every iteration i of 0 .. 2^k - 1 runs
+     * its body under lo <= i && i < hi, a guard like any other. */
+    if (!(lo_known && lo == 0 && hi_known && (l->trip == hi || (hi & (hi - 1)) == 0)))
+        add_range_guard(r, start, lo_known, lo, ck.kid[1], hi_known, hi, bits, sg);
     if (!canonical_increment(r, inc)) {
         error_at(r, cursor_of(r, inc), "a doall loop must step by one: %s",
                  canonical_form);
@@ -208,6 +341,47 @@ static bool read_loop_header(reader *r, int loop, int *body)
     r->loop->var_type = type_text(clang_getCursorType(r->loop_var));
     r->loop->var_outside = kind_of(r, init) != CXCursor_DeclStmt;
     return true;
+}
+
+/* The write whose owner runs an iteration: the first whose element is
+ * known per iteration (its index reads no inner loop variable), else the
+ * first, whose owner the analysis checks is the same for every value of
+ * those variables, taken at their first values. */
+static void choose_home(hd_loop *l)
+{
+    for (int k = 0; k < l->nrefs; k++)
+        if (l->refs[k].is_write && !l->refs[k].uses_vars) {
+            l->home = k;
+            return;
+        }
+    for (int k = 0; k < l->nrefs; k++)
+        if (l->refs[k].is_write) {
+            l->home = k;
+            int64_t first[HD_MAX_INNERS];
+            for (int v = 0; v < l->ninners; v++)
+                first[v] = l->inners[v].lo;
+            l->refs[k].home_index = hd_expr_bind_vars(l->refs[k].index, first);
+            return;
+        }
+}
+
+/* The header is evaluated at every iteration in C: a variable it reads
+ * must not change during the loop, and the body changes an outer one
+ * only by a reduction. */
+static void check_bound_variables(reader *r)
+{
+    hd_loop *l = r->loop;
+    for (int b = 0; b < r->nbound_decls; b++)
+        for (int k = 0; k < l->nreds; k++) {
+            char *name = spelling(r->bound_decls[b]);
+            bool same = name && strcmp(name, l->reds[k].name) == 0;
+            free(name);
+            if (same)
+                hd_report(&r->d, HD_ERROR, l->begin, l->line, "the header of the doall loop on "
+                          "line %d reads '%s', which its body combines values into: C "
+                          "evaluates the bound at every iteration, and the iterations "
+                          "run at once", l->line, l->reds[k].name);
+        }
 }
 
 /* The doall pragma of the for statement at offset `off`, if any. */
@@ -269,6 +443,12 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nlocals = 0;
     r->nouter_decls = 0;
     r->nred_self = 0;
+    r->nbound_decls = 0;
+    r->ninner_decls = 0;
+    r->inner_depth = 0;
+    r->nctrl = 0;
+    r->nflows = 0;
+    r->nheader_nodes = 0;
     r->doall = pr;
     size_t line_start = pr->offset;
     while (line_start > 0 && r->src[line_start - 1] != '\n')
@@ -310,14 +490,16 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
         l->refs = l->nrefs ? hd_xmalloc((size_t)l->nrefs * sizeof *l->refs) : NULL;
         if (l->nrefs)
             memcpy(l->refs, r->ref_buffer, (size_t)l->nrefs * sizeof *l->refs);
+        for (int k = 0; k < l->nrefs; k++)
+            l->refs[k].uses_vars = hd_expr_uses_vars(l->refs[k].index);
+        resolve_headers(r);
         if (r->d.errors == errors) {
-            for (int k = 0; k < l->nrefs; k++)
-                if (l->refs[k].is_write) {
-                    l->home = k;
-                    break;
-                }
+            choose_home(l);
             if (l->home < 0)
                 l->home = NO_WRITES;   /* keep_sequential makes it sequential code */
+            if (l->k < 0)
+                size_from_home(r, r->bound_node);
+            check_bound_variables(r);
         }
     }
     find_nested(r, loop);

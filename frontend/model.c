@@ -41,12 +41,25 @@ void hd_loop_free(hd_loop *l)
     for (int j = 0; j < l->nrefs; j++) {
         free(l->refs[j].text);
         hd_expr_free(l->refs[j].index);
+        hd_expr_free(l->refs[j].home_index);
         free(l->refs[j].subs);
     }
     free(l->refs);
-    for (int j = 0; j < l->nguards; j++)
+    for (int j = 0; j < l->nguards; j++) {
         hd_expr_free(l->guards[j].cond);
+        free(l->guards[j].text);
+    }
     free(l->guards);
+    for (int j = 0; j < l->ninners; j++)
+        free(l->inners[j].name);
+    free(l->inners);
+    for (int j = 0; j < l->nheaders; j++) {
+        free(l->headers[j].arrays);
+        free(l->headers[j].what);
+    }
+    free(l->headers);
+    free(l->lo_text);
+    free(l->hi_text);
     free(l->var);
     free(l->var_type);
     for (int j = 0; j < l->nouters; j++) {
@@ -144,6 +157,31 @@ void hd_array_set_dist(hd_array *a, int n, hd_dist_kind dist, int block_log2)
     case HD_DIST_TABLE: a->shift = -1; break;
     default: a->shift = 0; break;
     }
+}
+
+/* A bound of the range guard (loops.c's add_range_guard: (long)i >= lo
+ * && (long)i < hi): its value when it is a constant. */
+static bool bound_value(const hd_expr *e, int64_t *v)
+{
+    if (!e || e->kind != HD_EX_BINARY || e->nkids != 2 || !e->kid[1] ||
+        e->kid[1]->kind != HD_EX_CONST)
+        return false;
+    *v = (int64_t)e->kid[1]->value;
+    return true;
+}
+
+void hd_loop_range(const hd_loop *l, int64_t *lo, bool *lo_known, int64_t *hi, bool *hi_known)
+{
+    *lo = 0;
+    *hi = l->trip;
+    *lo_known = true;
+    *hi_known = l->trip > 0;
+    if (l->range_guard < 0)
+        return;
+    const hd_expr *c = l->guards[l->range_guard].cond;
+    bool shape = c && c->kind == HD_EX_BINARY && c->op == HD_OP_LAND && c->nkids == 2;
+    *lo_known = shape && bound_value(c->kid[0], lo);
+    *hi_known = shape && bound_value(c->kid[1], hi);
 }
 
 int64_t hd_spread_block(const hd_owner_table *t, int n)

@@ -189,6 +189,11 @@ typedef struct hd_expr {
     char *reason;          /* OPAQUE; owned */
     bool invariant;        /* OPAQUE: the same at every iteration (an outer
                             * variable, which the body cannot change) */
+    bool body_local;       /* OPAQUE: a variable of the loop body, which has
+                            * a value only while the body runs */
+    int var;               /* OPAQUE: 1 + the inner loop variable it is
+                            * (hd_loop.inners), whose values are known
+                            * (hd_expr_eval_vars); 0 for anything else */
 } hd_expr;
 
 hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed);
@@ -223,6 +228,15 @@ bool hd_expr_equal(const hd_expr *a, const hd_expr *b);
  * be known at compile time or is undefined in C. */
 bool hd_expr_eval(const hd_expr *e, uint64_t i, uint64_t *value, char *why,
                   size_t why_size);
+/* The same with the inner loop variables at vars[0 .. ninners) (an inner
+ * variable v is vars[v - 1]); vars NULL: as hd_expr_eval. */
+bool hd_expr_eval_vars(const hd_expr *e, uint64_t i, const int64_t *vars, uint64_t *value,
+                       char *why, size_t why_size);
+/* Does e read an inner loop variable (an OPAQUE with var > 0)? */
+bool hd_expr_uses_vars(const hd_expr *e);
+/* A copy of e with each inner loop variable v replaced by the constant
+ * vals[v - 1]. */
+hd_expr *hd_expr_bind_vars(const hd_expr *e, const int64_t *vals);
 /* The same at iterations base .. base + n - 1, n <= HD_EVAL_BLOCK: ok[j] and
  * value[j] as hd_expr_eval gives them for base + j, without the reasons;
  * one pass over the tree for all of them. */
@@ -406,6 +420,9 @@ typedef struct {
     bool uses_locals;       /* it reads a variable declared in the body */
     bool unevaluated;       /* the operand of sizeof or _Alignof, which C
                              * never evaluates: cond is 0, the text empty */
+    char *text;             /* a condition the file does not spell (a doall's
+                             * range, lo <= i && i < hi): written as it is,
+                             * in place of [begin, end); owned */
 } hd_guard;
 
 /* Whether C evaluates what guard g (of loop l) guards at iteration i. */
@@ -434,7 +451,37 @@ typedef struct {
     int guard;              /* its innermost guard in hd_loop.guards, or -1 */
     bool check_at_run_time; /* its subscripts could not all be checked when
                              * translating: the node code checks them */
+    bool uses_vars;         /* its index reads inner loop variables */
+    bool index_local;       /* its subscripts read a variable of the body
+                             * (known only while the body runs) */
+    hd_expr *home_index;    /* the home (hd_loop.home) when uses_vars: its
+                             * index at the inner variables' first values,
+                             * whose owner is the iteration's (the analysis
+                             * checks every value gives the same); owned */
 } hd_ref;
+
+/* A sequential loop inside a doall body, `for (int k = lo; k < hi; k++)`
+ * with constant bounds whose body does not change k: k takes the values
+ * lo .. hi - 1 (or fewer, after a break), and an index that reads it is
+ * analysed for each of them (docs/annotations.md, "Statements"). */
+typedef struct {
+    char *name;
+    int64_t lo, hi;
+    int line, col;          /* of its for keyword */
+} hd_inner;
+
+/* The header of any loop inside a doall body: what its bounds read (the
+ * program arrays whose elements decide how often it runs, directly or
+ * through variables of the body).  The analysis refuses those that are
+ * distributed. */
+typedef struct {
+    int line, col;          /* of its condition */
+    unsigned begin;
+    int narrays;
+    int *arrays;            /* in hd_program.arrays; owned */
+    char *what;             /* the text of the first reference, or of the
+                             * variable, that brings the first array in */
+} hd_inner_header;
 
 /* A variable declared outside a doall and read in its body (a scalar:
  * arrays read are references).  The code generator ships its value. */
@@ -537,7 +584,25 @@ typedef struct {
     hd_reduction *reds;     /* its reductions, in the order first met */
     int nsites;
     hd_red_site *sites;     /* the elements its array reductions name */
+    int ninners;
+    hd_inner *inners;       /* its inner loops with known variables */
+    int nheaders;
+    hd_inner_header *headers; /* every loop inside its body */
+    int range_guard;        /* a loop not over exactly 0 .. 2^k - 1 (for (i =
+                             * lo; i < hi; i++)): the guard lo <= i && i < hi,
+                             * the parent of every other, in guards; or -1 */
+    bool range_checked;     /* its bounds are known only at run time: the node
+                             * code checks lo .. hi - 1 lies in 0 .. 2^k - 1 */
+    char *lo_text, *hi_text; /* lo and hi as C (range_guard >= 0) */
 } hd_loop;
+
+/* The iterations doall l runs, lo .. hi - 1: each a constant where
+ * *lo_known (*hi_known), or else known at run time (l->lo_text,
+ * l->hi_text say it in C).  A loop without a range guard runs 0 .. trip
+ * - 1 (trip 0: unknown).  A loop over a table or a spread runs its
+ * owners' elements in that range (docs/annotations.md, "Arrays of any
+ * extent"). */
+void hd_loop_range(const hd_loop *l, int64_t *lo, bool *lo_known, int64_t *hi, bool *hi_known);
 
 /* HD_GUARD_NO when some guard of the chain from g is known false at
  * iteration i, HD_GUARD_YES when all are known true (and for g = -1),

@@ -265,8 +265,20 @@ void hd_doall(int doall, const void *env, size_t env_size);
 
 /* This processor's elements of distributed array `array`. */
 void *hd_local(int array);
+/* Every processor, inside a doall: a new copy of all of array `array`,
+ * element e at index e, from every processor's elements (an all-gather,
+ * Stout and Wagar 1990); free it.  For an element the body chooses only
+ * while it runs (docs/codegen.md, "Whole arrays").  Every processor must
+ * call it, and hold as many elements as every other (the power-of-two
+ * layouts); otherwise the program stops with a message. */
+void *hd_whole(int array);
 /* How many elements of array `array` this processor holds (any layout: 2^(log2_size-n) for the power-of-two ones). */
 hd_index hd_local_count(int array);
+/* How many of this processor's elements of array `array`, a table's or
+ * a spread's (whose local offsets follow the elements' order), are below
+ * element e: the local offset of its first element >= e.  A doall over a
+ * table runs the offsets of lo .. hi - 1. */
+hd_index hd_local_below(int array, hd_index e);
 /* How many elements array `array` has: 2^log2_size, a table's N, or a
  * spread's as hd_bind last gave it.  On any processor. */
 hd_index hd_size_in(int array);

@@ -20,6 +20,7 @@
  */
 #include "hyperdo.h"
 #include "hd_internal.h"
+#include "hyperdo/coll.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -289,6 +290,22 @@ hd_index hd_local_count(int array)
     return hd__local_count(array, prog->to_virtual[p]);
 }
 
+hd_index hd_local_below(int array, hd_index e)
+{
+    int p = self("hd_local_below");
+    array_desc("hd_local_below", array);
+    int v = prog->to_virtual[p];
+    hd_index lo = 0, hi = hd__local_count(array, v);   /* the answer is in lo .. hi */
+    while (lo < hi) {
+        hd_index mid = lo + (hi - lo) / 2;
+        if (hd__element_at(array, v, mid) < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 hd_index hd_size_in(int array)
 {
     self("hd_size_in");
@@ -341,6 +358,27 @@ static const char *contiguous_slice(int array, const hd_array_desc *a, int v, co
     if (!slice_is_one_run(array, a))
         return NULL;
     return full + (size_t)hd__element_at(array, v, 0) * a->elem_size;
+}
+
+void *hd_whole(int array)
+{
+    int p = self("hd_whole");
+    const hd_array_desc *a = array_desc("hd_whole", array);
+    size_t count = local_count(array, prog->to_virtual[p]);
+    for (int v = 0; v < nprocs; v++)
+        if (local_count(array, v) != count)
+            hd__fatal("hd_whole: array %s has %zu elements on processor %d and %zu on %d; "
+                      "only arrays spread evenly are gathered whole", a->name ? a->name : "?",
+                      local_count(array, v), v, count, prog->to_virtual[p]);
+    size_t bytes = count * a->elem_size;
+    char *all = hd_alloc((hd_index)nprocs * (hd_index)count, a->elem_size);
+    char *whole = hd_alloc((hd_index)nprocs * (hd_index)count, a->elem_size);
+    hd_coll_allgather(local_of(p, array, a), all, bytes);
+    /* Block v of the all-gather is virtual processor v's slice. */
+    for (int v = 0; v < nprocs; v++)
+        slice_copy(array, a, v, whole, all + (size_t)v * bytes, 0);
+    free(all);
+    return whole;
 }
 
 static void send_cmd(int p, int op, int id, int status, size_t env_size)

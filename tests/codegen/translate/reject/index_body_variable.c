@@ -1,14 +1,17 @@
-// expect: 11:16: error: the index of 'b[k]' uses a variable of the loop body
-// rejected: k is declared in the body; the processor that holds b[k] runs
-// other iterations and cannot know it
+// expect: 13:16: error: the index of 'b[k]' uses a variable of the loop body, and the loop writes 'b'
+// rejected: k is declared in the body, so only the iteration's processor
+// knows the element; a whole copy of b could serve it, but the loop writes
+// b, and the copy would miss what earlier iterations wrote
 double a[256], b[256];
+#pragma hyperdo distribute(a, b : block)
 
 int main(void)
 {
 #pragma hyperdo doall
-    for (int i = 0; i < 256; i++) {
-        int k = i ^ 3;
+    for (int i = 0; i < 128; i++) {
+        int k = (i ^ 3) + 128;
         a[i] = b[k];
+        b[i] = a[i];
     }
     return 0;
 }
