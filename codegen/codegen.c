@@ -618,7 +618,9 @@ static bool put_at_end(text *t, const gen *g)
         return false;
     bool any = false;
     for (int a = 0; a < p->narrays; a++) {
-        if (g->array_id[a] < 0 || !p->arrays[a].is_global || !host_names(g, a))
+        /* A pointer's elements are home after every doall. */
+        if (g->array_id[a] < 0 || !p->arrays[a].is_global || !host_names(g, a) ||
+            p->arrays[a].pointer)
             continue;
         if (!any)
             put(t, "static void hd_at_end(void)\n{\n");

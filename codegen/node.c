@@ -89,7 +89,9 @@ static void put_where(text *t, const gen *g, const hd_ref *ref)
 static void put_size(text *t, const gen *g, int arr)
 {
     const hd_array *a = &g->prog->arrays[arr];
-    if (by_table(g, arr))
+    if (by_table(g, arr) && g->prog->tables[a->table].extent)
+        putf(t, "hd_size_in(%d)", g->array_id[arr]);   /* bound at run time */
+    else if (by_table(g, arr))
         putf(t, "(hd_index)%lld", (long long)a->size);
     else
         putf(t, "(hd_index)1 << %d", a->log2_size);

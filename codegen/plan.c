@@ -657,7 +657,14 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
      * with the last one's) and the loop variable: no index or guard of
      * its requests reads a distributed array or a variable of the body. */
     np->kept = hd_xcalloc((size_t)np->levels + 1, sizeof *np->kept);
-    for (int level = 1; l->on_table && level <= np->levels; level++) {
+    /* An extent bound at run time is in no environment: when it changes,
+     * so do the owners, and a kept round would ask the old ones. */
+    bool extents = false;
+    for (int k = 0; k < l->nrefs; k++) {
+        const hd_array *a = &g->prog->arrays[l->refs[k].array];
+        extents |= a->dist == HD_DIST_TABLE && g->prog->tables[a->table].extent;
+    }
+    for (int level = 1; l->on_table && !extents && level <= np->levels; level++) {
         bool keep = true;
         for (int q = 0; q < np->nreqs && keep; q++) {
             const request_group *rq = &np->reqs[q];

@@ -9,6 +9,112 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ------------------------------------------------------- pointer arrays */
+
+typedef struct {
+    unsigned offset;
+    unsigned found;        /* where the function holding it starts; 0: none */
+} function_at_query;
+
+static enum CXChildVisitResult find_function(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    function_at_query *q = data;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    CXSourceRange ext = clang_getCursorExtent(c);
+    unsigned b, e;
+    clang_getExpansionLocation(clang_getRangeStart(ext), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &e);
+    if (q->offset > b && q->offset < e)
+        q->found = b;
+    return CXChildVisit_Continue;
+}
+
+unsigned function_at(reader *r, unsigned offset)
+{
+    function_at_query q = { offset, 0 };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), find_function, &q);
+    return q.found;
+}
+
+/* The distribute pragma with extent(...) that names pointer `name` in its
+ * scope: one inside the function that starts at `scope` (its parameters
+ * and locals), or at file scope for a pointer declared there (scope 0);
+ * NULL when none does.  *which is the name's place in it. */
+static const pragma *pointer_pragma(reader *r, const char *name, unsigned scope, int *which)
+{
+    for (int k = 0; k < r->npragmas; k++) {
+        const pragma *d = &r->pragmas[k];
+        if (d->kind != PRAGMA_DISTRIBUTE || !d->extent)
+            continue;
+        for (int j = 0; j < d->nnames; j++)
+            if (strcmp(d->names[j], name) == 0 && function_at(r, d->offset) == scope) {
+                *which = j;
+                return d;
+            }
+    }
+    return NULL;
+}
+
+/*
+ * A pointer to the elements of an array (a parameter, or a variable set
+ * from malloc), which a distribute pragma with extent(E) names in its
+ * scope: a one-dimensional array of a number of elements known at run
+ * time, E (docs/annotations.md, "Pointers and the heap"); -1 when it is
+ * none (the reference is then an error, said by the caller).  Its
+ * elements are the host's, so it escapes: it is sent before and brought
+ * back after every doall that uses it.
+ */
+static int pointer_array(reader *r, CXCursor decl, CXType t)
+{
+    CXType elem = clang_getPointeeType(clang_getCursorType(decl));
+    CXType canon = clang_getCanonicalType(elem);
+    if (canon.kind == CXType_Pointer || canon.kind == CXType_ConstantArray ||
+        canon.kind == CXType_IncompleteArray || canon.kind == CXType_VariableArray ||
+        canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto ||
+        canon.kind == CXType_Void || clang_Type_getSizeOf(elem) <= 0)
+        return -1;
+    (void)t;
+    bool global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
+                  CXCursor_TranslationUnit;
+    position pos = cursor_pos(r, decl);
+    unsigned scope = global ? 0 : function_at(r, pos.offset);
+    char *name = spelling(decl);
+    int which = 0;
+    if (!pointer_pragma(r, name, scope, &which)) {
+        free(name);
+        return -1;
+    }
+    hd_program *p = r->prog;
+    hd_array a;
+    memset(&a, 0, sizeof a);
+    a.name = name;
+    a.line = pos.line;
+    a.col = pos.col;
+    a.ndims = 1;
+    a.log2_size = -1;
+    a.size = 0;
+    a.table = -1;
+    a.pointer = true;
+    a.is_global = global;
+    a.host_escapes = true;
+    a.elem_size = clang_Type_getSizeOf(elem);
+    if (r->opt->host_code) {
+        a.elem_type = type_text(elem);
+        a.elem_local_type = type_is_local(elem);
+        /* const elements are read only here: still distributed. */
+        a.is_const = false;
+    }
+    hd_xreserve(&p->arrays, &r->arrays_cap, p->narrays + 1, sizeof *p->arrays);
+    hd_xreserve(&r->decls, &r->decls_cap, r->ndecls + 1, sizeof *r->decls);
+    p->arrays[p->narrays] = a;
+    r->decls[r->ndecls].decl = decl;
+    r->decls[r->ndecls++].index = p->narrays;
+    return p->narrays++;
+}
+
 int array_of(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
@@ -18,6 +124,8 @@ int array_of(reader *r, CXCursor decl)
     hd_array a;
     memset(&a, 0, sizeof a);
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    if (t.kind == CXType_Pointer)
+        return pointer_array(r, decl, t);
     a.log2_size = 0;
     while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
         long long ext = clang_getArraySize(t);
@@ -82,7 +190,8 @@ static const pragma *distribution_of(reader *r, const char *name, int *which)
     const pragma *found = NULL;
     for (int k = 0; k < r->npragmas; k++) {
         pragma *p = &r->pragmas[k];
-        if (p->kind != PRAGMA_DISTRIBUTE)
+        /* extent(...) names pointers, found in their scope (pointer_pragma). */
+        if (p->kind != PRAGMA_DISTRIBUTE || p->extent)
             continue;
         for (int j = 0; j < p->nnames; j++) {
             if (strcmp(p->names[j], name) != 0)
@@ -417,6 +526,186 @@ static bool only_over_tables(reader *r, int arr)
     return used;
 }
 
+/* ----------------------------------------- the names of extent(...) */
+
+typedef struct {
+    const char *name;
+    bool found;
+    bool locals;          /* look into a function's body (not the TU's) */
+} name_query;
+
+static enum CXChildVisitResult find_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    name_query *q = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool named = k == CXCursor_VarDecl || k == CXCursor_ParmDecl ||
+                 (!q->locals && (k == CXCursor_TypedefDecl || k == CXCursor_EnumConstantDecl ||
+                                 k == CXCursor_MacroDefinition));
+    if (named) {
+        char *s = spelling(c);
+        q->found |= s && strcmp(s, q->name) == 0;
+        free(s);
+    }
+    if (q->found)
+        return CXChildVisit_Break;
+    /* Enumerators are inside their enum; locals anywhere in the body. */
+    return k == CXCursor_EnumDecl || q->locals ? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+typedef struct {
+    unsigned begin;
+    CXCursor found;
+} function_query;
+
+static enum CXChildVisitResult function_starting(CXCursor c, CXCursor parent,
+                                                 CXClientData data)
+{
+    (void)parent;
+    function_query *q = data;
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        unsigned b;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL,
+                                   NULL, &b);
+        if (b == q->begin) {
+            q->found = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Does the function that starts at `begin` declare `name` (a parameter or
+ * a local)? */
+static bool function_declares(reader *r, unsigned begin, const char *name)
+{
+    function_query f = { begin, clang_getNullCursor() };
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), function_starting, &f);
+    if (clang_Cursor_isNull(f.found))
+        return false;
+    name_query q = { name, false, true };
+    clang_visitChildren(f.found, find_name, &q);
+    return q.found;
+}
+
+/* The identifiers of extent(E) of pragma d, each once, in order, at their
+ * offsets; how many. */
+static int extent_names(reader *r, const pragma *d, char **names, unsigned *at, int most)
+{
+    CXToken *tok = NULL;
+    unsigned n = 0;
+    unsigned from = d->extent_at, to = from + (unsigned)strlen(d->extent);
+    clang_tokenize(r->tu, clang_getRange(clang_getLocationForOffset(r->tu, r->file, from),
+                                         clang_getLocationForOffset(r->tu, r->file, to)),
+                   &tok, &n);
+    int count = 0;
+    for (unsigned t = 0; t < n && count < most; t++) {
+        if (clang_getTokenKind(tok[t]) != CXToken_Identifier)
+            continue;
+        bool in_main = true;
+        unsigned off = offset_of(r, clang_getTokenLocation(r->tu, tok[t]), &in_main);
+        if (off >= to)
+            break;
+        CXString sp = clang_getTokenSpelling(r->tu, tok[t]);
+        char *name = hd_xstrdup(clang_getCString(sp));
+        clang_disposeString(sp);
+        bool seen = false;
+        for (int j = 0; j < count && !seen; j++)
+            seen = strcmp(names[j], name) == 0;
+        if (seen) {
+            free(name);
+            continue;
+        }
+        names[count] = name;
+        at[count++] = off;
+    }
+    clang_disposeTokens(r->tu, tok, n);
+    return count;
+}
+
+/*
+ * E of extent(E) is written into the host's code before each doall that
+ * uses the arrays, in that doall's function: each name it reads must be
+ * a parameter or variable of the pragma's function (scope), or a name at
+ * file scope (a variable, an enumerator, a typedef, a macro); for a
+ * file-scope pragma, no function whose doall uses the array may hide one
+ * with its own.  False, said, otherwise.
+ */
+static bool check_extent(reader *r, const pragma *d, unsigned scope, const hd_array *a, int arr)
+{
+    char *names[64];
+    unsigned at[64];
+    int count = extent_names(r, d, names, at, 64);
+    bool ok = true;
+    for (int j = 0; j < count && ok; j++) {
+        name_query q = { names[j], false, false };
+        clang_visitChildren(clang_getTranslationUnitCursor(r->tu), find_name, &q);
+        bool here = scope && function_declares(r, scope, names[j]);
+        if (!q.found && !here) {
+            hd_report(&r->d, HD_ERROR, at[j], d->line, "'%s' in extent(%s) is no parameter "
+                      "or variable of %s, and no name at file scope: the extent of '%s' is "
+                      "evaluated before each doall that uses it", names[j], d->extent,
+                      scope ? "this function" : "the program", a->name);
+            ok = false;
+            break;
+        }
+        for (int k = 0; !scope && k < r->prog->nloops && ok; k++) {
+            const hd_loop *l = &r->prog->loops[k];
+            if (!hd_loop_uses(l, arr, false) && !hd_loop_uses(l, arr, true))
+                continue;
+            if (function_declares(r, l->func_begin, names[j])) {
+                hd_report(&r->d, HD_ERROR, at[j], d->line, "extent(%s) of '%s' is evaluated "
+                          "before the doall of line %d, whose function has a '%s' of its own "
+                          "that hides the one at file scope: rename one of them", d->extent,
+                          a->name, l->line, names[j]);
+                ok = false;
+            }
+        }
+    }
+    for (int j = 0; j < count; j++)
+        free(names[j]);
+    return ok;
+}
+
+/* A pointer's distribution: the spread its extent pragma gives, its
+ * number of elements known at run time. */
+static void distribute_pointer(reader *r, int k)
+{
+    hd_array *a = &r->prog->arrays[k];
+    CXCursor decl = clang_getNullCursor();
+    for (int j = 0; j < r->ndecls; j++)
+        if (r->decls[j].index == k)
+            decl = r->decls[j].decl;
+    unsigned scope = a->is_global ? 0 : function_at(r, cursor_pos(r, decl).offset);
+    int which = 0;
+    const pragma *d = pointer_pragma(r, a->name, scope, &which);
+    a->dist_refused = true;
+    for (int j = 0; j < r->npragmas; j++) {
+        const pragma *e = &r->pragmas[j];
+        for (int m = 0; e != d && e->kind == PRAGMA_DISTRIBUTE && e->extent && m < e->nnames; m++)
+            if (strcmp(e->names[m], a->name) == 0 && function_at(r, e->offset) == scope) {
+                hd_report(&r->d, HD_ERROR, (unsigned)e->name_cols[m], e->line,
+                          "'%s' is already named in a distribute pragma (line %d); an array "
+                          "has one distribution", a->name, d->line);
+                return;
+            }
+    }
+    if (d->dist != HD_DIST_BLOCK && d->dist != HD_DIST_CYCLIC &&
+        d->dist != HD_DIST_BLOCK_CYCLIC) {
+        hd_report(&r->d, HD_ERROR, d->dist_offset, d->line, "'%s' points to elements whose "
+                  "number is known at run time: extent(...) goes with block, cyclic or "
+                  "block_cyclic(B), which spread any number of elements (HPF's BLOCK and "
+                  "CYCLIC), not with %s", a->name, hd_dist_name(d->dist));
+        return;
+    }
+    if (!check_extent(r, d, scope, a, k))
+        return;
+    int64_t block = d->dist == HD_DIST_BLOCK ? 0 : d->dist == HD_DIST_CYCLIC ? 1 : d->value;
+    a->table = spread_table(r, d->dist, block, 0, d->extent, scope, d->line);
+    a->dist_refused = false;
+    hd_array_set_dist(a, r->prog->n, HD_DIST_TABLE, 0);
+}
+
 /* Each array's distribution over the 2^n processors (n is known). */
 static void distribute_each(reader *r)
 {
@@ -424,6 +713,10 @@ static void distribute_each(reader *r)
     for (int k = 0; k < p->narrays; k++) {
         hd_array *a = &p->arrays[k];
         int which = 0;
+        if (a->pointer) {
+            distribute_pointer(r, k);
+            continue;
+        }
         const pragma *d = distribution_of(r, a->name, &which);
         if (!d) {
             /* A const array is never written: every processor reads its own
@@ -505,8 +798,15 @@ static void check_distributed_names(reader *r)
         for (int j = 0; d->kind == PRAGMA_DISTRIBUTE && j < d->nnames; j++) {
             bool found = false;
             for (int a = 0; a < p->narrays && !found; a++)
-                found = strcmp(p->arrays[a].name, d->names[j]) == 0;
-            if (!found)
+                found = strcmp(p->arrays[a].name, d->names[j]) == 0 &&
+                        p->arrays[a].pointer == (d->extent != NULL);
+            if (!found && d->extent)
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute ... extent(...) is not a pointer used in a doall "
+                       "loop %s (extent gives the number of elements a pointer points to; "
+                       "an array of constant size has its own)", d->names[j],
+                       function_at(r, d->offset) ? "of this function" : "of this file");
+            else if (!found)
                 hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
                        "'%s' in distribute is not an array used in a doall "
                        "loop of this file", d->names[j]);
@@ -525,7 +825,8 @@ int distributed_array(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
         if (clang_equalCursors(r->decls[k].decl, decl))
-            return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE
+            return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE &&
+                   !r->prog->arrays[r->decls[k].index].pointer
                    ? r->decls[k].index : -1;
     return -1;
 }

@@ -37,10 +37,21 @@ static void add_ref(reader *r, int x, bool is_write)
     CXCursor decl = clang_getCursorReferenced(cursor_of(r, at));
     int index = -1;
     if (kind_of(r, at) == CXCursor_DeclRefExpr &&
-        clang_getCursorKind(decl) == CXCursor_VarDecl)
+        (clang_getCursorKind(decl) == CXCursor_VarDecl ||
+         clang_getCursorKind(decl) == CXCursor_ParmDecl))
         index = array_of(r, decl);
     if (nsubs == HD_MAX_DIMS && kind_of(r, at) == CXCursor_ArraySubscriptExpr) {
         error_at(r, c, "an array of more than %d dimensions is not supported", HD_MAX_DIMS);
+        return;
+    }
+    if (index < 0 && kind_of(r, at) == CXCursor_DeclRefExpr && nsubs == 1 &&
+        clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Pointer) {
+        char *name = spelling(decl);
+        error_at(r, c, "'%s' is a pointer: name it with the number of elements it points to, "
+                 "'#pragma hyperdo distribute(%s : block) extent(N)', in the function that "
+                 "declares it (at file scope for a global; docs/annotations.md, \"Pointers "
+                 "and the heap\")", name, name);
+        free(name);
         return;
     }
     if (index < 0) {

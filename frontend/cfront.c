@@ -165,7 +165,8 @@ static void table_loops(reader *r)
                       "the bound of this doall loop is known only at run time, and '%s' is "
                       "neither an array of 2^m elements nor distributed by block, cyclic or "
                       "a table, whose size would bound its iterations", home->name);
-        else if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
+        else if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused) &&
+                 (home || l->trip > 0))
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound %lld of this doall loop is not a power of two: a loop of "
                       "any size must write arrays distributed by table(T) (docs/meshes.md)",

@@ -81,6 +81,9 @@ typedef struct {
                                 * of table("FILE") without its quotes */
     bool table_file;
     unsigned table_at;         /* the offset of T */
+    char *extent;              /* DISTRIBUTE ... extent(E): E's text (the
+                                * elements of pointers); NULL without */
+    unsigned extent_at;        /* the offset of E */
     int nnames;
     char **names;              /* DISTRIBUTE, MAP */
     int *name_cols;
@@ -367,8 +370,12 @@ bool evaluate(CXCursor c, long long *value);
 int array_of(reader *r, CXCursor decl);
 /* Each array's distribution over the 2^n processors (n is known). */
 void distribute_arrays(reader *r);
-/* The distributed array a cursor declares, or -1. */
+/* The distributed array a cursor declares, or -1 (a pointer's too: the
+ * host code need not follow it, which is sent and brought back around
+ * every doall). */
 int distributed_array(reader *r, CXCursor decl);
+/* Where the function definition holding offset starts; 0 at file scope. */
+unsigned function_at(reader *r, unsigned offset);
 
 /* ------------------------------------------------------------ maps.c */
 

@@ -144,7 +144,77 @@ static bool pragma_names(reader *r, token_cursor *tc, pragma *p, const char *wha
 }
 
 /*
- *   distribute = "distribute" "(" name {"," name} ":" dist ")"
+ *   extent = "extent" "(" expression ")"
+ *
+ * after distribute's ")": the number of elements of the pointers it names
+ * (docs/annotations.md, "Pointers and the heap"), a C expression the
+ * host evaluates before each doall that uses them, so without side
+ * effects: names, literals, sizeof and operators other than assignments,
+ * increments, commas and calls.  Its text is kept (p->extent).
+ */
+static bool parse_extent(reader *r, token_cursor *tc, pragma *p)
+{
+    if (!accept_token(r, tc, "(")) {
+        pragma_error(r, tc, "expected '(' after 'extent'%s", "");
+        return false;
+    }
+    static const char *const refused[] = { "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=",
+                                           "&=", "|=", "^=", "++", "--", ",", ";", "{", "}",
+                                           "[", "]", ".", "->", "#", "##" };
+    unsigned first = tc->at;
+    int depth = 0;
+    while (token_on_line(r, tc)) {
+        char *s = token_text(r, tc->tok[tc->at]);
+        CXTokenKind kind = clang_getTokenKind(tc->tok[tc->at]);
+        bool bad = false;
+        for (size_t k = 0; k < sizeof refused / sizeof *refused && !bad; k++)
+            bad = kind == CXToken_Punctuation && strcmp(s, refused[k]) == 0;
+        /* A name followed by '(' calls a function (sizeof (T) does not). */
+        bool call = (kind == CXToken_Identifier) && tc->at + 1 < tc->n &&
+                    token_pos(r, tc->tok[tc->at + 1]).line == tc->line &&
+                    strcmp(s, "sizeof") != 0;
+        if (call) {
+            char *next = token_text(r, tc->tok[tc->at + 1]);
+            call = strcmp(next, "(") == 0;
+            free(next);
+        }
+        if (kind == CXToken_Literal && (s[0] == '"' || s[0] == '\''))
+            bad = s[0] == '"';
+        if (strcmp(s, "(") == 0)
+            depth++;
+        bool close = strcmp(s, ")") == 0;
+        free(s);
+        if (bad || call) {
+            pragma_error(r, tc, "extent(...) is evaluated before every doall that uses the "
+                         "arrays: it must be an expression without side effects (names, "
+                         "numbers, sizeof and operators; no assignment, increment, comma or "
+                         "call)%s", "");
+            return false;
+        }
+        if (close && depth-- == 0)
+            break;
+        tc->at++;
+    }
+    if (!token_on_line(r, tc) || tc->at == first) {
+        pragma_error(r, tc, tc->at == first ? "expected the number of elements in extent(...)%s"
+                                            : "expected ')' to end 'extent'%s", "");
+        return false;
+    }
+    CXSourceRange a = clang_getTokenExtent(r->tu, tc->tok[first]);
+    CXSourceRange b = clang_getTokenExtent(r->tu, tc->tok[tc->at - 1]);
+    bool in_main = true;
+    unsigned from = offset_of(r, clang_getRangeStart(a), &in_main);
+    unsigned to = offset_of(r, clang_getRangeEnd(b), &in_main);
+    p->extent_at = from;
+    p->extent = hd_xmalloc(to - from + 1);
+    memcpy(p->extent, r->src + from, to - from);
+    p->extent[to - from] = '\0';
+    tc->at++;   /* the ')' */
+    return true;
+}
+
+/*
+ *   distribute = "distribute" "(" name {"," name} ":" dist ")" [extent]
  *   dist       = "cyclic" | "block" | "block_cyclic" "(" integer ")"
  *              | "skew" | "skew_rot" | "xor"
  *              | "block" "," "block" | "cyclic" "," "cyclic"
@@ -243,6 +313,8 @@ static bool parse_distribute(reader *r, token_cursor *tc, pragma *p)
         pragma_error(r, tc, "expected ')' to end 'distribute'%s", "");
         return false;
     }
+    if (accept_token(r, tc, "extent"))
+        return parse_extent(r, tc, p);
     return true;
 }
 
@@ -701,6 +773,8 @@ void scan_pragmas(reader *r)
             free(p.names);
             free(p.name_cols);
             free(p.map);
+            free(p.table);
+            free(p.extent);
             free_clauses(&p);
             continue;
         }
@@ -774,6 +848,7 @@ void free_pragmas(reader *r)
         free(r->pragmas[k].name_cols);
         free(r->pragmas[k].map);
         free(r->pragmas[k].table);
+        free(r->pragmas[k].extent);
         free_clauses(&r->pragmas[k]);
     }
     free(r->pragmas);
