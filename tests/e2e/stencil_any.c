@@ -10,7 +10,11 @@
  * spot (so the processors must get the host's element again) and every
  * fourth sweep it changes the weight w that the body reads (a kept
  * inspection must still see the new value).  A second stencil over a
- * cyclic array of 77 points reads its neighbours around a ring.
+ * cyclic array of 77 points reads its neighbours around a ring.  Then
+ * the interior alone, for (i = 1; i < N - 1; i++), over a range that is
+ * no power of two either: the ends are never visited (the host sets them
+ * between sweeps), and the range's first and last elements read their
+ * neighbours across processors.
  */
 #include <stdio.h>
 
@@ -45,6 +49,16 @@ int main(void)
 #pragma hyperdo doall
         for (int i = 0; i < M; i++)
             ring[i] = next[i] + u[i % N] * 0.125;
+    }
+    for (int sweep = 0; sweep < 5; sweep++) {
+        u[0] = -1.0 - sweep;
+        u[N - 1] = 2.0 * sweep;
+#pragma hyperdo doall
+        for (int i = 1; i < N - 1; i++)
+            v[i] = (u[i - 1] + 2 * u[i] + u[i + 1]) / 4;
+#pragma hyperdo doall
+        for (int i = 1; i < N - 1; i++)
+            u[i] = (v[i - 1] + 2 * v[i] + v[i + 1]) / 4;
     }
     double su = 0, sr = 0;
     for (int e = 0; e < N; e++) {
