@@ -234,7 +234,8 @@ void hd_bind(int array, hd_index size, const char *where);
 void hd_check_disjoint(int written, const void *w, int other, const void *o,
                        const char *where);
 /* Host only.  Sends every processor its elements of array `array` from
- * the host's full copy `host` (2^log2_size elements). */
+ * the host's full copy `host` (2^log2_size elements; NULL only for an
+ * array of none). */
 void hd_scatter(int array, const void *host);
 /* Host only.  Collects every processor's elements into `host`. */
 void hd_gather(int array, void *host);

@@ -5,7 +5,8 @@
  * cyclic) and a three-point smoothing that reads its neighbours (block),
  * each naming its arrays with their extent, distribute(x, y : block)
  * extent(n).  They are called on static arrays, on heap arrays, on parts
- * of arrays (x + 5, n smaller than the array), with n of 0, 1, fewer
+ * of arrays (x + 5, n smaller than the array), on null pointers with n
+ * = 0 (C's loop reads nothing), with n of 0, 1, fewer
  * than the processors and more, and one after another on the same
  * memory, so that each call's extent, layout and elements are those of
  * that call.  Every array is printed whole after all calls.
@@ -61,6 +62,7 @@ int main(void)
     scal(M, 0.25, q);
     scal(1, 8.0, p + 49);
     axpy(0, 3.0, p, q);
+    axpy(0, 3.0, NULL, NULL);
     axpy(3, 1.5, p + 40, q + 2);
 
     int n = 23;

@@ -11,8 +11,8 @@
  * same under cyclic, bound with R.  For each (static arrays once, R and Q
  * at each extent):
  *   - the host scatters a copy of the round's values; a doall checks
- *     hd_owner_in, hd_offset_in, hd_element_in, hd_local_count and
- *     hd_size_in against HPF's definitions computed here by brute force
+ *     hd_owner_in, hd_offset_in, hd_element_in, hd_local_count,
+ *     hd_local_below and hd_size_in against HPF's definitions computed here by brute force
  *     (owner (e / b) mod P, b = ceil(N/P), 1 or B; offset the element's
  *     rank among its owner's), and every element of its slice against
  *     the round's values, then rewrites them; the host gathers and checks
@@ -115,6 +115,13 @@ static void check_array(int array, int r)
     }
     CHECK(hd_local_count(array) == count, "array %d (N %lld): hd_local_count %lld, %lld owned",
           array, (long long)N, (long long)hd_local_count(array), (long long)count);
+    /* hd_local_below: my elements below e, for every e and one past. */
+    for (hd_index e = 0, below = 0; e <= N + 1; e++) {
+        CHECK(hd_local_below(array, e) == below, "array %d: hd_local_below(%lld) is %lld, "
+              "not %lld", array, (long long)e, (long long)hd_local_below(array, e),
+              (long long)below);
+        below += e < N && owner_of(array, e) == me;
+    }
     free(rank);
     double *slice = hd_local(array);
     for (hd_index o = 0; o < count; o++) {
