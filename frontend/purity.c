@@ -18,8 +18,8 @@
  * through a pointer, and takes no pointer: an argument could be a
  * distributed array, whose elements live elsewhere.  Recursion is
  * allowed: a function is pure when it is, supposing the calls that lead
- * back to it are (the greatest fixed point, as for any least-effect
- * analysis of a call graph).
+ * back to it are (the greatest fixed point: a cycle of calls none of
+ * which has an effect is pure).
  *
  * libclang 14 gives no operator kinds: an assignment is recognised by
  * its shape (its target is an lvalue, never an implicit conversion, as
@@ -759,6 +759,8 @@ static void settle(reader *r, bool pure)
 static void note_prototype(reader *r, CXCursor visible, CXCursor def)
 {
     hd_loop *l = r->loop;
+    if (!l)
+        return;
     bool in_main = true;
     unsigned at = offset_of(r, clang_getCursorLocation(visible), &in_main);
     if (!in_main || at < l->func_begin || !r->opt->host_code)
