@@ -4,7 +4,8 @@
  * functions of the file that the translator checks to be pure (a static
  * inline one, recursive ones, one calling math.h with a local array and
  * a const table of the file, one taking and returning a structure by
- * value), called in values, in the condition of a ?:, and inside indices
+ * value), called in values, in the condition of a ?: and of an if, in
+ * an inner loop, and inside indices
  * (which makes those references general: run-time requests); functions
  * the program declares only inside the function that holds the doall and
  * defines after it (the node code gets their prototypes); and complex
@@ -18,9 +19,9 @@
 
 #define N 256
 
-double x[N], y[N], u[N], v[N];
+double x[N], y[N], u[N], v[N], q[N];
 double _Complex z[N], w[N];
-#pragma hyperdo distribute(x, y, u, v, z, w : block)
+#pragma hyperdo distribute(x, y, u, v, q, z, w : block)
 
 /* A constant of the file: every processor's copy is the host's. */
 static const double weights[4] = { 0.5, 0.25, 0.125, 0.125 };
@@ -115,18 +116,31 @@ int main(void)
     for (int i = 0; i < N; i++)
         w[i] = conj(z[i]) * cexp(I * creal(z[i ^ 2])) + cabs(z[i]) +
                cimag(z[N - 1 - i]) * twiddle(i);
+#pragma hyperdo doall
+    for (int i = 0; i < N; i++) {
+        double s = 0;
+        if (is_even((unsigned)(i >> 2)))
+            s = sq(x[i ^ 8]);
+        else
+            s = -sqrt(fabs(x[i]));
+        for (int k = 0; k < 4; k++)
+            s += smooth(y[(i + k * 3) & (N - 1)], k);
+        q[i] = s;
+    }
     stage();
 
-    double sx = 0, sy = 0, su = 0, sv = 0, wr = 0, wi = 0;
+    double sx = 0, sy = 0, su = 0, sv = 0, sqq = 0, wr = 0, wi = 0;
     for (int e = 0; e < N; e++) {
         sx += x[e] * (e + 1);
         sy += y[e] * (e + 1);
         su += u[e] * (e + 1);
         sv += v[e] * (e + 1);
+        sqq += q[e] * (e + 1);
         wr += creal(w[e]) * (e + 1);
         wi += cimag(w[e]) * (e + 1);
     }
-    printf("x %.17g\ny %.17g\nu %.17g\nv %.17g\nw %.17g %+.17gi\n", sx, sy, su, sv, wr, wi);
+    printf("x %.17g\ny %.17g\nu %.17g\nv %.17g\nq %.17g\nw %.17g %+.17gi\n", sx, sy, su, sv,
+           sqq, wr, wi);
     printf("y[5] %.17g u[200] %.17g w[17] %.17g %+.17gi\n", y[5], u[200], creal(w[17]),
            cimag(w[17]));
     return 0;
