@@ -765,6 +765,9 @@ static void note_prototype(reader *r, CXCursor visible, CXCursor def)
     unsigned at = offset_of(r, clang_getCursorLocation(visible), &in_main);
     if (!in_main || at < l->func_begin || !r->opt->host_code)
         return;
+    bool def_in_main = true;
+    if (cursor_start(r, def, &def_in_main) < l->func_begin && def_in_main)
+        return;                           /* defined before: seen there */
     unsigned n;
     CXToken *tokens = head_tokens(r, def, &n);
     if (!tokens)
