@@ -435,11 +435,15 @@ static bool is_pure_library(const char *name)
     return false;
 }
 
-/* The builtins math.h's classification and comparison macros expand to
- * (glibc: isnan(x) is __builtin_isnan(x)): functions of their arguments. */
+/* The builtins math.h's classification and comparison macros and its
+ * constants expand to (glibc: isnan(x) is __builtin_isnan(x), INFINITY
+ * __builtin_inff()), and __builtin_expect: functions of their arguments. */
 static bool is_pure_builtin(const char *name)
 {
     static const char *const names[] = {
+        "__builtin_inf", "__builtin_inff", "__builtin_infl", "__builtin_huge_val",
+        "__builtin_huge_valf", "__builtin_huge_vall", "__builtin_nan",
+        "__builtin_nanf", "__builtin_nanl", "__builtin_expect",
         "__builtin_isnan", "__builtin_isinf", "__builtin_isinf_sign",
         "__builtin_isfinite", "__builtin_isnormal", "__builtin_fpclassify",
         "__builtin_signbit", "__builtin_signbitf", "__builtin_signbitl",
