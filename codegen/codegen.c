@@ -9,7 +9,8 @@
  *   - before the first function definition, `#include <hyperdo.h>` and the
  *     host's record of where each distributed array's newest elements are;
  *   - before each function that holds doalls, their node functions: the
- *     SPMD code of Fig. 1d that every processor runs;
+ *     SPMD code of Fig. 1d that every processor runs (after prototypes of
+ *     the pure functions they call that the program declares only later);
  *   - each doall itself becomes the host's side: ship the loop's
  *     environment, bring the arrays it uses to the processors, run it;
  *   - each statement of the sequential code that uses a distributed array
@@ -376,6 +377,40 @@ static void put_prologue(text *t, const gen *g)
     put_map_prologue(t, g);
 }
 
+/* The declarations of the pure functions that the node functions of the
+ * function starting at func_begin call but would not see there: the
+ * program declares them only inside that function or after it
+ * (hd_loop.protos), each written once. */
+static void put_prototypes(text *t, const gen *g, unsigned func_begin)
+{
+    const hd_program *p = g->prog;
+    bool any = false;
+    for (int d = 0; d < p->nloops; d++) {
+        const hd_loop *l = &p->loops[d];
+        if (l->func_begin != func_begin)
+            continue;
+        for (int k = 0; k < l->nprotos; k++) {
+            bool seen = false;
+            for (int e = 0; e <= d && !seen; e++) {
+                const hd_loop *m = &p->loops[e];
+                for (int j = 0; m->func_begin == func_begin && j < (e == d ? k : m->nprotos); j++)
+                    seen |= strcmp(m->protos[j], l->protos[k]) == 0;
+            }
+            if (seen)
+                continue;
+            if (!any)
+                put(t, "/* The pure functions the node functions below call, which "
+                       "the program\n * declares only inside the function that "
+                       "follows them, or after it. */\n");
+            any = true;
+            put(t, l->protos[k]);
+            put(t, "\n");
+        }
+    }
+    if (any)
+        put(t, "\n");
+}
+
 static void put_edit(text *t, gen *g, const edit *e)
 {
     const hd_program *p = g->prog;
@@ -388,6 +423,7 @@ static void put_edit(text *t, gen *g, const edit *e)
     case EDIT_NODES:
         own_line_directive(t, g);
         put(t, "\n");
+        put_prototypes(t, g, e->begin);
         for (int d = 0; d < p->nloops; d++)
             if (p->loops[d].func_begin == e->begin) {
                 maps_set_layouts(g, &p->loops[d]);

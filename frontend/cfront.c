@@ -45,6 +45,7 @@ static void free_reader(reader *r)
     free(r->nodes);
     free(r->open);
     free(r->stdin_text);
+    free_purity(r);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }

@@ -14,6 +14,7 @@
  *   nodes.c          the recorded syntax tree of the loop being read;
  *   bodies.c         the walk of a doall body: references, guards, outer
  *                    variables;
+ *   purity.c         the functions a body may call: which are pure;
  *   reductions.c     the body's writes of outer variables: reductions, or
  *                    errors;
  *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
@@ -107,6 +108,9 @@ typedef struct {
     unsigned begin, end;       /* their offsets (expansion locations) */
 } node;
 
+/* What purity.c knows of a function of the program (its verdict). */
+struct purity_entry;
+
 /* An array declaration seen in a doall body. */
 typedef struct {
     CXCursor decl;
@@ -198,6 +202,8 @@ typedef struct {
     unsigned *skipped;         /* begin, end of each region of the input the
                                 * preprocessor skipped (#if 0 ...) */
     int nskipped, skipped_cap;
+    struct purity_entry *purity; /* the functions checked for purity */
+    int npurity, purity_cap;
 } reader;
 
 /* Where a location is expanded in its file. */
@@ -336,6 +342,17 @@ void resolve_headers(reader *r);
  * (a local scalar, or an element of a local array) from node `from`
  * (-1: none), recorded for resolve_headers. */
 void note_flow(reader *r, int target, int from);
+
+/* ---------------------------------------------------------- purity.c */
+
+/* A call in a doall body (its index expressions and guards too): an error
+ * at it unless it calls a helper of hyperdo/bits.h, a pure function of
+ * math.h or complex.h, or a function of the translation unit that is
+ * pure, checked through its body and those of the functions it calls
+ * (hd_loop.protos gets its declaration where the node code needs it). */
+void check_body_call(reader *r, CXCursor call);
+/* What the checks remembered. */
+void free_purity(reader *r);
 
 /* ------------------------------------------------------ reductions.c */
 

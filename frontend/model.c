@@ -73,6 +73,9 @@ void hd_loop_free(hd_loop *l)
     }
     free(l->reds);
     free(l->sites);
+    for (int j = 0; j < l->nprotos; j++)
+        free(l->protos[j]);
+    free(l->protos);
 }
 
 const char *hd_red_op_text(hd_red_op op)

@@ -565,6 +565,10 @@ typedef struct {
     bool range_checked;     /* its bounds are known only at run time: the node
                              * code checks lo .. hi - 1 lies in 0 .. 2^k - 1 */
     char *lo_text, *hi_text; /* lo and hi as C (range_guard >= 0) */
+    int nprotos;            /* declarations of the pure functions its body */
+    char **protos;          /* calls that the node code, written before its
+                             * function, would not see: "static inline
+                             * double sq(double x);" (hd_c_options.host_code) */
 } hd_loop;
 
 /* HD_GUARD_NO when some guard of the chain from g is known false at
