@@ -106,24 +106,6 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        /* A read the body alone can locate is served by a whole copy of
-         * its array (plan.c), which must be the array as the loop found it. */
-        if (!ref->is_write && ref->index_local &&
-            hd_ref_result(g->results, ref)->comm.kind != HD_COMM_LOCAL &&
-            (l->on_table || a->dist == HD_DIST_TABLE || hd_loop_uses(l, ref->array, true)))
-        {
-            if (l->on_table || a->dist == HD_DIST_TABLE)
-                error_at(g, ref->begin, "the index of '%s' uses a variable of the loop "
-                         "body, and the loop runs over an owner table: its reads are "
-                         "requests made before the body runs, which cannot know the "
-                         "variable; write the read without it (one read per neighbour, "
-                         "as tests/e2e/mesh64.c does)", ref->text);
-            else
-                error_at(g, ref->begin, "the index of '%s' uses a variable of the "
-                         "loop body, and the loop writes '%s'; the processor that holds "
-                         "the element must compute it too: write its expression into the "
-                         "index", ref->text, a->name);
-        }
     }
     const hd_ref *home = &l->refs[l->home];
     const hd_expr *home_index = home->home_index ? home->home_index : home->index;

@@ -17,6 +17,7 @@ bool is_local(reader *r, CXCursor decl)
 }
 
 static bool mentions_local(reader *r, int x);
+static bool mentions_plain(reader *r, int x);
 
 static void add_ref(reader *r, int x, bool is_write)
 {
@@ -70,7 +71,8 @@ static void add_ref(reader *r, int x, bool is_write)
     ref->text = source_text(r, x);
     ref->subs = hd_xcalloc((size_t)nsubs, sizeof *ref->subs);
     for (int d = 0; d < nsubs; d++)
-        ref->index_local |= mentions_local(r, subs[d]);
+        ref->index_local |= mentions_local(r, subs[d]),
+        ref->index_plain |= mentions_plain(r, subs[d]);
     /* For the code generator, which rewrites references in the text: the
      * subscripts' texts, and whether a macro wrote the reference. */
     for (int d = 0; r->opt->host_code && d < nsubs; d++) {
@@ -189,6 +191,20 @@ static bool mentions_local(reader *r, int x)
     return false;
 }
 
+/* ... one that is not an active inner loop variable with known values? */
+static bool mentions_plain(reader *r, int x)
+{
+    if (kind_of(r, x) == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(cursor_of(r, x));
+        if (is_local(r, decl) && !inner_variable(r, decl))
+            return true;
+    }
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        if (mentions_plain(r, at))
+            return true;
+    return false;
+}
+
 /* A new guard: what follows is evaluated only when the condition at
  * node cond is nonzero (when) or zero (!when), inside the current part.
  * Returns its index. */
@@ -208,6 +224,7 @@ int add_guard(reader *r, int cond, bool when)
     g->parent = r->guard;
     g->cond = expr_of(r, cond);
     g->uses_locals = mentions_local(r, cond);
+    g->uses_plain = mentions_plain(r, cond);
     return l->nguards++;
 }
 

@@ -199,6 +199,14 @@ typedef struct {
         int header, node;
     } *header_nodes;
     int nheader_nodes, header_nodes_cap;
+    struct body_loop {         /* a loop of the body: its text, and whether a
+                                * break or continue leaves it early */
+        unsigned begin, end;
+        bool jumps;
+    } *body_loops;
+    int nbody_loops, body_loops_cap;
+    int *open_loops;           /* the loops around the walk (body_loops) */
+    int nopen_loops, open_loops_cap;
     unsigned *skipped;         /* begin, end of each region of the input the
                                 * preprocessor skipped (#if 0 ...) */
     int nskipped, skipped_cap;
@@ -336,7 +344,8 @@ bool walk_control(reader *r, int x);
  * declares: 1 + its index in loop->inners, or 0. */
 int inner_variable(reader *r, CXCursor decl);
 /* Once the body is walked: what each inner loop's header reads
- * (loop->headers), through the variables of the body. */
+ * (loop->headers), through the variables of the body; which references
+ * are inside a loop a break or continue may leave early. */
 void resolve_headers(reader *r);
 /* An assignment of the body to a variable of it, target node `target`
  * (a local scalar, or an element of a local array) from node `from`

@@ -434,6 +434,8 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nctrl = 0;
     r->nflows = 0;
     r->nheader_nodes = 0;
+    r->nbody_loops = 0;
+    r->nopen_loops = 0;
     r->doall = pr;
     size_t line_start = pr->offset;
     while (line_start > 0 && r->src[line_start - 1] != '\n')

@@ -50,8 +50,10 @@ void hd_loop_free(hd_loop *l)
         free(l->guards[j].text);
     }
     free(l->guards);
-    for (int j = 0; j < l->ninners; j++)
+    for (int j = 0; j < l->ninners; j++) {
         free(l->inners[j].name);
+        free(l->inners[j].type);
+    }
     free(l->inners);
     for (int j = 0; j < l->nheaders; j++) {
         free(l->headers[j].arrays);

@@ -389,6 +389,8 @@ typedef struct {
                              * (opaque where it is not known when
                              * translating) */
     bool uses_locals;       /* it reads a variable declared in the body */
+    bool uses_plain;        /* ... one that is not an inner loop variable
+                             * with known values (hd_inner) */
     bool unevaluated;       /* the operand of sizeof or _Alignof, which C
                              * never evaluates: cond is 0, the text empty */
     char *text;             /* a condition the file does not spell (a doall's
@@ -425,6 +427,11 @@ typedef struct {
     bool uses_vars;         /* its index reads inner loop variables */
     bool index_local;       /* its subscripts read a variable of the body
                              * (known only while the body runs) */
+    bool index_plain;       /* ... one that is not an inner loop variable
+                             * with known values (hd_inner) */
+    bool in_jump_loop;      /* it is inside a loop of the body that a break
+                             * or continue may leave early: C may not reach
+                             * it although its guards hold */
     hd_expr *home_index;    /* the home (hd_loop.home) when uses_vars: its
                              * index at the inner variables' first values,
                              * whose owner is the iteration's (the analysis
@@ -437,6 +444,7 @@ typedef struct {
  * analysed for each of them (docs/annotations.md, "Statements"). */
 typedef struct {
     char *name;
+    char *type;             /* its type, as written, without qualifiers */
     int64_t lo, hi;
     int line, col;          /* of its for keyword */
 } hd_inner;
