@@ -283,11 +283,13 @@ static bool shift_form(const hd_expr *index)
 }
 
 /* Can every processor compute guard gi's chain: no distributed array and
- * no variable of the body in its conditions? */
-static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
+ * no variable of the body in its conditions (with over_values, none but
+ * the variables of inner loops with known values, which every processor
+ * can run over)? */
+static bool guards_computable(const gen *g, const hd_loop *l, int gi, bool over_values)
 {
     for (; gi >= 0; gi = l->guards[gi].parent) {
-        if (l->guards[gi].uses_locals)
+        if (over_values ? l->guards[gi].uses_plain : l->guards[gi].uses_locals)
             return false;
         for (int j = 0; j < l->nrefs; j++)
             if (is_distributed(g, &l->refs[j]) && in_guard(&l->refs[j], &l->guards[gi]))
@@ -296,18 +298,9 @@ static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
     return true;
 }
 
-/* The same where the variables of inner loops with known values may be
- * read too: every processor can run over their values. */
-static bool computable_over_values(const gen *g, const hd_loop *l, int gi)
+static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
 {
-    for (; gi >= 0; gi = l->guards[gi].parent) {
-        if (l->guards[gi].uses_plain)
-            return false;
-        for (int j = 0; j < l->nrefs; j++)
-            if (is_distributed(g, &l->refs[j]) && in_guard(&l->refs[j], &l->guards[gi]))
-                return false;
-    }
-    return true;
+    return guards_computable(g, l, gi, false);
 }
 
 /* Does reference k's index read a distributed array (A[q[5]][j])?  A
@@ -745,8 +738,7 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
             const request_group *rq = &np->reqs[q];
             if (rq->level == level)
                 keep = !reads_distributed(g, l, rq->ref) && !l->refs[rq->ref].in_macro &&
-                       (rq->vars ? computable_over_values(g, l, rq->guard)
-                                 : guards_anywhere(g, l, rq->guard));
+                       guards_computable(g, l, rq->guard, rq->vars != 0);
         }
         np->kept[level] = keep;
     }

@@ -186,43 +186,6 @@ static bool constant(reader *r, int x, long long *v)
     return x >= 0 && evaluate(cursor_of(r, x), v);
 }
 
-/* k++, ++k, k += 1 or k = k + 1. */
-static bool steps_by_one(reader *r, int inc, CXCursor var)
-{
-    children kids = kids_of(r, inc);
-    char op[16];
-    bool postfix;
-    long long one;
-    switch (kind_of(r, inc)) {
-    case CXCursor_UnaryOperator:
-        if (kids.n != 1 || !names(r, kids.kid[0], var))
-            return false;
-        unary_text(r, inc, kids.kid[0], op, sizeof op, &postfix);
-        return strcmp(op, "++") == 0;
-    case CXCursor_CompoundAssignOperator:
-        if (kids.n != 2 || !names(r, kids.kid[0], var))
-            return false;
-        operator_text(r, &kids, op, sizeof op);
-        return strcmp(op, "+=") == 0 && constant(r, kids.kid[1], &one) && one == 1;
-    case CXCursor_BinaryOperator: {
-        if (kids.n != 2 || !names(r, kids.kid[0], var))
-            return false;
-        operator_text(r, &kids, op, sizeof op);
-        int sum = strip_wrappers(r, kids.kid[1]);
-        children terms = kids_of(r, sum);
-        char plus[16];
-        if (strcmp(op, "=") != 0 || kind_of(r, sum) != CXCursor_BinaryOperator || terms.n != 2)
-            return false;
-        operator_text(r, &terms, plus, sizeof plus);
-        return strcmp(plus, "+") == 0 &&
-               ((names(r, terms.kid[0], var) && constant(r, terms.kid[1], &one) && one == 1) ||
-                (names(r, terms.kid[1], var) && constant(r, terms.kid[0], &one) && one == 1));
-    }
-    default:
-        return false;
-    }
-}
-
 /*
  * An inner loop whose variable's values are known:
  *

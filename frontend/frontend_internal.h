@@ -292,6 +292,8 @@ enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
  * (-1 where the header leaves one out) and body; false when the header
  * cannot be read. */
 bool for_parts(reader *r, int x, int *init, int *cond, int *inc, int *body);
+/* Is node inc `v++`, `++v`, `v += 1` or `v = v + 1` (`1 + v`) of var? */
+bool steps_by_one(reader *r, int inc, CXCursor var);
 
 /* ----------------------------------------------------------- nodes.c */
 
