@@ -9,7 +9,8 @@
  *   - before the first function definition, `#include <hyperdo.h>` and the
  *     host's record of where each distributed array's newest elements are;
  *   - before each function that holds doalls, their node functions: the
- *     SPMD code of Fig. 1d that every processor runs;
+ *     SPMD code of Fig. 1d that every processor runs (after prototypes of
+ *     the pure functions they call that the program declares only later);
  *   - each doall itself becomes the host's side: ship the loop's
  *     environment, bring the arrays it uses to the processors, run it;
  *   - each statement of the sequential code that uses a distributed array
@@ -105,24 +106,6 @@ static void check_loop(gen *g, const hd_loop *l)
             error_at(g, ref->begin, "the elements of '%s' have a type without "
                      "a name ('%s'): give it a typedef or a tag", a->name,
                      a->elem_type);
-        /* A read the body alone can locate is served by a whole copy of
-         * its array (plan.c), which must be the array as the loop found it. */
-        if (!ref->is_write && ref->index_local &&
-            hd_ref_result(g->results, ref)->comm.kind != HD_COMM_LOCAL &&
-            (l->on_table || a->dist == HD_DIST_TABLE || hd_loop_uses(l, ref->array, true)))
-        {
-            if (l->on_table || a->dist == HD_DIST_TABLE)
-                error_at(g, ref->begin, "the index of '%s' uses a variable of the loop "
-                         "body, and the loop runs over an owner table: its reads are "
-                         "requests made before the body runs, which cannot know the "
-                         "variable; write the read without it (one read per neighbour, "
-                         "as tests/e2e/mesh64.c does)", ref->text);
-            else
-                error_at(g, ref->begin, "the index of '%s' uses a variable of the "
-                         "loop body, and the loop writes '%s'; the processor that holds "
-                         "the element must compute it too: write its expression into the "
-                         "index", ref->text, a->name);
-        }
     }
     const hd_ref *home = &l->refs[l->home];
     const hd_expr *home_index = home->home_index ? home->home_index : home->index;
@@ -433,6 +416,40 @@ static void put_prologue(text *t, const gen *g)
     put_map_prologue(t, g);
 }
 
+/* The declarations of the pure functions that the node functions of the
+ * function starting at func_begin call but would not see there: the
+ * program declares them only inside that function or after it
+ * (hd_loop.protos), each written once. */
+static void put_prototypes(text *t, const gen *g, unsigned func_begin)
+{
+    const hd_program *p = g->prog;
+    bool any = false;
+    for (int d = 0; d < p->nloops; d++) {
+        const hd_loop *l = &p->loops[d];
+        if (l->func_begin != func_begin)
+            continue;
+        for (int k = 0; k < l->nprotos; k++) {
+            bool seen = false;
+            for (int e = 0; e <= d && !seen; e++) {
+                const hd_loop *m = &p->loops[e];
+                for (int j = 0; m->func_begin == func_begin && j < (e == d ? k : m->nprotos); j++)
+                    seen |= strcmp(m->protos[j], l->protos[k]) == 0;
+            }
+            if (seen)
+                continue;
+            if (!any)
+                put(t, "/* The pure functions the node functions below call, which "
+                       "the program\n * declares only inside the function that "
+                       "follows them, or after it. */\n");
+            any = true;
+            put(t, l->protos[k]);
+            put(t, "\n");
+        }
+    }
+    if (any)
+        put(t, "\n");
+}
+
 static void put_edit(text *t, gen *g, const edit *e)
 {
     const hd_program *p = g->prog;
@@ -445,6 +462,7 @@ static void put_edit(text *t, gen *g, const edit *e)
     case EDIT_NODES:
         own_line_directive(t, g);
         put(t, "\n");
+        put_prototypes(t, g, e->begin);
         for (int d = 0; d < p->nloops; d++)
             if (p->loops[d].func_begin == e->begin) {
                 maps_set_layouts(g, &p->loops[d]);

@@ -98,6 +98,11 @@ typedef struct {
     int ref;
     int guard;             /* innermost guard of its references, or -1 */
     int level;             /* its round: 1 + the rounds it depends on */
+    uint32_t vars;         /* the inner loop variables with known values its
+                            * index and guards read (hd_loop.inners): one
+                            * element per iteration and combination of
+                            * their values, hd_k<q>[t * per + combination] */
+    long long per;         /* the combinations: the product of their ranges */
 } request_group;
 
 /* References i + c of one array under one guard (c fixed during the

@@ -183,6 +183,26 @@ static void put_site(text *t, const gen *g, const node_plan *np, int s, const bo
  * offset and slot are kept up to date step by step; NULL elsewhere. */
 static void subscript_rewritten(text *t, const gen *g, const void *np, size_t b, size_t e);
 
+/* The combination of the inner variables in vars, numbered from 0 with
+ * the last varying fastest: from their values as C in the body (by name)
+ * or from the inspector's counters hd_x<v> (by_counter). */
+static void put_combination(text *t, const hd_loop *l, uint32_t vars, bool by_counter)
+{
+    put(t, "(hd_index)(0");
+    for (int v = 0; v < l->ninners; v++) {
+        if (!(vars >> v & 1))
+            continue;
+        const hd_inner *in = &l->inners[v];
+        if (by_counter)
+            putf(t, " * %lld + (hd_x%d - %lld)", (long long)(in->hi - in->lo), v, (long long)in->lo);
+        else
+            putf(t, " * %lld + ((long long)(%s) - %lld)", (long long)(in->hi - in->lo), in->name,
+                 (long long)in->lo);
+    }
+    put(t, ")");
+}
+
+
 static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, const body_ctx *body)
 {
     const hd_loop *l = np->loop;
@@ -237,11 +257,19 @@ static void put_ref_value(text *t, const gen *g, const node_plan *np, int k, con
     case WAY_STREAM:
         putf(t, "(*hd_s%d)", rp->group);
         break;
-    case WAY_REQUEST:
-        putf(t, "(*(hd_k%d[hd_t] < 0 ? &hd_l_%s[~hd_k%d[hd_t]] : (const %s *)hd_v%d[hd_k%d[hd_t]]))",
-             rp->group, a, rp->group, elem(g, ref->array), np->reqs[rp->group].level,
-             rp->group);
+    case WAY_REQUEST: {
+        const request_group *rq = &np->reqs[rp->group];
+        text at = { 0 };
+        put(&at, "hd_t");
+        if (rq->vars) {
+            putf(&at, " * %lld + ", rq->per);
+            put_combination(&at, l, rq->vars, false);
+        }
+        putf(t, "(*(hd_k%d[%s] < 0 ? &hd_l_%s[~hd_k%d[%s]] : (const %s *)hd_v%d[hd_k%d[%s]]))",
+             rp->group, at.s, a, rp->group, at.s, elem(g, ref->array), rq->level, rp->group, at.s);
+        free(at.s);
         break;
+    }
     case WAY_WHOLE: {
         /* The subscripts as the body computes them (their own reads
          * rewritten), checked where C may not have reached them. */
@@ -1349,23 +1377,24 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
     putf(t, "\n    /* Requests, round %d: the elements only my iterations can name, asked\n"
             "     * of their owners where C reads them (each element once). */\n", level);
     if (kept) {
-        int nq = 0;
+        long long nq = 0;
         for (int q = 0; q < np->nreqs; q++)
-            nq += np->reqs[q].level == level;
+            nq += np->reqs[q].level == level ? np->reqs[q].per : 0;
         putf(t, "    /* Kept from the last execution while the environment is the same: its\n"
                 "     * indices and guards read nothing else, so the same elements are\n"
                 "     * needed and only the values travel (Chung and Ranka 1990's c_kl). */\n"
                 "    hd_requests *hd_q%d;\n"
                 "    const int hd_again%d = hd_requests_keep(%d, %s, &hd_q%d);\n"
                 "    hd_index *const hd_keys%d = hd_requests_scratch(hd_q%d, "
-                "(size_t)(hd_mine ? hd_mine : 1) * %d * sizeof(hd_index));\n",
+                "(size_t)(hd_mine ? hd_mine : 1) * %lld * sizeof(hd_index));\n",
              level, level, (int)(l - g->prog->loops) * 64 + level,
              np->env ? "hd_env->hd_same" : "1", level, level, level, nq);
-        int at = 0;
+        long long at = 0;
         for (int q = 0; q < np->nreqs; q++)
             if (np->reqs[q].level == level) {
-                putf(t, "    hd_index *const hd_k%d = hd_keys%d + hd_mine * %d;   /* ", q, level,
-                     at++);
+                putf(t, "    hd_index *const hd_k%d = hd_keys%d + hd_mine * %lld;   /* ", q, level,
+                     at);
+                at += np->reqs[q].per;
                 put_commented(t, l->refs[np->reqs[q].ref].text);
                 put(t, " */\n");
             }
@@ -1374,7 +1403,8 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         putf(t, "    hd_requests *const hd_q%d = hd_requests_new();\n", level);
         for (int q = 0; q < np->nreqs; q++)
             if (np->reqs[q].level == level) {
-                putf(t, "    hd_index *const hd_k%d = hd_alloc(hd_mine, sizeof *hd_k%d);   /* ", q, q);
+                putf(t, "    hd_index *const hd_k%d = hd_alloc(hd_mine * %lld, sizeof *hd_k%d);   /* ",
+                     q, np->reqs[q].per, q);
                 put_commented(t, l->refs[np->reqs[q].ref].text);
                 put(t, " */\n");
             }
@@ -1385,6 +1415,32 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         if (rq->level != level)
             continue;
         const hd_ref *ref = &l->refs[rq->ref];
+        const char *outer_in = in;
+        char deeper[256];
+        int opened = 0;
+        if (rq->vars) {
+            /* Once per value of the inner loops' variables it reads, by
+             * their names, as the body has them. */
+            putf(t, "%s{   /* for every value of the inner loops' variables */\n", outer_in);
+            for (int v = 0; v < l->ninners; v++) {
+                if (!(rq->vars >> v & 1))
+                    continue;
+                const hd_inner *iv = &l->inners[v];
+                opened++;
+                putf(t, "%s%*sfor (long long hd_x%d = %lld; hd_x%d < %lld; hd_x%d++) {\n"
+                        "%s%*sconst %s %s = (%s)hd_x%d;\n%s%*s(void)%s;\n",
+                     outer_in, 4 * opened, "", v, (long long)iv->lo, v, (long long)iv->hi, v,
+                     outer_in, 4 * opened + 4, "", iv->type, iv->name, iv->type, v,
+                     outer_in, 4 * opened + 4, "", iv->name);
+            }
+            size_t w = strlen(outer_in);
+            if (w > sizeof deeper - 80)
+                w = sizeof deeper - 80;
+            memcpy(deeper, outer_in, w);
+            memset(deeper + w, ' ', (size_t)(4 * (opened < 16 ? opened : 16) + 4));
+            deeper[w + (size_t)(4 * (opened < 16 ? opened : 16) + 4)] = 0;
+            in = deeper;
+        }
         putf(t, "%s", in);
         if (rq->guard >= 0) {
             put(t, "if (");
@@ -1404,10 +1460,21 @@ static void put_request_round(text *t, const gen *g, const node_plan *np, int le
         put_where(t, g, ref);
         putf(t, ");\n%s    const int hd_from = ", in);
         put_owner(t, g, "hd_e", rq->array);
-        putf(t, ";\n%s    hd_k%d[hd_t] = hd_from == hd_me ? ~", in, q);
+        putf(t, ";\n%s    hd_k%d[hd_t", in, q);
+        if (rq->vars) {
+            putf(t, " * %lld + ", rq->per);
+            put_combination(t, l, rq->vars, true);
+        }
+        put(t, "] = hd_from == hd_me ? ~");
         put_offset(t, g, "hd_e", rq->array);
         putf(t, "\n%s                : hd_request(hd_q%d, %d, hd_from, hd_e);\n%s}\n", in, level,
              g->array_id[rq->array], in);
+        if (rq->vars) {
+            for (int o = opened; o >= 1; o--)
+                putf(t, "%s%*s}\n", outer_in, 4 * o, "");
+            putf(t, "%s}\n", outer_in);
+            in = outer_in;
+        }
     }
     close_coset_loop(t);
     putf(t, "    hd_requests_run(hd_q%d);\n"

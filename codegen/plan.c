@@ -180,7 +180,14 @@ static int add_request_group(gen *g, node_plan *np, int k)
             return q;
     }
     hd_xreserve(&np->reqs, &np->reqs_cap, np->nreqs + 1, sizeof *np->reqs);
-    np->reqs[np->nreqs] = (request_group){ ref->array, k, ref->guard, 0 };
+    np->reqs[np->nreqs] = (request_group){ ref->array, k, ref->guard, 0, 0, 1 };
+    request_group *rq = &np->reqs[np->nreqs];
+    rq->vars = hd_inner_mask(ref->index);
+    for (int gi = ref->guard; gi >= 0; gi = np->loop->guards[gi].parent)
+        rq->vars |= hd_inner_mask(np->loop->guards[gi].cond);
+    for (int v = 0; v < np->loop->ninners; v++)
+        if (rq->vars >> v & 1)
+            rq->per *= np->loop->inners[v].hi - np->loop->inners[v].lo;
     return np->nreqs++;
 }
 
@@ -276,17 +283,24 @@ static bool shift_form(const hd_expr *index)
 }
 
 /* Can every processor compute guard gi's chain: no distributed array and
- * no variable of the body in its conditions? */
-static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
+ * no variable of the body in its conditions (with over_values, none but
+ * the variables of inner loops with known values, which every processor
+ * can run over)? */
+static bool guards_computable(const gen *g, const hd_loop *l, int gi, bool over_values)
 {
     for (; gi >= 0; gi = l->guards[gi].parent) {
-        if (l->guards[gi].uses_locals)
+        if (over_values ? l->guards[gi].uses_plain : l->guards[gi].uses_locals)
             return false;
         for (int j = 0; j < l->nrefs; j++)
             if (is_distributed(g, &l->refs[j]) && in_guard(&l->refs[j], &l->guards[gi]))
                 return false;
     }
     return true;
+}
+
+static bool guards_anywhere(const gen *g, const hd_loop *l, int gi)
+{
+    return guards_computable(g, l, gi, false);
 }
 
 /* Does reference k's index read a distributed array (A[q[5]][j])?  A
@@ -350,12 +364,41 @@ static int level_of(gen *g, node_plan *np, int q, int depth)
  * lists references in the order C evaluates them: an assignment's right
  * side before its target), and not a variable of the body, which has a
  * value only while the body runs. */
+static bool request_over_values(const hd_loop *l, int k);
+
 static void check_request(gen *g, const node_plan *np, int k)
 {
     const hd_loop *l = np->loop;
     const hd_ref *ref = &l->refs[k];
+    const hd_array *a = &g->prog->arrays[ref->array];
+    bool over_values = request_over_values(l, k);
+    if (ref->in_jump_loop) {
+        error_at(g, ref->begin, "'%s' is read inside a loop that a break or continue may "
+                 "leave early, so C may not reach it; the element comes from another "
+                 "processor, asked for before the body runs, and %s: read it outside "
+                 "that loop, or without the break", ref->text,
+                 l->on_table || a->dist == HD_DIST_TABLE
+                     ? "the loop runs over an owner table (no whole copy of the array)"
+                     : "the loop writes the array (no whole copy of it)");
+        return;
+    }
+    if (ref->index_local && !over_values) {
+        if (l->on_table || a->dist == HD_DIST_TABLE)
+            error_at(g, ref->begin, "the index of '%s' uses a variable of the loop "
+                     "body, and the loop runs over an owner table: its reads are "
+                     "requests made before the body runs, which know only the doall's "
+                     "variable and the values of inner loops over constant bounds; "
+                     "write the read without it (one read per neighbour, as "
+                     "tests/e2e/mesh64.c does)", ref->text);
+        else
+            error_at(g, ref->begin, "the index of '%s' uses a variable of the "
+                     "loop body, and the loop writes '%s'; the processor that holds "
+                     "the element must compute it too: write its expression into the "
+                     "index", ref->text, a->name);
+        return;
+    }
     for (int gi = ref->guard; gi >= 0; gi = l->guards[gi].parent)
-        if (l->guards[gi].uses_locals) {
+        if (l->guards[gi].uses_locals && !(over_values && !l->guards[gi].uses_plain)) {
             error_at(g, ref->begin, "'%s' is read only where the condition at line %d "
                      "holds, and that condition uses a variable of the loop body; the "
                      "element comes from another processor, which is asked before the "
@@ -408,6 +451,36 @@ static bool guard_reads_body(const hd_loop *l, int gi)
     return false;
 }
 
+/* The combinations of inner variables a request over them asks for, per
+ * iteration, at most (each one a ticket). */
+#define MAX_PER_ITERATION (1LL << 16)
+
+/* Can reference k be asked for before the loop, once per iteration and
+ * value of the inner loop variables it reads (a neighbour loop over a
+ * mesh, for (k = 0; k < 8; k++) ... v[nb[i][k]])?  When its index and
+ * guards read no other variable of the body, no break or continue may
+ * skip it, and the values are few. */
+static bool request_over_values(const hd_loop *l, int k)
+{
+    const hd_ref *ref = &l->refs[k];
+    if (ref->index_plain || ref->in_jump_loop)
+        return false;
+    uint32_t vars = hd_inner_mask(ref->index);
+    for (int gi = ref->guard; gi >= 0; gi = l->guards[gi].parent) {
+        if (l->guards[gi].uses_plain)
+            return false;
+        vars |= hd_inner_mask(l->guards[gi].cond);
+    }
+    long long per = 1;
+    for (int v = 0; v < l->ninners; v++)
+        if (vars >> v & 1) {
+            per *= l->inners[v].hi - l->inners[v].lo;
+            if (per > MAX_PER_ITERATION)
+                return false;
+        }
+    return true;
+}
+
 /* May reference k, which no processor can ask for before the loop, be
  * read from a whole copy of its array?  Only when the loop does not write
  * the array (the copy is the array before the loop, as every read sees it
@@ -419,7 +492,10 @@ static bool may_be_whole(const gen *g, const hd_loop *l, int k)
     if (l->on_table || g->prog->arrays[ref->array].dist == HD_DIST_TABLE ||
         hd_loop_uses(l, ref->array, true))
         return false;
-    return ref->index_local || reads_body(ref->index) || guard_reads_body(l, ref->guard);
+    /* A read a break or continue may skip is not asked for before the
+     * loop: its element may not exist where C does not reach it. */
+    return ref->index_local || reads_body(ref->index) || guard_reads_body(l, ref->guard) ||
+           ref->in_jump_loop;
 }
 
 /* Is reference ref's element inside its array at every iteration of 0 ..
@@ -582,7 +658,8 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
      * index or guard reads it (requests are decided before streams are
      * read). */
     for (int k = 0; k < l->nrefs; k++)
-        if (np->refs[k].way == WAY_REQUEST && !l->on_table && shift_form(l->refs[k].index) &&
+        if (np->refs[k].way == WAY_REQUEST && !l->on_table && !l->refs[k].index_local &&
+            !l->refs[k].in_jump_loop && shift_form(l->refs[k].index) &&
             g->prog->arrays[l->refs[k].array].dist != HD_DIST_TABLE &&
             guards_anywhere(g, l, l->refs[k].guard) && !reads_distributed(g, l, k))
             np->refs[k].way = WAY_STREAM;
@@ -669,8 +746,8 @@ bool plan_doall(gen *g, const hd_loop *l, node_plan *np)
         for (int q = 0; q < np->nreqs && keep; q++) {
             const request_group *rq = &np->reqs[q];
             if (rq->level == level)
-                keep = !reads_distributed(g, l, rq->ref) && guards_anywhere(g, l, rq->guard) &&
-                       !l->refs[rq->ref].in_macro;
+                keep = !reads_distributed(g, l, rq->ref) && !l->refs[rq->ref].in_macro &&
+                       guards_computable(g, l, rq->guard, rq->vars != 0);
         }
         np->kept[level] = keep;
     }

@@ -17,6 +17,7 @@ bool is_local(reader *r, CXCursor decl)
 }
 
 static bool mentions_local(reader *r, int x);
+static bool mentions_plain(reader *r, int x);
 
 static void add_ref(reader *r, int x, bool is_write)
 {
@@ -81,7 +82,8 @@ static void add_ref(reader *r, int x, bool is_write)
     ref->text = source_text(r, x);
     ref->subs = hd_xcalloc((size_t)nsubs, sizeof *ref->subs);
     for (int d = 0; d < nsubs; d++)
-        ref->index_local |= mentions_local(r, subs[d]);
+        ref->index_local |= mentions_local(r, subs[d]),
+        ref->index_plain |= mentions_plain(r, subs[d]);
     /* For the code generator, which rewrites references in the text: the
      * subscripts' texts, and whether a macro wrote the reference. */
     for (int d = 0; r->opt->host_code && d < nsubs; d++) {
@@ -134,31 +136,6 @@ static void add_ref(reader *r, int x, bool is_write)
     ref->index = flat;   /* its map is worked out with the owners */
 }
 
-static bool is_pure_math(const char *name)
-{
-    static const char *const names[] = {
-        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-        "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log",
-        "log2", "log10", "log1p", "sqrt", "cbrt", "hypot", "pow", "fabs",
-        "floor", "ceil", "round", "trunc", "rint", "nearbyint", "fmod",
-        "remainder", "fmin", "fmax", "fdim", "fma", "copysign", "ldexp",
-        "scalbn", "erf", "erfc", "tgamma", "lgamma", "abs", "labs", "llabs",
-    };
-    char base[32];
-    size_t n = strlen(name);
-    if (n >= sizeof base)
-        return false;
-    memcpy(base, name, n + 1);
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        size_t m = strlen(names[k]);
-        if (strcmp(base, names[k]) == 0 ||
-            (n == m + 1 && strncmp(base, names[k], m) == 0 &&
-             (base[m] == 'f' || base[m] == 'l')))
-            return true;
-    }
-    return false;
-}
-
 static void walk_rvalue(reader *r, int x);
 static bool member_of(reader *r, int x, int *base);
 
@@ -176,28 +153,10 @@ static bool local_array(reader *r, int x)
            is_local(r, clang_getCursorReferenced(cursor_of(r, at)));
 }
 
+/* Which functions a body may call: purity.c. */
 static void check_call(reader *r, CXCursor c)
 {
-    CXCursor callee = clang_getCursorReferenced(c);
-    char *name = spelling(callee);
-    int nargs;
-    bool ok = false;
-    if (name && hd_helper_lookup(name, &nargs) >= 0) {
-        CXFile f;
-        clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
-        CXString fname = clang_getFileName(f);
-        const char *fn = clang_getCString(fname);
-        size_t fl = fn ? strlen(fn) : 0;
-        ok = fl >= 14 && strcmp(fn + fl - 14, "hyperdo/bits.h") == 0;
-        clang_disposeString(fname);
-    }
-    if (!ok && name && is_pure_math(name))
-        ok = clang_Location_isInSystemHeader(clang_getCursorLocation(callee));
-    if (!ok)
-        error_at(r, c, "a doall body may call only the helpers of "
-                 "hyperdo/bits.h and pure math.h functions; '%s' is neither",
-                 name && *name ? name : "this function");
-    free(name);
+    check_body_call(r, c);
 }
 
 /* A variable of the enclosing scope read in the body: the code generator
@@ -243,6 +202,20 @@ static bool mentions_local(reader *r, int x)
     return false;
 }
 
+/* ... one that is not an active inner loop variable with known values? */
+static bool mentions_plain(reader *r, int x)
+{
+    if (kind_of(r, x) == CXCursor_DeclRefExpr) {
+        CXCursor decl = clang_getCursorReferenced(cursor_of(r, x));
+        if (is_local(r, decl) && !inner_variable(r, decl))
+            return true;
+    }
+    for (int at = r->nodes[x].first; at >= 0; at = r->nodes[at].next)
+        if (mentions_plain(r, at))
+            return true;
+    return false;
+}
+
 /* A new guard: what follows is evaluated only when the condition at
  * node cond is nonzero (when) or zero (!when), inside the current part.
  * Returns its index. */
@@ -262,6 +235,7 @@ int add_guard(reader *r, int cond, bool when)
     g->parent = r->guard;
     g->cond = expr_of(r, cond);
     g->uses_locals = mentions_local(r, cond);
+    g->uses_plain = mentions_plain(r, cond);
     return l->nguards++;
 }
 
@@ -349,8 +323,8 @@ static void walk_subscripts(reader *r, int x)
  * An expression the body evaluates:
  *
  *   rvalue = a C expression without assignments, ++, --, unary * and &,
- *            statement expressions and blocks, whose calls are of the
- *            helpers of hyperdo/bits.h and pure math.h functions only
+ *            statement expressions and blocks, whose calls are of pure
+ *            functions only (purity.c)
  *
  * every array element it reads a reference (add_ref), under the guard of
  * the part of ?:, && or || it is in.

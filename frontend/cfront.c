@@ -40,11 +40,14 @@ static void free_reader(reader *r)
     free(r->ctrl);
     free(r->flows);
     free(r->header_nodes);
+    free(r->body_loops);
+    free(r->open_loops);
     free(r->red_decls);
     free(r->red_self);
     free(r->nodes);
     free(r->open);
     free(r->stdin_text);
+    free_purity(r);
     if (r->tu)
         clang_disposeTranslationUnit(r->tu);
 }

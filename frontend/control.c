@@ -93,6 +93,11 @@ void resolve_headers(reader *r)
 {
     hd_loop *l = r->loop;
     int na = r->prog->narrays, nl = r->nlocals;
+    for (int k = 0; k < l->nrefs; k++)
+        for (int b = 0; b < r->nbody_loops; b++)
+            if (r->body_loops[b].jumps && l->refs[k].begin >= r->body_loops[b].begin &&
+                l->refs[k].end <= r->body_loops[b].end)
+                l->refs[k].in_jump_loop = true;
     if (!l->nheaders)
         return;
     /* taint[v * na + a]: variable v's value may depend on array a. */
@@ -181,43 +186,6 @@ static bool constant(reader *r, int x, long long *v)
     return x >= 0 && evaluate(cursor_of(r, x), v);
 }
 
-/* k++, ++k, k += 1 or k = k + 1. */
-static bool steps_by_one(reader *r, int inc, CXCursor var)
-{
-    children kids = kids_of(r, inc);
-    char op[16];
-    bool postfix;
-    long long one;
-    switch (kind_of(r, inc)) {
-    case CXCursor_UnaryOperator:
-        if (kids.n != 1 || !names(r, kids.kid[0], var))
-            return false;
-        unary_text(r, inc, kids.kid[0], op, sizeof op, &postfix);
-        return strcmp(op, "++") == 0;
-    case CXCursor_CompoundAssignOperator:
-        if (kids.n != 2 || !names(r, kids.kid[0], var))
-            return false;
-        operator_text(r, &kids, op, sizeof op);
-        return strcmp(op, "+=") == 0 && constant(r, kids.kid[1], &one) && one == 1;
-    case CXCursor_BinaryOperator: {
-        if (kids.n != 2 || !names(r, kids.kid[0], var))
-            return false;
-        operator_text(r, &kids, op, sizeof op);
-        int sum = strip_wrappers(r, kids.kid[1]);
-        children terms = kids_of(r, sum);
-        char plus[16];
-        if (strcmp(op, "=") != 0 || kind_of(r, sum) != CXCursor_BinaryOperator || terms.n != 2)
-            return false;
-        operator_text(r, &terms, plus, sizeof plus);
-        return strcmp(plus, "+") == 0 &&
-               ((names(r, terms.kid[0], var) && constant(r, terms.kid[1], &one) && one == 1) ||
-                (names(r, terms.kid[1], var) && constant(r, terms.kid[0], &one) && one == 1));
-    }
-    default:
-        return false;
-    }
-}
-
 /*
  * An inner loop whose variable's values are known:
  *
@@ -270,7 +238,8 @@ static int known_variable(reader *r, int loop, int init, int cond, int inc, int 
     hd_loop *l = r->loop;
     l->inners = hd_xrealloc(l->inners, (size_t)(l->ninners + 1) * sizeof *l->inners);
     position pos = cursor_pos(r, cursor_of(r, loop));
-    l->inners[l->ninners] = (hd_inner){ spelling(var), lo, hi > lo ? hi : lo, pos.line, pos.col };
+    l->inners[l->ninners] = (hd_inner){ spelling(var), type_text(clang_getCursorType(var)), lo,
+                                        hi > lo ? hi : lo, pos.line, pos.col };
     r->inner_decls[r->ninner_decls] = var;
     r->inner_active[r->ninner_decls++] = false;
     return l->ninners++;
@@ -302,22 +271,41 @@ static void add_header(reader *r, int at, const int *parts, int nparts)
     l->nheaders++;
 }
 
-/* The body of an inner loop, run while cond holds (cond < 0: until a
- * break), with var (-1: none) taking its known values. */
-static void walk_loop_body(reader *r, int cond, int body, int inc, int var)
+/* Loop x of the body opens (its breaks and continues are its own until
+ * it closes). */
+static void open_loop(reader *r, int x)
+{
+    node *ext = extent_of(r, x);
+    hd_xreserve(&r->body_loops, &r->body_loops_cap, r->nbody_loops + 1, sizeof *r->body_loops);
+    r->body_loops[r->nbody_loops] = (struct body_loop){ ext->begin, ext->end, false };
+    hd_xreserve(&r->open_loops, &r->open_loops_cap, r->nopen_loops + 1, sizeof *r->open_loops);
+    r->open_loops[r->nopen_loops++] = r->nbody_loops++;
+    r->inner_depth++;
+}
+
+static void close_loop(reader *r)
+{
+    r->nopen_loops--;
+    r->inner_depth--;
+}
+
+/* The body of loop x, run while cond holds (cond < 0: until a break),
+ * with var (-1: none) taking its known values, which its condition's
+ * guard already reads. */
+static void walk_loop_body(reader *r, int x, int cond, int body, int inc, int var)
 {
     int outer = r->guard;
+    if (var >= 0)
+        r->inner_active[var] = true;
     if (cond >= 0) {
         push_ctrl(r, cond);
         r->guard = add_guard(r, cond, true);
     }
-    if (var >= 0)
-        r->inner_active[var] = true;
-    r->inner_depth++;
+    open_loop(r, x);
     walk_statement(r, body);
     if (inc >= 0)
         walk_statement(r, inc);
-    r->inner_depth--;
+    close_loop(r);
     if (var >= 0)
         r->inner_active[var] = false;
     if (cond >= 0)
@@ -366,7 +354,7 @@ bool walk_control(reader *r, int x)
         add_header(r, cond >= 0 ? cond : x, parts, 3);
         if (cond >= 0)
             walk_operand(r, cond);
-        walk_loop_body(r, cond, body, inc, var);
+        walk_loop_body(r, x, cond, body, inc, var);
         return true;
     }
     case CXCursor_WhileStmt:
@@ -374,7 +362,7 @@ bool walk_control(reader *r, int x)
             return false;
         add_header(r, kids.kid[0], &kids.kid[0], 1);
         walk_operand(r, kids.kid[0]);
-        walk_loop_body(r, kids.kid[0], kids.kid[1], -1, -1);
+        walk_loop_body(r, x, kids.kid[0], kids.kid[1], -1, -1);
         return true;
     case CXCursor_DoStmt:
         if (kids.n != 2)
@@ -382,18 +370,20 @@ bool walk_control(reader *r, int x)
         /* The body runs once before the condition is first evaluated. */
         add_header(r, kids.kid[1], &kids.kid[1], 1);
         push_ctrl(r, kids.kid[1]);
-        r->inner_depth++;
+        open_loop(r, x);
         walk_statement(r, kids.kid[0]);
-        r->inner_depth--;
+        close_loop(r);
         walk_operand(r, kids.kid[1]);
         r->nctrl--;
         return true;
     case CXCursor_BreakStmt:
     case CXCursor_ContinueStmt:
-        if (!r->inner_depth)
+        if (!r->nopen_loops)
             error_at(r, c, "'%s' outside an inner loop of a doall body: the doall's "
                      "iterations all run, each once; write the rest of the body under "
                      "an 'if'", kind_of(r, x) == CXCursor_BreakStmt ? "break" : "continue");
+        else
+            r->body_loops[r->open_loops[r->nopen_loops - 1]].jumps = true;
         return true;
     default:
         return false;

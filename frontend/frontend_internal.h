@@ -14,6 +14,7 @@
  *   nodes.c          the recorded syntax tree of the loop being read;
  *   bodies.c         the walk of a doall body: references, guards, outer
  *                    variables;
+ *   purity.c         the functions a body may call: which are pure;
  *   reductions.c     the body's writes of outer variables: reductions, or
  *                    errors;
  *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
@@ -110,6 +111,9 @@ typedef struct {
     unsigned begin, end;       /* their offsets (expansion locations) */
 } node;
 
+/* What purity.c knows of a function of the program (its verdict). */
+struct purity_entry;
+
 /* An array declaration seen in a doall body. */
 typedef struct {
     CXCursor decl;
@@ -198,9 +202,19 @@ typedef struct {
         int header, node;
     } *header_nodes;
     int nheader_nodes, header_nodes_cap;
+    struct body_loop {         /* a loop of the body: its text, and whether a
+                                * break or continue leaves it early */
+        unsigned begin, end;
+        bool jumps;
+    } *body_loops;
+    int nbody_loops, body_loops_cap;
+    int *open_loops;           /* the loops around the walk (body_loops) */
+    int nopen_loops, open_loops_cap;
     unsigned *skipped;         /* begin, end of each region of the input the
                                 * preprocessor skipped (#if 0 ...) */
     int nskipped, skipped_cap;
+    struct purity_entry *purity; /* the functions checked for purity */
+    int npurity, purity_cap;
 } reader;
 
 /* Where a location is expanded in its file. */
@@ -281,6 +295,8 @@ enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
  * (-1 where the header leaves one out) and body; false when the header
  * cannot be read. */
 bool for_parts(reader *r, int x, int *init, int *cond, int *inc, int *body);
+/* Is node inc `v++`, `++v`, `v += 1` or `v = v + 1` (`1 + v`) of var? */
+bool steps_by_one(reader *r, int inc, CXCursor var);
 
 /* ----------------------------------------------------------- nodes.c */
 
@@ -333,12 +349,24 @@ bool walk_control(reader *r, int x);
  * declares: 1 + its index in loop->inners, or 0. */
 int inner_variable(reader *r, CXCursor decl);
 /* Once the body is walked: what each inner loop's header reads
- * (loop->headers), through the variables of the body. */
+ * (loop->headers), through the variables of the body; which references
+ * are inside a loop a break or continue may leave early. */
 void resolve_headers(reader *r);
 /* An assignment of the body to a variable of it, target node `target`
  * (a local scalar, or an element of a local array) from node `from`
  * (-1: none), recorded for resolve_headers. */
 void note_flow(reader *r, int target, int from);
+
+/* ---------------------------------------------------------- purity.c */
+
+/* A call in a doall body (its index expressions and guards too): an error
+ * at it unless it calls a helper of hyperdo/bits.h, a pure function of
+ * math.h or complex.h, or a function of the translation unit that is
+ * pure, checked through its body and those of the functions it calls
+ * (hd_loop.protos gets its declaration where the node code needs it). */
+void check_body_call(reader *r, CXCursor call);
+/* What the checks remembered. */
+void free_purity(reader *r);
 
 /* ------------------------------------------------------ reductions.c */
 

@@ -189,8 +189,11 @@ static hd_expr *call_expr(reader *r, int x, int bits, bool sg)
             return expr_with_kids(r, e, args, nargs);
         }
     }
-    e = opaque_expr(bits, sg, "the value of '%s(...)' is not known at compile time",
-                    name ? name : "?");
+    /* A pure function of the program or the library (purity.c checks the
+     * call): evaluated when the loop runs, a general communication. */
+    e = opaque_expr(bits, sg, "the index calls '%s', whose value is known only when "
+                    "the loop runs: of the calls, only the helpers of hyperdo/bits.h "
+                    "are read as GF(2) maps", name && *name ? name : "a function");
     free(name);
     return e;
 }

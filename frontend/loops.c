@@ -61,25 +61,31 @@ static bool evaluates_to(reader *r, int x, long long want)
     return evaluate(cursor_of(r, x), &v) && v == want;
 }
 
-/* `i++`, `++i`, `i += 1` or `i = i + 1`. */
-static bool canonical_increment(reader *r, int inc)
+static bool names_var(reader *r, int x, CXCursor var)
+{
+    x = strip_wrappers(r, x);
+    return kind_of(r, x) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(cursor_of(r, x)), var);
+}
+
+bool steps_by_one(reader *r, int inc, CXCursor var)
 {
     children kids = kids_of(r, inc);
     char op[16];
     bool postfix;
     switch (kind_of(r, inc)) {
     case CXCursor_UnaryOperator:
-        if (kids.n != 1 || !is_loop_var(r, kids.kid[0]))
+        if (kids.n != 1 || !names_var(r, kids.kid[0], var))
             return false;
         unary_text(r, inc, kids.kid[0], op, sizeof op, &postfix);
         return strcmp(op, "++") == 0;
     case CXCursor_CompoundAssignOperator:
-        if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
+        if (kids.n != 2 || !names_var(r, kids.kid[0], var))
             return false;
         operator_text(r, &kids, op, sizeof op);
         return strcmp(op, "+=") == 0 && evaluates_to(r, kids.kid[1], 1);
     case CXCursor_BinaryOperator: {
-        if (kids.n != 2 || !is_loop_var(r, kids.kid[0]))
+        if (kids.n != 2 || !names_var(r, kids.kid[0], var))
             return false;
         operator_text(r, &kids, op, sizeof op);
         int sum = strip_wrappers(r, kids.kid[1]);
@@ -90,8 +96,8 @@ static bool canonical_increment(reader *r, int inc)
             return false;
         operator_text(r, &terms, plus, sizeof plus);
         return strcmp(plus, "+") == 0 &&
-               ((is_loop_var(r, terms.kid[0]) && evaluates_to(r, terms.kid[1], 1)) ||
-                (is_loop_var(r, terms.kid[1]) && evaluates_to(r, terms.kid[0], 1)));
+               ((names_var(r, terms.kid[0], var) && evaluates_to(r, terms.kid[1], 1)) ||
+                (names_var(r, terms.kid[1], var) && evaluates_to(r, terms.kid[0], 1)));
     }
     default:
         return false;
@@ -332,7 +338,7 @@ static bool read_loop_header(reader *r, int loop, int *body)
      * its body under lo <= i && i < hi, a guard like any other. */
     if (!(lo_known && lo == 0 && hi_known && (l->trip == hi || (hi & (hi - 1)) == 0)))
         add_range_guard(r, start, lo_known, lo, ck.kid[1], hi_known, hi, bits, sg);
-    if (!canonical_increment(r, inc)) {
+    if (!steps_by_one(r, inc, r->loop_var)) {
         error_at(r, cursor_of(r, inc), "a doall loop must step by one: %s",
                  canonical_form);
         return false;
@@ -449,6 +455,8 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nctrl = 0;
     r->nflows = 0;
     r->nheader_nodes = 0;
+    r->nbody_loops = 0;
+    r->nopen_loops = 0;
     r->doall = pr;
     size_t line_start = pr->offset;
     while (line_start > 0 && r->src[line_start - 1] != '\n')

@@ -50,8 +50,10 @@ void hd_loop_free(hd_loop *l)
         free(l->guards[j].text);
     }
     free(l->guards);
-    for (int j = 0; j < l->ninners; j++)
+    for (int j = 0; j < l->ninners; j++) {
         free(l->inners[j].name);
+        free(l->inners[j].type);
+    }
     free(l->inners);
     for (int j = 0; j < l->nheaders; j++) {
         free(l->headers[j].arrays);
@@ -73,6 +75,9 @@ void hd_loop_free(hd_loop *l)
     }
     free(l->reds);
     free(l->sites);
+    for (int j = 0; j < l->nprotos; j++)
+        free(l->protos[j]);
+    free(l->protos);
 }
 
 const char *hd_red_op_text(hd_red_op op)

@@ -418,6 +418,8 @@ typedef struct {
                              * (opaque where it is not known when
                              * translating) */
     bool uses_locals;       /* it reads a variable declared in the body */
+    bool uses_plain;        /* ... one that is not an inner loop variable
+                             * with known values (hd_inner) */
     bool unevaluated;       /* the operand of sizeof or _Alignof, which C
                              * never evaluates: cond is 0, the text empty */
     char *text;             /* a condition the file does not spell (a doall's
@@ -454,6 +456,11 @@ typedef struct {
     bool uses_vars;         /* its index reads inner loop variables */
     bool index_local;       /* its subscripts read a variable of the body
                              * (known only while the body runs) */
+    bool index_plain;       /* ... one that is not an inner loop variable
+                             * with known values (hd_inner) */
+    bool in_jump_loop;      /* it is inside a loop of the body that a break
+                             * or continue may leave early: C may not reach
+                             * it although its guards hold */
     hd_expr *home_index;    /* the home (hd_loop.home) when uses_vars: its
                              * index at the inner variables' first values,
                              * whose owner is the iteration's (the analysis
@@ -466,6 +473,7 @@ typedef struct {
  * analysed for each of them (docs/annotations.md, "Statements"). */
 typedef struct {
     char *name;
+    char *type;             /* its type, as written, without qualifiers */
     int64_t lo, hi;
     int line, col;          /* of its for keyword */
 } hd_inner;
@@ -594,6 +602,10 @@ typedef struct {
     bool range_checked;     /* its bounds are known only at run time: the node
                              * code checks lo .. hi - 1 lies in 0 .. 2^k - 1 */
     char *lo_text, *hi_text; /* lo and hi as C (range_guard >= 0) */
+    int nprotos;            /* declarations of the pure functions its body */
+    char **protos;          /* calls that the node code, written before its
+                             * function, would not see: "static inline
+                             * double sq(double x);" (hd_c_options.host_code) */
 } hd_loop;
 
 /* The iterations doall l runs, lo .. hi - 1: each a constant where

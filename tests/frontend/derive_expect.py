@@ -492,6 +492,13 @@ CORPUS['general.c'] = dict(
            loop(8, 'i', 'e[i]', [G('a[(i << s) & 255]', "'s', which is not a compile-time constant")]),
            loop(8, 'i', 'f[i]', ['a[i ^ 64]'])])
 
+CORPUS['calls.c'] = dict(
+    n=8, ns={},
+    arrays={x: A(E256) for x in 'abc'},
+    loops=[loop(8, 'i', 'b[i]', ['a[i ^ 1]', 'a[i]']),
+           loop(8, 'i', 'c[i]', [G('a[scramble(i)]', "the index calls 'scramble', whose "
+                                   "value is known only when the loop runs"), 'a[i]'])])
+
 EX5 = ['diag', 'anti', 'cw', 'ccw', 'vert', 'horiz', 'r180', 'scale', 'fft',
        'rows', 'cols']
 EX5_READS = ['img[i & 15][i >> 4]',

@@ -1019,10 +1019,10 @@ typedef struct {
 } rejection;
 
 static const rejection rejections[] = {
-    { "start != 0", PROLOGUE
+    { "start below 0", PROLOGUE
       "#pragma hyperdo doall\n"
-      "    for (int i = @1; i < 256; i++)\n"
-      "        b[i] = r[i];\n}\n", "start at 0" },
+      "    for (int i = @-1; i < 255; i++)\n"
+      "        b[i + 1] = r[i + 1];\n}\n", "not start below 0" },
     { "<=", PROLOGUE
       "#pragma hyperdo doall\n"
       "    for (int i = 0; @i <= 255; i++)\n"
@@ -1035,14 +1035,14 @@ static const rejection rejections[] = {
       "#pragma hyperdo doall\n"
       "    for (int i = 0; i < 256; @i--)\n"
       "        b[i] = r[i];\n}\n", "step by one" },
-    { "bound 100", PROLOGUE
+    { "bound reads an array", PROLOGUE
       "#pragma hyperdo doall\n"
-      "    for (int i = 0; i < @100; i++)\n"
-      "        b[i] = r[i];\n}\n", "not a power of two" },
-    { "non-constant bound", PROLOGUE
+      "    for (int i = 0; i < @w[0]; i++)\n"
+      "        b[i] = r[i];\n}\n", "only constants and integer variables" },
+    { "run-time bound, no x[i] written", PROLOGUE
       "#pragma hyperdo doall\n"
       "    for (int i = 0; i < @m; i++)\n"
-      "        b[i] = r[i];\n}\n", "constant expression" },
+      "        b[i ^ 1] = r[i];\n}\n", "constant expression, or the loop must write" },
     { "bound too big for the type", PROLOGUE
       "#pragma hyperdo doall\n"
       "    for (unsigned char i = 0; i < @256; i++)\n"

@@ -1,4 +1,4 @@
-// expect: 13:16: error: the index of 'b[k]' uses a variable of the loop body, and the loop writes 'b'
+// expect: 13:16: error: 'b' is written in this doall, so the element 'b[k]' reads must be known when translating
 // rejected: k is declared in the body, so only the iteration's processor
 // knows the element; a whole copy of b could serve it, but the loop writes
 // b, and the copy would miss what earlier iterations wrote
