@@ -204,9 +204,16 @@ static void choose_reduction_homes(reader *r)
             for (int s = 0; s < l->nsites && !at; s++)
                 if (l->sites[s].red == j)
                     at = l->sites[s].begin;
-            hd_report(&r->d, HD_ERROR, at, red->line, "this doall reduces into the "
-                      "elements of '%s', which is not distributed: give it 2^k elements, "
-                      "k >= %d, or name it in '#pragma hyperdo distribute'", a->name, p->n);
+            if (a->dist == HD_DIST_TABLE)
+                hd_report(&r->d, HD_ERROR, at, red->line, "this doall reduces into the "
+                          "elements of '%s', which is %s: reductions into arrays of any "
+                          "extent, a table's or a pointer's are not supported yet (their "
+                          "owners are no GF(2) layout for HISTOGRAM's blocks)", a->name,
+                          a->pointer ? "a pointer's" : "spread or distributed by a table");
+            else
+                hd_report(&r->d, HD_ERROR, at, red->line, "this doall reduces into the "
+                          "elements of '%s', which is not distributed: give it 2^k elements, "
+                          "k >= %d, or name it in '#pragma hyperdo distribute'", a->name, p->n);
         }
         if (l->home == NO_WRITES && reduction_home(p, l) >= 0)
             l->home = reduction_home(p, l);
