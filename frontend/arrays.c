@@ -1,6 +1,10 @@
 /*
- * arrays.c — the arrays the doalls use (hd_array) and, once the cube's
- * dimension is known, their distributions.
+ * arrays.c — the arrays the doalls use (hd_array): arrays of constant
+ * size, and pointers that a distribute pragma names with their extent
+ * (docs/annotations.md, "Pointers and the heap"); and, once the cube's
+ * dimension is known, their distributions: GF(2) layouts, tables, and
+ * spreads of any extent (HPF's BLOCK and CYCLIC, "Arrays of any
+ * extent").
  */
 #include "frontend_internal.h"
 
@@ -67,7 +71,7 @@ static const pragma *pointer_pragma(reader *r, const char *name, unsigned scope,
  * elements are the host's, so it escapes: it is sent before and brought
  * back after every doall that uses it.
  */
-static int pointer_array(reader *r, CXCursor decl, CXType t)
+static int pointer_array(reader *r, CXCursor decl)
 {
     CXType elem = clang_getPointeeType(clang_getCursorType(decl));
     CXType canon = clang_getCanonicalType(elem);
@@ -76,7 +80,6 @@ static int pointer_array(reader *r, CXCursor decl, CXType t)
         canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto ||
         canon.kind == CXType_Void || clang_Type_getSizeOf(elem) <= 0)
         return -1;
-    (void)t;
     bool global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                   CXCursor_TranslationUnit;
     position pos = cursor_pos(r, decl);
@@ -125,7 +128,7 @@ int array_of(reader *r, CXCursor decl)
     memset(&a, 0, sizeof a);
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
     if (t.kind == CXType_Pointer)
-        return pointer_array(r, decl, t);
+        return pointer_array(r, decl);
     a.log2_size = 0;
     while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
         long long ext = clang_getArraySize(t);

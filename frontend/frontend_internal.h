@@ -18,7 +18,9 @@
  *   reductions.c     the body's writes of outer variables: reductions, or
  *                    errors;
  *   index_exprs.c    index expressions (hd_expr) from recorded nodes;
- *   arrays.c         the arrays the doalls use, and their distributions;
+ *   arrays.c         the arrays the doalls use (pointers named with their
+ *                    extent among them), and their distributions, spreads
+ *                    of any extent included;
  *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
  *                    doall each one holds from, and their checks once n
  *                    is known;
