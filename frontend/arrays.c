@@ -9,26 +9,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Do two cursors declare the same array?  In a program of several
+ * files a header's `extern` declaration and the file's definition are
+ * one array (the canonical declaration says); a file alone compares the
+ * declarations references name. */
+static bool same_declaration(const reader *r, CXCursor a, CXCursor b)
+{
+    if (r->files)
+        return clang_equalCursors(clang_getCanonicalCursor(a), clang_getCanonicalCursor(b));
+    return clang_equalCursors(a, b);
+}
+
+static void add_extent(hd_array *a, long long ext)
+{
+    a->extent[a->ndims++] = ext;
+    if (a->log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
+        a->log2_size += __builtin_ctzll((unsigned long long)ext);
+    else
+        a->log2_size = -1;
+}
+
+static bool is_array_kind(enum CXTypeKind k)
+{
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray;
+}
+
 int array_of(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
-        if (clang_equalCursors(r->decls[k].decl, decl))
+        if (same_declaration(r, r->decls[k].decl, decl))
             return r->decls[k].index;
     hd_program *p = r->prog;
     hd_array a;
     memset(&a, 0, sizeof a);
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
     a.log2_size = 0;
-    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
-        long long ext = clang_getArraySize(t);
-        a.extent[a.ndims++] = ext;
-        if (a.log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
-            a.log2_size += __builtin_ctzll((unsigned long long)ext);
-        else
-            a.log2_size = -1;
+    if (t.kind == CXType_IncompleteArray) {
+        /* extern double x[]; in a program of several files: the extent
+         * comes from a declaration of another file that gives it. */
+        long long outer;
+        if (!extent_elsewhere(r, decl, &outer))
+            return -1;
+        add_extent(&a, outer);
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     }
-    if (a.ndims == 0 || t.kind == CXType_ConstantArray)
+    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
+        add_extent(&a, clang_getArraySize(t));
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    }
+    if (a.ndims == 0 || is_array_kind(t.kind))
         return -1;
     a.size = 1;
     for (int d = 0; d < a.ndims; d++)
@@ -38,11 +67,12 @@ int array_of(reader *r, CXCursor decl)
     /* Map pragmas resolve names by scope (maps.c). */
     a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                   CXCursor_TranslationUnit;
+    a.external = a.is_global && clang_getCursorLinkage(decl) == CXLinkage_External;
     /* The element's type: its size prices the messages (analysis's
      * choice of collectives) for analyze and translate alike. */
     CXType elem = clang_getCursorType(decl);
-    while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
-        if (elem.kind != CXType_ConstantArray)
+    while (is_array_kind(clang_getCanonicalType(elem).kind)) {
+        if (!is_array_kind(elem.kind))
             elem = clang_getCanonicalType(elem);
         elem = clang_getArrayElementType(elem);
     }
@@ -358,6 +388,68 @@ static bool only_over_tables(reader *r, int arr)
     return used;
 }
 
+/* Array a's distribution by pragma d (which: the place of its name
+ * there), or dist_refused with the reason said. */
+static void distribute_by(reader *r, hd_array *a, const pragma *d, int which)
+{
+    hd_program *p = r->prog;
+    if (a->is_const) {
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+               "'%s' is const: it is never written, so it is not distributed "
+               "(every processor reads its own copy); leave it out of distribute",
+               a->name);
+        a->dist_refused = true;
+        return;
+    }
+    if (d->dist == HD_DIST_TABLE) {
+        if (!table_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {
+        if (!grid_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT ||
+        d->dist == HD_DIST_XOR) {
+        if (!skew_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
+                     ? __builtin_ctzll((unsigned long long)d->value) : 0;
+    if (a->log2_size < 0 || a->log2_size < p->n) {
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+               "'%s' cannot be distributed this way: it needs a power-of-two "
+               "number of elements, at least 2^%d", a->name, p->n);
+        a->dist_refused = true;
+        return;
+    }
+    if (a->log2_size < p->n + block_log2) {
+        /* Blocks of b over 2^n processors need b 2^n elements: with
+         * fewer, some processors would hold none, which the slices of
+         * equal size cannot express.  Smaller blocks give the same
+         * results (a layout never changes what the program computes). */
+        hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
+               "'%s' has %lld elements: blocks of %lld would leave processors of "
+               "the %d-cube without any, so it is distributed in blocks of %lld "
+               "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
+               p->n, 1LL << (a->log2_size - p->n));
+        block_log2 = a->log2_size - p->n;
+    }
+    hd_array_set_dist(a, p->n, d->dist, block_log2);
+}
+
 /* Each array's distribution over the 2^n processors (n is known). */
 static void distribute_each(reader *r)
 {
@@ -366,6 +458,8 @@ static void distribute_each(reader *r)
         hd_array *a = &p->arrays[k];
         int which = 0;
         const pragma *d = distribution_of(r, a->name, &which);
+        if (!d && a->external)
+            d = distribution_elsewhere(r, a->name, &which);
         if (!d) {
             /* A const array is never written: every processor reads its own
              * copy (the host could not take elements back into it). */
@@ -373,66 +467,25 @@ static void distribute_each(reader *r)
                       ? HD_DIST_EXACT : HD_DIST_NONE;
             continue;
         }
-        if (a->is_const) {
-            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
-                   "'%s' is const: it is never written, so it is not distributed "
-                   "(every processor reads its own copy); leave it out of distribute",
-                   a->name);
-            a->dist_refused = true;
+        if (d >= r->pragmas && d < r->pragmas + r->npragmas) {
+            distribute_by(r, a, d, which);
             continue;
         }
-        if (d->dist == HD_DIST_TABLE) {
-            if (!table_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
-            continue;
-        }
-        if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {
-            if (!grid_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
-            continue;
-        }
-        if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT ||
-            d->dist == HD_DIST_XOR) {
-            if (!skew_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
-            continue;
-        }
-        int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
-                         ? __builtin_ctzll((unsigned long long)d->value) : 0;
-        if (a->log2_size < 0 || a->log2_size < p->n) {
-            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
-                   "'%s' cannot be distributed this way: it needs a power-of-two "
-                   "number of elements, at least 2^%d", a->name, p->n);
-            a->dist_refused = true;
-            continue;
-        }
-        if (a->log2_size < p->n + block_log2) {
-            /* Blocks of b over 2^n processors need b 2^n elements: with
-             * fewer, some processors would hold none, which the slices of
-             * equal size cannot express.  Smaller blocks give the same
-             * results (a layout never changes what the program computes). */
-            hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
-                   "'%s' has %lld elements: blocks of %lld would leave processors of "
-                   "the %d-cube without any, so it is distributed in blocks of %lld "
-                   "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
-                   p->n, 1LL << (a->log2_size - p->n));
-            block_log2 = a->log2_size - p->n;
-        }
-        hd_array_set_dist(a, p->n, d->dist, block_log2);
+        /* Another file's pragma: the file that holds it says what is
+         * wrong with it, at its line; here it is applied without a word
+         * (the arrays agree: files.c). */
+        hd_diags own = r->d;
+        hd_diags_init(&r->d, r->path);
+        distribute_by(r, a, d, which);
+        hd_diags_free(&r->d);
+        r->d = own;
     }
 }
 
 /* Every name in a distribute pragma must be an array the loops use; not
- * said when a loop was rejected, whose arrays are not all known. */
+ * said when a loop was rejected, whose arrays are not all known.  In a
+ * program of several files, the loops of any file, the array declared in
+ * the pragma's (files.c brought it into this file's arrays). */
 static void check_distributed_names(reader *r)
 {
     hd_program *p = r->prog;
@@ -444,10 +497,20 @@ static void check_distributed_names(reader *r)
             bool found = false;
             for (int a = 0; a < p->narrays && !found; a++)
                 found = strcmp(p->arrays[a].name, d->names[j]) == 0;
-            if (!found)
+            if (found)
+                continue;
+            if (!r->files)
                 hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
                        "'%s' in distribute is not an array used in a doall "
                        "loop of this file", d->names[j]);
+            else if (used_elsewhere(r, d->names[j]))
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not declared in this file: a distribute "
+                       "pragma stands in a file that declares the array", d->names[j]);
+            else
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not an array used in a doall "
+                       "loop of the program", d->names[j]);
         }
     }
 }
@@ -462,7 +525,7 @@ void distribute_arrays(reader *r)
 int distributed_array(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
-        if (clang_equalCursors(r->decls[k].decl, decl))
+        if (same_declaration(r, r->decls[k].decl, decl))
             return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE
                    ? r->decls[k].index : -1;
     return -1;

@@ -323,6 +323,9 @@ typedef struct {
     bool elem_local_type;   /* it names a type declared inside a function */
     long long elem_size;    /* its size in bytes */
     bool is_global;         /* declared at file scope (always set) */
+    bool external;          /* at file scope without static: in a program of
+                             * several files, the same array in every file
+                             * that declares it (files.c) */
     unsigned decl_end;      /* local arrays: just after the declaration */
     unsigned static_end;    /* static local arrays: the same */
     bool is_const;          /* const elements: never written, so replicated */
