@@ -141,9 +141,8 @@ static bool sent_before(const gen *g, const hd_loop *l, int arr)
  * escape, or initialise it)?  An array only doalls use lives only in the
  * processors' slices: the host never scatters or gathers it, so its own
  * copy (the program's declaration) is never touched. */
-static bool host_names(const gen *g, int arr)
+bool program_host_names(const hd_program *p, int arr)
 {
-    const hd_program *p = g->prog;
     if (p->arrays[arr].host_escapes || p->arrays[arr].has_init)
         return true;
     for (int u = 0; u < p->nuses; u++)
@@ -151,6 +150,14 @@ static bool host_names(const gen *g, int arr)
             if (p->uses[u].arrays[k] == arr)
                 return true;
     return false;
+}
+
+/* In a program of several files, any file's sequential code (files.c). */
+static bool host_names(const gen *g, int arr)
+{
+    if (g->files && g->array_id[arr] >= 0)
+        return files_host_names(g, g->array_id[arr]);
+    return program_host_names(g->prog, arr);
 }
 
 /* Which of the prologue's helpers the program calls: clang warns about
@@ -186,6 +193,10 @@ static helpers_used helpers_needed(const gen *g)
     }
     for (int a = 0; a < p->narrays; a++)
         h.where |= g->array_id[a] >= 0 && (p->arrays[a].decl_end || maps_remapped(g, a));
+    /* In a program of several files: bringing its arrays home at the end
+     * (files.c), and the record itself in the file with main. */
+    h.to_host |= g->files && files_brings_home_any(g, g->files->unit);
+    h.where |= g->files && g->files->unit == g->files->main_unit && g->ndist > 0;
     h.where |= h.to_nodes || h.on_nodes || h.to_host;
     return h;
 }
@@ -197,10 +208,12 @@ static void put_host_doall(text *t, const gen *g, int d)
     const hd_loop *l = &p->loops[d];
     doall_arrays u;
     doall_arrays_of(g, l, &u);
+    int number = g->loop_base + d;   /* among the program's doalls */
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
-            "(hd_node_%d) */\n", l->line, d);
+            "(hd_node_%d) */\n", l->line, number);
     if (u.env) {
-        putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n", d);
+        putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n",
+             number);
         /* A value is assigned, not copied by address: the variable may be
          * declared register. */
         for (int k = 0; k < l->nouters; k++)
@@ -221,7 +234,7 @@ static void put_host_doall(text *t, const gen *g, int d)
                     "        hd_env.hd_same = 0;\n"
                     "        const int hd_same = hd_ran && memcmp(&hd_env, &hd_last, sizeof hd_env) == 0;\n"
                     "        memcpy(&hd_last, &hd_env, sizeof hd_env);\n"
-                    "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", d);
+                    "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", number);
     }
     if (l->range_checked) {
         /* Bounds known only now: the iterations must be among the 2^k
@@ -250,9 +263,9 @@ static void put_host_doall(text *t, const gen *g, int d)
             putf(t, "        hd_to_nodes(%d, %s);\n", g->array_id[u.dist[k]], a->name);
     }
     if (u.env)
-        putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", d);
+        putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", number);
     else
-        putf(t, "        hd_doall(%d, NULL, 0);\n", d);
+        putf(t, "        hd_doall(%d, NULL, 0);\n", number);
     put_reduction_host(t, l, d);
     for (int k = 0; k < u.ndist; k++) {
         const hd_array *a = &p->arrays[u.dist[k]];
@@ -311,6 +324,26 @@ static int edit_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The host's record of where each array's newest elements are, and how
+ * each starts. */
+static void put_where(text *t, const gen *g)
+{
+    putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
+    for (int a = 0, k = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0)
+            putf(t, "%s%s", k++ ? ", " : " ", host_names(g, a) ? "HD_ON_HOST" : "HD_ON_NODES");
+    put(t, " };\n");
+    for (int a = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0 && !host_names(g, a)) {
+            put(t, "/* The sequential code never names ");
+            put_commented(t, g->prog->arrays[a].name);
+            put(t, ": it lives only on the processors, which start\n"
+                   " * with it zeroed, and the host never touches its own copy. */\n");
+            break;
+        }
+    put(t, "\n");
+}
+
 static void put_prologue(text *t, const gen *g)
 {
     put(t, "\n/* hyperdo: the run-time library, and where the newest elements "
@@ -326,20 +359,10 @@ static void put_prologue(text *t, const gen *g)
     if (!h.where)
         return;
     put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2, HD_ENDED = 4 };\n");
-    putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
-    for (int a = 0, k = 0; a < g->prog->narrays; a++)
-        if (g->array_id[a] >= 0)
-            putf(t, "%s%s", k++ ? ", " : " ", host_names(g, a) ? "HD_ON_HOST" : "HD_ON_NODES");
-    put(t, " };\n");
-    for (int a = 0; a < g->prog->narrays; a++)
-        if (g->array_id[a] >= 0 && !host_names(g, a)) {
-            put(t, "/* The sequential code never names ");
-            put_commented(t, g->prog->arrays[a].name);
-            put(t, ": it lives only on the processors, which start\n"
-                   " * with it zeroed, and the host never touches its own copy. */\n");
-            break;
-        }
-    put(t, "\n");
+    if (g->files)
+        files_put_where(t, g);
+    else
+        put_where(t, g);
     if (h.to_nodes)
         put(t, "/* Before a doall: the processors need the host's elements. */\n"
                "static void hd_to_nodes(int a, const void *host)\n{\n"
@@ -593,7 +616,7 @@ static bool put_at_end(text *t, const gen *g)
 }
 
 /* The rows of an n-row GF(2) map, as a C initializer. */
-static void put_rows(text *t, const hd_affine *m, int rows)
+void put_rows(text *t, const hd_affine *m, int rows)
 {
     put(t, "{");
     for (int r = 0; r < rows; r++)
@@ -759,7 +782,7 @@ static bool put_owner_tables(text *t, const gen *g)
     return true;
 }
 
-static void put_tables(text *t, const gen *g)
+void put_mapping_tables(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
     int P = 1 << p->n;
@@ -781,6 +804,26 @@ static void put_tables(text *t, const gen *g)
         putf(t, "%s%s%u", v ? "," : "", v % 16 ? " " : "\n    ", to_virtual[v]);
     put(t, "\n};\n\n");
     free(to_virtual);
+}
+
+void put_array_row(text *t, const hd_array *x, int shift, bool host_static)
+{
+    /* The shift is unused under a general layout (hd_layout_desc),
+     * and log2_size too under a table (hd_tables). */
+    if (x->dist == HD_DIST_TABLE) {
+        putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, by a table */\n", x->name,
+             x->elem_size, x->elem_type);
+        return;
+    }
+    putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
+         x->elem_size, x->log2_size, shift < 0 ? 0 : shift,
+         host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
+}
+
+static void put_tables(text *t, const gen *g)
+{
+    const hd_program *p = g->prog;
+    put_mapping_tables(t, g);
     put(t, "/* Distributed arrays: element e lives on virtual processor "
            "hd_owner(e, shift, n). */\n");
     putf(t, "static const hd_array_desc hd_arrays[%d] = {\n", g->ndist ? g->ndist : 1);
@@ -790,17 +833,7 @@ static void put_tables(text *t, const gen *g)
         const hd_array *x = &p->arrays[a];
         /* A file-scope array whose address does not escape is the same
          * object all run long, touched only where hd_to_host says. */
-        bool host_static = x->is_global && !x->host_escapes;
-        /* The shift is unused under a general layout (hd_layout_desc),
-         * and log2_size too under a table (hd_tables). */
-        if (x->dist == HD_DIST_TABLE) {
-            putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, by a table */\n", x->name,
-                 x->elem_size, x->elem_type);
-            continue;
-        }
-        putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, g->base[a].shift < 0 ? 0 : g->base[a].shift,
-             host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
+        put_array_row(t, x, g->base[a].shift, x->is_global && !x->host_escapes);
     }
     if (!g->ndist)
         put(t, "    { 0, 0, 0, 0, 0 },\n");
@@ -908,7 +941,8 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
                char **diagnostics)
 {
     gen g = { .prog = prog, .results = results, .plan = plan, .src = src, .len = len,
-              .opt = opt };
+              .opt = opt, .files = opt->files,
+              .loop_base = opt->files ? opt->files->loop_base[opt->files->unit] : 0 };
     hd_diags_init(&g.d, prog->path);
     hd_diags_set_source(&g.d, src, len);
     *out = NULL;
@@ -935,9 +969,12 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     } else {
         g.order = plan->order;
     }
-    if (!prog->has_main) {
+    if (!prog->has_main && !g.files) {
         hd_report_file(&g.d, "no definition of main: the translated "
                        "program's host runs the file's own main");
+    } else if (!prog->has_main) {
+        /* Another file of the program defines it (the front end saw to
+         * it, files.c). */
     } else if (prog->main_params != 0 && prog->main_params != 2) {
         error_at(&g, prog->main_name, "main must take no parameters or "
                  "(int argc, char **argv)");
@@ -948,7 +985,10 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     g.keeps = hd_xcalloc((size_t)(prog->nloops ? prog->nloops : 1), sizeof *g.keeps);
     g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
     for (int a = 0; a < prog->narrays; a++)
-        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
+        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1
+                        : g.files ? g.files->array_id[g.files->unit][a] : g.ndist++;
+    if (g.files)
+        g.ndist = g.files->ndist;
     maps_collect(&g);
     if (g.d.errors) {
         release(&g);
@@ -990,8 +1030,9 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
             edits[nedits++] = (edit){ prog->arrays[a].static_end,
                                       prog->arrays[a].static_end, EDIT_USED, a, nedits };
     }
-    edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
-                              nedits };
+    if (prog->has_main)
+        edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
+                                  nedits };
     for (int k = 0; k < prog->nmain_refs; k++)
         edits[nedits++] = (edit){ prog->main_refs[k], prog->main_refs[k] + 4, EDIT_MAIN, 0,
                                   nedits };
@@ -1021,7 +1062,10 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     }
     put_source(&t, &g, at, len);
     own_line_directive(&t, &g);
-    put_tables(&t, &g);
+    if (g.files)
+        files_put_end(&t, &g);
+    else
+        put_tables(&t, &g);
     free(edits);
     release(&g);
     *diagnostics = hd_diags_text(&g.d);
