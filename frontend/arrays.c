@@ -467,6 +467,10 @@ static void distribute_each(reader *r)
                       ? HD_DIST_EXACT : HD_DIST_NONE;
             continue;
         }
+        if (r->files && d->dist == HD_DIST_TABLE) {
+            a->dist_refused = true;   /* refused in a program of files (files.c) */
+            continue;
+        }
         if (d >= r->pragmas && d < r->pragmas + r->npragmas) {
             distribute_by(r, a, d, which);
             continue;

@@ -577,15 +577,15 @@ int hd_c_read_files(const char *const *paths, int nfiles, const hd_c_options *op
         }
         choose_program_cube(&pf);
         collect_used(&pf);
-        if (supported) {
-            for (int u = 0; u < nfiles; u++) {
-                take_used_arrays(&pf, u);
-                complete_arrays(&pf.readers[u]);
-            }
-            share_array_facts(&pf);
-            if (opt->host_code && errors_of(&pf) == 0)
-                check_main(&pf);
+        /* What is refused above was said: the rest is still read, for
+         * the other errors there may be. */
+        for (int u = 0; u < nfiles; u++) {
+            take_used_arrays(&pf, u);
+            complete_arrays(&pf.readers[u]);
         }
+        share_array_facts(&pf);
+        if (supported && opt->host_code && errors_of(&pf) == 0)
+            check_main(&pf);
     }
     int errors = 0;
     for (int u = 0; u < nfiles; u++)
