@@ -96,9 +96,8 @@ static void print_help(void)
         "A program of several files is translated together, with one mapping for\n"
         "the doalls of all its files: hyperdo translate a.c b.c -o DIR writes\n"
         "DIR/a.c and DIR/b.c (DIR is made if missing), to be compiled together;\n"
-        "one input and -o an existing directory (or a name ending in /) does\n"
-        "the same for one file.  -MD then writes DIR.d.  See docs/annotations.md,\n"
-        "\"Programs of several files\".\n",
+        "-MD then writes DIR.d.  See docs/annotations.md, \"Programs of several\n"
+        "files\".\n",
         usage_line);
 }
 
@@ -229,14 +228,6 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Is -o's value a directory: one that exists, or a name ending in '/'? */
-static bool names_directory(const char *out)
-{
-    struct stat st;
-    size_t n = strlen(out);
-    return (n > 0 && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
 /* DIR/NAME (malloc'ed). */
 static char *in_directory(const char *dir, const char *name)
 {
@@ -298,7 +289,7 @@ static int parse_options(int argc, char **argv, void *dest)
         opt->inputs[k] = opt->in.more[k - 1];
     if (!opt->out)
         return usage_error(opt->nfiles > 1 ? "missing '-o DIR'" : "missing '-o out.c'");
-    opt->to_dir = opt->nfiles > 1 || names_directory(opt->out);
+    opt->to_dir = opt->nfiles > 1;
     if (opt->to_dir)
         return parse_directory_options(opt);
     if (opt->depfile && !opt->md)

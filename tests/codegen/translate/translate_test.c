@@ -414,7 +414,7 @@ static void test_usage_errors(void **state)
           "several files cannot go to standard output" },
         { { "translate", in, "-", "-o", dir, NULL }, "standard input has no name" },
         { { "translate", in, dep, NULL }, "missing '-o DIR'" },
-        { { "translate", in, "-o", dir, NULL }, "would overwrite the input" },
+        { { "translate", in, "in.c", "-o", dir, NULL }, "two inputs named 'in.c'" },
         { { "translate", "--dim", "0", in, "-o", out, NULL },
           "option '--dim' needs an integer from 1 to 16" },
         { { "translate", "--dim", "17", in, "-o", out, NULL },
@@ -1724,7 +1724,7 @@ static void test_check_usage(void **state)
           "option '--objective' needs max, maxsum or sum" },
         { { "check", prog, "-o", "out.c", NULL }, "unknown option '-o'" },
         { { "check", "--", prog, NULL }, "unknown option '--'" },
-        { { "check", prog, prog, NULL }, "too many arguments" },
+        { { "check", prog, prog, NULL }, "two files named 'prog.c'" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         run_result r;
