@@ -1,6 +1,7 @@
 /*
  * frontend_internal.h — what the C reader's files share, and each file's
- * functions (frontend.h is the reader's interface: hd_c_read):
+ * functions (frontend.h is the reader's interface: hd_c_read,
+ * hd_c_read_files):
  *
  *   cfront.c         the driver: hd_c_read, the parse, the order of the
  *                    passes, the cube and the sequential code once every
@@ -22,7 +23,10 @@
  *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
  *                    doall each one holds from, and their checks once n
  *                    is known;
- *   host.c           the code outside the doalls, for the code generator.
+ *   host.c           the code outside the doalls, for the code generator;
+ *   files.c          a program of several files: hd_c_read_files runs
+ *                    cfront.c's passes on all of them, in step, and hands
+ *                    each what the others declare.
  */
 #ifndef HYPERDO_FRONTEND_INTERNAL_H
 #define HYPERDO_FRONTEND_INTERNAL_H
