@@ -242,6 +242,7 @@ static void complete_model(reader *r)
     const hd_c_options *opt = r->opt;
     keep_sequential(r);
     number_refs(r);
+    find_stage_loops(r);
     /* --dim, else cube(n), else the first doall's 2^k iterations. */
     const hd_loop *first = NULL;
     for (int k = 0; k < out->nloops && !first; k++)

@@ -22,7 +22,10 @@
  *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
  *                    doall each one holds from, and their checks once n
  *                    is known;
- *   host.c           the code outside the doalls, for the code generator.
+ *   host.c           the code outside the doalls, for the code generator;
+ *   stages.c         the stage loops around the doalls: sequential for
+ *                    loops whose variables' values are known when
+ *                    translating.
  */
 #ifndef HYPERDO_FRONTEND_INTERNAL_H
 #define HYPERDO_FRONTEND_INTERNAL_H
@@ -407,6 +410,15 @@ void attach_maps(reader *r);
 /* With n known and the arrays distributed: each map pragma checked (n
  * rows of n bits, nonsingular, distributed arrays) into prog->maps. */
 void map_arrays(reader *r);
+
+/* ---------------------------------------------------------- stages.c */
+
+/* 1 + the offset of a declaration in the input, 0 when it is elsewhere:
+ * what tells one variable from another of the same name (hd_expr.decl). */
+unsigned declaration_mark(reader *r, CXCursor decl);
+/* Once every doall is read: the for loops around each whose variables its
+ * indices read, with their values or why not (hd_loop.stages). */
+void find_stage_loops(reader *r);
 
 /* ------------------------------------------------------------ host.c */
 
