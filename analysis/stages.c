@@ -40,10 +40,26 @@ typedef struct {
     const char *other_reason;
 } unknowns;
 
-static void collect(const hd_expr *e, unknowns *u)
+/* The value derived from the stage variables that mark names, or NULL. */
+static const hd_stage_value *derived_of(const hd_loop *l, unsigned mark)
+{
+    for (int k = 0; k < l->nderived; k++)
+        if (l->derived[k].decl == mark)
+            return &l->derived[k];
+    return NULL;
+}
+
+static void collect(const hd_loop *l, const hd_expr *e, unknowns *u)
 {
     if (!e)
         return;
+    const hd_stage_value *d = e->kind == HD_EX_OPAQUE && e->invariant && e->decl
+                                  ? derived_of(l, e->decl) : NULL;
+    if (d && d->value) {
+        /* A value derived from stage variables reads theirs. */
+        collect(l, d->value, u);
+        return;
+    }
     if (e->kind == HD_EX_OPAQUE && e->invariant) {
         bool seen = false;
         for (int k = 0; k < u->n; k++)
@@ -57,7 +73,7 @@ static void collect(const hd_expr *e, unknowns *u)
         }
     }
     for (int k = 0; k < e->nkids; k++)
-        collect(e->kid[k], u);
+        collect(l, e->kid[k], u);
 }
 
 /* The name an unknown's reason quotes ("the index depends on 'p.s', ..."). */
@@ -87,6 +103,17 @@ static bool name_of_mark(const hd_expr *e, unsigned mark, char *out, size_t size
     return false;
 }
 
+/* The name of a stage variable, for a note. */
+static bool name_of_stage(const hd_loop *l, unsigned mark, char *out, size_t size)
+{
+    for (int k = 0; k < l->nstages; k++)
+        if (l->stages[k].decl == mark) {
+            snprintf(out, size, "'%s'", l->stages[k].var);
+            return true;
+        }
+    return false;
+}
+
 /* v in a C integer type of `bits` bits, held in 64 bits as hd_expr holds
  * its values (sign- or zero-extended). */
 static uint64_t in_type(long long v, int bits, bool sg)
@@ -100,18 +127,24 @@ static uint64_t in_type(long long v, int bits, bool sg)
     return u;
 }
 
-/* A copy of e with each unknown marked mark[k] replaced by value[k]. */
-static hd_expr *bound_copy(const hd_expr *e, const unsigned *mark, const long long *value, int n)
+/* A copy of e with each unknown marked mark[k] replaced by value[k], and
+ * each derived value by its initializer, itself so replaced. */
+static hd_expr *bound_copy(const hd_loop *l, const hd_expr *e, const unsigned *mark,
+                           const long long *value, int n)
 {
     if (!e)
         return NULL;
-    if (e->kind == HD_EX_OPAQUE && e->invariant && e->decl)
+    if (e->kind == HD_EX_OPAQUE && e->invariant && e->decl) {
         for (int k = 0; k < n; k++)
             if (mark[k] == e->decl) {
                 hd_expr *c = hd_expr_new(HD_EX_CONST, e->bits, e->is_signed);
                 c->value = in_type(value[k], e->bits, e->is_signed);
                 return c;
             }
+        const hd_stage_value *d = derived_of(l, e->decl);
+        if (d && d->value)
+            return bound_copy(l, d->value, mark, value, n);
+    }
     hd_expr *c = hd_expr_new(e->kind, e->bits, e->is_signed);
     c->op = e->op;
     c->helper = e->helper;
@@ -123,19 +156,19 @@ static hd_expr *bound_copy(const hd_expr *e, const unsigned *mark, const long lo
     c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
     c->nkids = e->nkids;
     for (int k = 0; k < e->nkids; k++)
-        c->kid[k] = bound_copy(e->kid[k], mark, value, n);
+        c->kid[k] = bound_copy(l, e->kid[k], mark, value, n);
     return c;
 }
 
 /* The flattened index at i = 0 with the variables at these values: false
  * when a subscript is outside its extent or undefined there. */
-static bool index_at(const hd_array *a, const hd_ref *ref, const unsigned *mark,
-                     const long long *value, int n, uint64_t *flat)
+static bool index_at(const hd_loop *l, const hd_array *a, const hd_ref *ref,
+                     const unsigned *mark, const long long *value, int n, uint64_t *flat)
 {
     char why[64];
     *flat = 0;
     for (int d = 0; d < ref->nsubs; d++) {
-        hd_expr *sub = bound_copy(ref->subs[d].expr, mark, value, n);
+        hd_expr *sub = bound_copy(l, ref->subs[d].expr, mark, value, n);
         uint64_t v;
         bool ok = sub && hd_expr_eval(sub, 0, &v, why, sizeof why);
         hd_expr_free(sub);
@@ -166,7 +199,7 @@ void hd_read_stages(const hd_program *p, hd_analysis *a, const hd_loop *l, const
     hd_ref_analysis *res = &a->refs[ref->id];
     const hd_array *arr = &p->arrays[ref->array];
     unknowns u = { .n = 0 };
-    collect(ref->index, &u);
+    collect(l, ref->index, &u);
     char name[128];
     if (u.other) {
         quoted_name(u.other_reason, name, sizeof name);
@@ -184,11 +217,18 @@ void hd_read_stages(const hd_program *p, hd_analysis *a, const hd_loop *l, const
         for (int j = 0; j < l->nstages; j++)
             if (l->stages[j].decl == u.mark[k])
                 var[k] = j;
-        if (!name_of_mark(ref->index, u.mark[k], name, sizeof name))
+        if (!name_of_mark(ref->index, u.mark[k], name, sizeof name) &&
+            !name_of_stage(l, u.mark[k], name, sizeof name))
             snprintf(name, sizeof name, "an outer variable");
         if (var[k] < 0) {
-            note(a, res, "not read per stage: %s is no variable of a for loop around the "
-                 "doall (docs/annotations.md, \"Stage loops\")", name);
+            const hd_stage_value *d = derived_of(l, u.mark[k]);
+            if (d && d->refused)
+                note(a, res, "not read per stage: %s (line %d) is no value known at each "
+                     "stage: %s", name, d->line, d->refused);
+            else
+                note(a, res, "not read per stage: %s is neither the variable of a for loop "
+                     "around the doall nor a value set from such variables "
+                     "(docs/annotations.md, \"Stage loops\")", name);
             return;
         }
         const hd_stage_loop *s = &l->stages[var[k]];
@@ -236,7 +276,7 @@ void hd_read_stages(const hd_program *p, hd_analysis *a, const hd_loop *l, const
         memset(st, 0, sizeof *st);
         st->value = v;
         uint64_t flat;
-        if (!index_at(arr, ref, u.mark, v, nv, &flat)) {
+        if (!index_at(l, arr, ref, u.mark, v, nv, &flat)) {
             st->outside = true;
             st->comm.kind = HD_COMM_LOCAL;
             continue;

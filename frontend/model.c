@@ -80,6 +80,12 @@ void hd_loop_free(hd_loop *l)
         free(l->stages[j].refused);
     }
     free(l->stages);
+    for (int j = 0; j < l->nderived; j++) {
+        free(l->derived[j].var);
+        hd_expr_free(l->derived[j].value);
+        free(l->derived[j].refused);
+    }
+    free(l->derived);
     for (int j = 0; j < l->nreds; j++) {
         free(l->reds[j].name);
         free(l->reds[j].type);

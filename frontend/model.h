@@ -568,6 +568,20 @@ typedef struct {
                              * (owned), or NULL */
 } hd_stage_loop;
 
+/* A variable whose value at a doall is a function of the variables of its
+ * stage loops, so that it is known at each stage too: a local declared
+ * with an initializer that reads only constants, stage variables and
+ * other such variables, and never changed (`int half = 1 << s;` in the
+ * stage loop's body; docs/annotations.md, "Stage loops"). */
+typedef struct {
+    char *var;
+    unsigned decl;          /* as hd_expr.decl */
+    int line;               /* of its declaration */
+    hd_expr *value;         /* its initializer, converted to its type
+                             * (owned); NULL when refused */
+    char *refused;          /* why it is not one (owned), or NULL */
+} hd_stage_value;
+
 typedef struct {
     int line, col;          /* of the for keyword */
     int pragma_line;
@@ -584,6 +598,8 @@ typedef struct {
     hd_outer *outers;
     int nstages;            /* the loops around it whose variables its */
     hd_stage_loop *stages;  /* indices read, outermost first */
+    int nderived;           /* the other variables its indices read that */
+    hd_stage_value *derived; /* are functions of those, or why not */
     int k;                  /* 2^k iterations, or for a loop over a table
                              * distribution (on_table) the least k with
                              * 2^k >= trip */

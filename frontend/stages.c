@@ -361,11 +361,10 @@ static bool owned_by_function(CXCursor var, hd_stage_loop *s)
 }
 
 /*
- * The stage loop the for statement c makes for a doall whose indices read
- * the variables `read`: false when c's variable is none of them (c does
- * not concern the doall); otherwise *s is filled, its values or why not.
+ * The stage loop the for statement c makes: false when it has no variable
+ * set in its header; otherwise *s is filled, its values or why not.
  */
-static bool read_stage_loop(reader *r, CXCursor c, const marks *read, hd_stage_loop *s)
+static bool read_stage_loop(reader *r, CXCursor c, hd_stage_loop *s)
 {
     memset(s, 0, sizeof *s);
     r->nnodes = 0;
@@ -376,7 +375,7 @@ static bool read_stage_loop(reader *r, CXCursor c, const marks *read, hd_stage_l
     if (f < 0 || !parts_of(r, f, &p) || !init_of(r, p.init, &var, &start))
         return false;
     s->decl = declaration_mark(r, var);
-    if (!s->decl || !has_mark(read, s->decl))
+    if (!s->decl)
         return false;
     position at = cursor_pos(r, c);
     s->line = at.line;
@@ -474,6 +473,7 @@ typedef struct {
     int ntargets;
     open_for *open;
     int nopen, cap;
+    CXCursor function;         /* the function definition being walked */
     marks read;
 } stage_walk;
 
@@ -498,6 +498,205 @@ static hd_loop *doall_at(hd_program *p, unsigned begin)
     return NULL;
 }
 
+/* ------------------------------------------------ values derived */
+
+/* The index after x's subtree among the recorded nodes (depth first). */
+static int subtree_end(reader *r, int x)
+{
+    while (r->nodes[x].last >= 0)
+        x = r->nodes[x].last;
+    return x + 1;
+}
+
+static bool is_label(enum CXCursorKind k)
+{
+    return k == CXCursor_LabelStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
+}
+
+static bool known_mark(const hd_loop *l, unsigned mark)
+{
+    for (int k = 0; k < l->nstages; k++)
+        if (l->stages[k].decl == mark && !l->stages[k].refused)
+            return true;
+    for (int k = 0; k < l->nderived; k++)
+        if (l->derived[k].decl == mark && l->derived[k].value)
+            return true;
+    return false;
+}
+
+/* The first unknown of e that is neither a constant nor known at each
+ * stage (l's stage variables and derived values); NULL when none. */
+static const hd_expr *unknown_in(const hd_expr *e, const hd_loop *l)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == HD_EX_OPAQUE && (!e->invariant || !e->decl || !known_mark(l, e->decl)))
+        return e;
+    for (int k = 0; k < e->nkids; k++) {
+        const hd_expr *u = unknown_in(e->kid[k], l);
+        if (u)
+            return u;
+    }
+    return NULL;
+}
+
+/*
+ * The derived value the VarDecl at node x of the recorded function (whose
+ * nodes' parents are parent[]) has for doall l:
+ *
+ *   derived = integer-type v "=" E     E of constants, stage variables and
+ *                                      derived values before it
+ *
+ * v local (not static, not volatile), its address never taken and nothing
+ * assigning it in the function, and no label in its scope (a jump past
+ * its declaration would leave it without its value).  false, with no
+ * value, when E reads what is not known yet (tried again once more are).
+ */
+static bool read_derived(reader *r, hd_loop *l, int x, const int *parent, hd_stage_value *d,
+                         bool last_round)
+{
+    CXCursor var = cursor_of(r, x);
+    hd_stage_loop check = { 0 };
+    if (!owned_by_function(var, &check)) {
+        d->refused = check.refused;
+        return true;
+    }
+    int bits;
+    bool sg;
+    children vk = kids_of(r, x);
+    int init = vk.n >= 1 && vk.n <= 8 ? vk.kid[vk.n - 1] : -1;
+    if (!integer_type(clang_getCursorType(var), &bits, &sg) || bits > 64) {
+        d->refused = hd_xstrdup("it is not an integer");
+        return true;
+    }
+    if (init < 0 || !clang_isExpression(kind_of(r, init))) {
+        d->refused = hd_xstrdup("it has no initial value");
+        return true;
+    }
+    r->loop_var = var;
+    for (int y = 0; y < r->nnodes; y++) {
+        const char *why = change_at(r, y);
+        if (why && !is_label(kind_of(r, y))) {
+            position p = cursor_pos(r, cursor_of(r, y));
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s on line %d", why, p.line);
+            d->refused = hd_xstrdup(buf);
+            return true;
+        }
+    }
+    int scope = parent[x] >= 0 ? parent[parent[x]] : -1;   /* VarDecl < DeclStmt < block */
+    for (int y = scope; y >= 0 && y < subtree_end(r, scope); y++)
+        if (is_label(kind_of(r, y))) {
+            position p = cursor_pos(r, cursor_of(r, y));
+            char buf[256];
+            snprintf(buf, sizeof buf, "a label in its scope on line %d (a jump could skip "
+                     "its initial value)", p.line);
+            d->refused = hd_xstrdup(buf);
+            return true;
+        }
+    r->loop_var = clang_getNullCursor();
+    hd_expr *e = expr_of(r, init);
+    const hd_expr *u = unknown_in(e, l);
+    if (u) {
+        if (last_round) {
+            /* The reasons of unknowns quote what they read: 'argc', 'tab'. */
+            const char *a = u->reason ? strchr(u->reason, '\'') : NULL;
+            const char *b = a ? strchr(a + 1, '\'') : NULL;
+            const hd_stage_loop *loop = NULL;
+            for (int k = 0; k < l->nstages && u->invariant && u->decl; k++)
+                if (l->stages[k].decl == u->decl)
+                    loop = &l->stages[k];
+            char buf[768];
+            if (loop && loop->refused)
+                snprintf(buf, sizeof buf, "its initial value reads '%s', whose loop on line %d "
+                         "is no stage loop: %s", loop->var, loop->line, loop->refused);
+            else if (a && b)
+                snprintf(buf, sizeof buf, "its initial value reads %.*s, which is not known "
+                         "at each stage", (int)(b - a + 1), a);
+            else
+                snprintf(buf, sizeof buf, "its initial value is not known at each stage (%s)",
+                         u->reason ? u->reason : "an unknown value");
+            d->refused = hd_xstrdup(buf);
+        }
+        hd_expr_free(e);
+        return last_round;
+    }
+    /* Converted to its type, as the declaration does. */
+    hd_expr *cast = hd_expr_new(HD_EX_CAST, bits, sg);
+    cast->nkids = 1;
+    cast->kid[0] = e;
+    d->value = cast;
+    return true;
+}
+
+/* The variables doall l's indices read that are neither stage variables
+ * nor refused ones: those of the function derived from the stage
+ * variables (hd_loop.derived), in rounds, a value that reads another
+ * being read after it. */
+static void derived_values(stage_walk *w, hd_loop *l)
+{
+    reader *r = w->r;
+    if (clang_Cursor_isNull(w->function))
+        return;
+    marks pending = { 0 };
+    for (int k = 0; k < w->read.n; k++) {
+        bool staged = false;
+        for (int j = 0; j < l->nstages; j++)
+            staged = staged || l->stages[j].decl == w->read.mark[k];
+        if (!staged) {
+            hd_xreserve(&pending.mark, &pending.cap, pending.n + 1, sizeof *pending.mark);
+            pending.mark[pending.n++] = w->read.mark[k];
+        }
+    }
+    if (pending.n == 0) {
+        free(pending.mark);
+        return;
+    }
+    r->nnodes = 0;
+    int root = record_tree(r, w->function);
+    int *parent = root >= 0 ? hd_xmalloc((size_t)r->nnodes * sizeof *parent) : NULL;
+    int *decl = root >= 0 ? hd_xcalloc((size_t)pending.n, sizeof *decl) : NULL;
+    for (int x = 0; root >= 0 && x < r->nnodes; x++)
+        parent[x] = -1;
+    for (int x = 0; root >= 0 && x < r->nnodes; x++) {
+        for (int y = r->nodes[x].first; y >= 0; y = r->nodes[y].next)
+            parent[y] = x;
+        if (kind_of(r, x) != CXCursor_VarDecl)
+            continue;
+        unsigned m = declaration_mark(r, cursor_of(r, x));
+        for (int k = 0; k < pending.n; k++)
+            if (pending.mark[k] == m)
+                decl[k] = x + 1;
+    }
+    int cap = 0;
+    /* Each round reads the values whose initializers read known ones. */
+    for (bool progress = true, last = false; root >= 0;) {
+        progress = false;
+        for (int k = 0; k < pending.n; k++) {
+            if (!decl[k])
+                continue;
+            hd_stage_value d = { 0 };
+            if (!read_derived(r, l, decl[k] - 1, parent, &d, last))
+                continue;
+            d.var = spelling(cursor_of(r, decl[k] - 1));
+            d.decl = pending.mark[k];
+            d.line = cursor_pos(r, cursor_of(r, decl[k] - 1)).line;
+            hd_xreserve(&l->derived, &cap, l->nderived + 1, sizeof *l->derived);
+            l->derived[l->nderived++] = d;
+            decl[k] = 0;
+            progress = true;
+        }
+        if (last)
+            break;
+        last = !progress;
+    }
+    free(parent);
+    free(decl);
+    free(pending.mark);
+    r->loop_var = clang_getNullCursor();
+    r->nnodes = 0;
+}
+
 /* The stage loops of doall l among the for statements open around it. */
 static void stages_of(stage_walk *w, hd_loop *l)
 {
@@ -506,7 +705,9 @@ static void stages_of(stage_walk *w, hd_loop *l)
     int cap = 0;
     for (int k = 0; k < w->nopen; k++) {
         hd_stage_loop s;
-        if (!read_stage_loop(r, w->open[k].c, &w->read, &s)) {
+        /* Every loop with a variable: values derived from its variable
+         * may be read, and the notes say why one is no stage loop. */
+        if (!read_stage_loop(r, w->open[k].c, &s)) {
             free(s.var);
             continue;
         }
@@ -515,6 +716,7 @@ static void stages_of(stage_walk *w, hd_loop *l)
     }
     r->loop_var = clang_getNullCursor();
     r->nnodes = 0;
+    derived_values(w, l);
 }
 
 static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data)
@@ -533,6 +735,8 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
         return CXChildVisit_Continue;
     while (w->nopen > 0 && w->open[w->nopen - 1].end <= begin)
         w->nopen--;
+    if (kind == CXCursor_FunctionDecl)
+        w->function = c;
     if (kind == CXCursor_ForStmt) {
         hd_loop *l = doall_at(r->prog, begin);
         if (l) {
@@ -554,7 +758,7 @@ static int compare_unsigned(const void *a, const void *b)
 void find_stage_loops(reader *r)
 {
     hd_program *p = r->prog;
-    stage_walk w = { .r = r };
+    stage_walk w = { .r = r, .function = clang_getNullCursor() };
     /* Expressions read here name no variable of a doall body. */
     r->nlocals = 0;
     r->ninner_decls = 0;

@@ -18,9 +18,14 @@
  *   - the mapping Section 5's dynamic program chooses (Hou et al. 2001),
  *     and its cost, are those of the written-out program (each stage
  *     counted once), for the three objectives.
- * Loops that are no stage loops (the variable changed in the body, a
- * global, an address taken, too many values) keep the family, with a
- * note naming the reason, and no entry is read per stage.
+ * The variables may also enter through a value derived from them (`int
+ * half = 1 << s;` before the doall), which the written-out copies have
+ * inlined.  Loops that are no stage loops (the variable changed in the
+ * body, a global, a static, an address taken, a bound that is no
+ * constant, too many values) and derived values that are none (set from
+ * a parameter, changed, a label in their scope, read from a loop that is
+ * no stage loop) keep the family, with a note naming the reason, and no
+ * entry is read per stage.
  */
 #include "testutil.h"
 
@@ -122,56 +127,85 @@ typedef struct {
     loop_case loop[MAX_LOOPS];
     const char *body;
     bool all_read;             /* every reference reads every loop's variable */
+    /* A value derived from the loops' variables, declared before the doall
+     * in the stage program (`int @dvar = @dexpr;`) and named @dvar in the
+     * body: its initializer, in parentheses, in the written-out copies. */
+    const char *dvar, *dexpr;
 } program_case;
 
 static const program_case cases[] = {
     { "butterflies, cyclic", 3,
       "double x[64], y[64];\n#pragma hyperdo distribute(x, y : cyclic)\n", 1,
       { { "s", "for (int s = 0; s < 6; s++)", 6, { 0, 1, 2, 3, 4, 5 } } },
-      "y[i] = x[i ^ (1 << @s)] + x[i];", true },
+      "y[i] = x[i ^ (1 << @s)] + x[i];", true, NULL, NULL },
     { "butterflies, block_cyclic(4) (the FFT's stages)", 3,
       "double x[128], y[128];\n#pragma hyperdo distribute(x, y : block_cyclic(4))\n", 1,
       { { "s", "for (int s = 0; s < 7; s++)", 7, { 0, 1, 2, 3, 4, 5, 6 } } },
-      "y[i] = (i & (1 << @s)) ? x[i ^ (1 << @s)] - x[i] : x[i] + x[i ^ (1 << @s)];", true },
+      "y[i] = (i & (1 << @s)) ? x[i ^ (1 << @s)] - x[i] : x[i] + x[i ^ (1 << @s)];", true, NULL, NULL },
     { "butterflies, block, downward by 2", 4,
       "double x[64], y[64];\n#pragma hyperdo distribute(x, y : block)\n", 1,
       { { "s", "for (int s = 5; s >= 0; s -= 2)", 3, { 5, 3, 1 } } },
-      "y[i] = x[i ^ (1 << @s)];", true },
+      "y[i] = x[i ^ (1 << @s)];", true, NULL, NULL },
     { "shifting step, len <<= 1", 3,
       "double x[32], y[32];\n#pragma hyperdo distribute(x, y : cyclic)\n", 1,
       { { "len", "for (unsigned len = 1; len < 32; len <<= 1)", 5, { 1, 2, 4, 8, 16 } } },
-      "y[i] = x[i ^ @len];", true },
+      "y[i] = x[i ^ @len];", true, NULL, NULL },
     { "a gather of many by one (LCG), s = s + 3", 3,
       "double x[64], y[64];\n#pragma hyperdo distribute(x, y : cyclic)\n", 1,
       { { "s", "for (int s = 1; s <= 16; s = s + 3)", 6, { 1, 4, 7, 10, 13, 16 } } },
-      "y[i] = x[(i & 0x38) ^ @s];", true },
+      "y[i] = x[(i & 0x38) ^ @s];", true, NULL, NULL },
     { "rows of a matrix, block", 2,
       "double m[8][16], y[16];\n#pragma hyperdo distribute(m, y : block)\n", 1,
       { { "r", "for (long r = 7; r > -1; r--)", 8, { 7, 6, 5, 4, 3, 2, 1, 0 } } },
-      "y[i] = m[@r][i ^ 5] + m[(@r + 1) & 7][15 - i];", true },
+      "y[i] = m[@r][i ^ 5] + m[(@r + 1) & 7][15 - i];", true, NULL, NULL },
     { "nested stage loops", 4,
       "double x[64], y[64];\n#pragma hyperdo distribute(x, y : block_cyclic(2))\n", 2,
       { { "a", "for (int a = 0; a < 2; a++)", 2, { 0, 1 } },
         { "b", "for (int b = 0; b < 4; b += 1)", 4, { 0, 1, 2, 3 } } },
-      "y[i] = x[i ^ (@a << 5) ^ (1 << @b)] + x[i ^ (3 << @b)];", false },
+      "y[i] = x[i ^ (@a << 5) ^ (1 << @b)] + x[i ^ (3 << @b)];", false, NULL, NULL },
+    { "a value derived from the stage variable, int half = 1 << s", 3,
+      "double x[64], y[64];\n#pragma hyperdo distribute(x, y : block_cyclic(2))\n", 1,
+      { { "s", "for (int s = 0; s < 6; s++)", 6, { 0, 1, 2, 3, 4, 5 } } },
+      "y[i] = (i & @half) ? x[i ^ @half] : x[i];", true, "half", "1 << @s" },
+    { "the halves of a template number (samples/layouts.c)", 4,
+      "double A[16][16], y[16];\n#pragma hyperdo distribute(A : skew)\n"
+      "#pragma hyperdo distribute(y : cyclic)\n", 1,
+      { { "T", "for (int T = 0; T < 16; T++)", 16,
+          { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 } } },
+      "y[i] = A[(@IJ >> 2) * 4 + (i >> 2)][(@IJ & 3) * 4 + (i & 3)];", true, "IJ", "@T + 0" },
     { "a variable declared before its loop", 3,
       "double x[64], y[64];\n#pragma hyperdo distribute(x, y : cyclic)\n", 1,
       { { "t", "int t;\n    for (t = 2; t != 6; ++t)", 4, { 2, 3, 4, 5 } } },
-      "y[i] = x[i ^ (1 << @t)];", true },
+      "y[i] = x[i ^ (1 << @t)];", true, NULL, NULL },
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
-/* Appends the body with each @v replaced: by v itself (values NULL) or
- * by the value of v in values (the loops' order). */
-static void put_body(char *out, size_t size, const program_case *c, const long long *values)
+/* Appends text with each @v replaced: by v itself (values NULL) or by the
+ * value of v in values (the loops' order), and @dvar by dvar or by its
+ * initializer. */
+static void put_text(char *out, size_t size, const program_case *c, const char *text,
+                     const long long *values)
 {
     size_t n = strlen(out);
-    for (const char *p = c->body; *p && n + 32 < size;) {
+    for (const char *p = text; *p && n + 32 < size;) {
         if (*p != '@') {
             out[n++] = *p++;
             continue;
         }
         p++;
+        if (c->dvar && strncmp(p, c->dvar, strlen(c->dvar)) == 0) {
+            p += strlen(c->dvar);
+            if (!values) {
+                n += (size_t)snprintf(out + n, size - n, "%s", c->dvar);
+                continue;
+            }
+            out[n++] = '(';
+            out[n] = '\0';
+            put_text(out, size, c, c->dexpr, values);
+            n = strlen(out);
+            out[n++] = ')';
+            continue;
+        }
         for (int k = 0; k < c->nloops; k++) {
             size_t len = strlen(c->loop[k].var);
             if (strncmp(p, c->loop[k].var, len) == 0 && !(p[len] >= 'a' && p[len] <= 'z')) {
@@ -190,9 +224,16 @@ static void put_body(char *out, size_t size, const program_case *c, const long l
 static void put_doall(char *out, size_t size, const program_case *c, const long long *values)
 {
     size_t n = strlen(out);
+    if (c->dvar && !values) {
+        snprintf(out + n, size - n, "        int %s = ", c->dvar);
+        put_text(out, size, c, c->dexpr, NULL);
+        n = strlen(out);
+        snprintf(out + n, size - n, ";\n");
+        n = strlen(out);
+    }
     snprintf(out + n, size - n, "#pragma hyperdo doall\n"
              "    for (int i = 0; i < (int)(sizeof y / sizeof y[0]); i++)\n        ");
-    put_body(out, size, c, values);
+    put_text(out, size, c, c->body, values);
     n = strlen(out);
     snprintf(out + n, size - n, "\n");
 }
@@ -400,11 +441,39 @@ static const refusal refusals[] = {
       REFUSAL_HEAD "int main(void)\n{\n    for (int a = 0; a < 17; a++)\n"
       "    for (int s = 0; s < 16; s++) {\n" DOALL("((s + a) & 3)") "    }\n    return 0;\n}\n",
       "more than 256 values together" },
-    { "another outer variable",
-      REFUSAL_HEAD "int main(void)\n{\n    int mask = 3;\n    for (int s = 0; s < 3; s++) {\n"
+    { "a parameter",
+      REFUSAL_HEAD "static void f(int mask)\n{\n    for (int s = 0; s < 3; s++) {\n"
       "#pragma hyperdo doall\n        for (int i = 0; i < 64; i++)\n"
-      "            y[i] = x[i ^ (mask << s)];\n    }\n    return 0;\n}\n",
-      "'mask' is no variable of a for loop" },
+      "            y[i] = x[i ^ (mask << s)];\n    }\n}\n"
+      "int main(void)\n{\n    f(3);\n    return 0;\n}\n",
+      "'mask' is neither the variable of a for loop around the doall nor a value set" },
+    { "a value set from a parameter",
+      REFUSAL_HEAD "int main(int argc, char **argv)\n{\n    (void)argv;\n"
+      "    for (int s = 0; s < 3; s++) {\n        int mask = argc << s;\n"
+      "#pragma hyperdo doall\n        for (int i = 0; i < 64; i++)\n"
+      "            y[i] = x[i ^ mask];\n    }\n    return 0;\n}\n",
+      "'mask' (line 10) is no value known at each stage: its initial value reads 'argc'" },
+    { "a derived value changed",
+      REFUSAL_HEAD "int main(void)\n{\n    for (int s = 0; s < 3; s++) {\n"
+      "        int half = 1 << s;\n        half += 0;\n"
+      "#pragma hyperdo doall\n        for (int i = 0; i < 64; i++)\n"
+      "            y[i] = x[i ^ half];\n    }\n    return 0;\n}\n",
+      "'half' (line 9) is no value known at each stage: it is changed on line 10" },
+    { "a label in a derived value's scope",
+      REFUSAL_HEAD "int main(void)\n{\n    for (int s = 0; s < 3; s++) {\n"
+      "        int half = 1 << s;\n        again:\n"
+      "#pragma hyperdo doall\n        for (int i = 0; i < 64; i++)\n"
+      "            y[i] = x[i ^ half];\n        if (y[0] > 1e300) goto again;\n"
+      "    }\n    return 0;\n}\n",
+      "'half' (line 9) is no value known at each stage: a label in its scope on line 10" },
+    { "a value derived from the variable of a loop that is no stage loop",
+      REFUSAL_HEAD "int main(void)\n{\n    for (int s = 0; s < 3; s++) {\n"
+      "        int half = 1 << s;\n"
+      "#pragma hyperdo doall\n        for (int i = 0; i < 64; i++)\n"
+      "            y[i] = x[i ^ half];\n        if (s == 1)\n            s++;\n"
+      "    }\n    return 0;\n}\n",
+      "'half' (line 9) is no value known at each stage: its initial value reads 's', whose "
+      "loop on line 8 is no stage loop: it is changed on line 14" },
 };
 #define NREFUSALS ((int)(sizeof refusals / sizeof refusals[0]))
 
