@@ -23,12 +23,12 @@
  *     not require communication").  For d <= s < n + d it is a neighbour
  *     exchange at dimension s - d, y = x + e_{s-d}, T = 1 at that
  *     dimension and 0 elsewhere.
- * The stages are written out one loop each (guarded by #if on lg m) so
- * that 2^s is a constant and each stage's exchange is an LCC; with a
- * sequential `for (s ...)` around one doall the partner i ^ (1 << s)
- * would be a general communication.  Twiddle factors W_m^j come from the
- * replicated tables twr, twi (m/2 entries) read in the body: a body may
- * not call user functions.
+ * The stages are a sequential loop over s, a stage loop (docs/annotations.md,
+ * "Stage loops"): its bounds are constants, so the analysis reads the
+ * partner i ^ (1 << s) once per value of s, each stage the LCC above, and
+ * chooses the mapping for all of them, as for the stages written out one
+ * doall each.  Twiddle factors W_m^j come from the replicated tables twr,
+ * twi (m/2 entries) read in the body: a body may not call user functions.
  *
  * Output: the spectrum's magnitudes rounded to 3 decimals (all of them up
  * to 256 points, the peaks beyond), a position-weighted checksum, and a
