@@ -495,28 +495,22 @@ static void put_omega_header(text *t, const gen *g)
             putf(t, "%d", (int)(plan->mapping.Q.row[i] >> j & 1));
     }
     put(t, ".\n *\n * Passes of each communication (D, Wu 1984 Corollary 2.1), before -> after:\n");
-    const hd_program *p = g->prog;
-    int c = 0, general = 0, lccs = 0;
-    for (int d = 0; d < p->nloops; d++) {
-        const hd_loop *l = &p->loops[d];
-        for (int k = 0; k < l->nrefs; k++) {
-            const hd_ref *ref = &l->refs[k];
-            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
-            if (ref->is_write || kind == HD_COMM_LOCAL)
-                continue;
-            const hd_plan_comm *pc = &plan->comm[c++];   /* hd_program_spec's order */
-            if (kind != HD_COMM_LCC) {
-                general++;
-                continue;
-            }
-            const hd_omega_price *given = plan->target.kind == HD_TARGET_OMEGA
-                                              ? &pc->price->omega : &pc->price->butterfly;
-            putf(t, " *   line %d: ", ref->line);
-            put_commented(t, ref->text);
-            putf(t, "  D = %llu -> %d\n", (unsigned long long)given->passes,
-                 pc->price->passes_after);
-            lccs++;
+    int general = 0, lccs = 0;
+    /* hd_program_spec's entries: the reads that make messages, in source
+     * order, a reference read per stage once per stage. */
+    for (int c = 0; c < plan->m; c++) {
+        const hd_plan_comm *pc = &plan->comm[c];
+        if (pc->in->comm.kind != HD_COMM_LCC) {
+            general++;
+            continue;
         }
+        const hd_omega_price *given = plan->target.kind == HD_TARGET_OMEGA
+                                          ? &pc->price->omega : &pc->price->butterfly;
+        putf(t, " *   line %d: ", pc->in->line);
+        put_commented(t, pc->in->name);
+        putf(t, "  D = %llu -> %d\n", (unsigned long long)given->passes,
+             pc->price->passes_after);
+        lccs++;
     }
     if (lccs == 0)
         put(t, " *   (no linear-complement communication)\n");
@@ -567,32 +561,26 @@ static void put_header(text *t, gen *g)
     put(t, " * Channel contention of each communication under e-cube routing "
            "(Hou et al. 2001,\n * Theorem 1; T_i = paths sharing a channel of dimension i, "
            "degree = max T_i), before -> after:\n");
-    int general = 0, c = 0, lccs = 0;
-    for (int d = 0; d < p->nloops; d++) {
-        const hd_loop *l = &p->loops[d];
-        for (int k = 0; k < l->nrefs; k++) {
-            const hd_ref *ref = &l->refs[k];
-            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
-            if (ref->is_write || kind == HD_COMM_LOCAL)
-                continue;
-            const hd_plan_comm *pc = &g->plan->comm[c++];   /* hd_program_spec's order */
-            if (kind != HD_COMM_LCC) {
-                general++;
-                continue;
-            }
-            putf(t, " *   line %d: ", ref->line);
-            put_commented(t, ref->text);
-            put(t, "  T = (");
-            for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->before[i]);
-            put(t, ") -> (");
-            for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->after[i]);
-            putf(t, "), degree %llu -> %llu\n",
-                 (unsigned long long)hd_contention_degree(pc->price->before, n),
-                 (unsigned long long)hd_contention_degree(pc->price->after, n));
-            lccs++;
+    int general = 0, lccs = 0;
+    /* hd_program_spec's entries (as in the omega header). */
+    for (int c = 0; c < g->plan->m; c++) {
+        const hd_plan_comm *pc = &g->plan->comm[c];
+        if (pc->in->comm.kind != HD_COMM_LCC) {
+            general++;
+            continue;
         }
+        putf(t, " *   line %d: ", pc->in->line);
+        put_commented(t, pc->in->name);
+        put(t, "  T = (");
+        for (int i = 0; i < n; i++)
+            putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->before[i]);
+        put(t, ") -> (");
+        for (int i = 0; i < n; i++)
+            putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->after[i]);
+        putf(t, "), degree %llu -> %llu\n",
+             (unsigned long long)hd_contention_degree(pc->price->before, n),
+             (unsigned long long)hd_contention_degree(pc->price->after, n));
+        lccs++;
     }
     if (lccs == 0)
         put(t, " *   (no linear-complement communication)\n");

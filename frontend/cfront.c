@@ -239,6 +239,7 @@ void complete_loops(reader *r)
 {
     keep_sequential(r);
     number_refs(r);
+    find_stage_loops(r);
 }
 
 /* The first doall loop read (whose 2^k iterations give the cube without

@@ -26,7 +26,10 @@
  *   host.c           the code outside the doalls, for the code generator;
  *   files.c          a program of several files: hd_c_read_files runs
  *                    cfront.c's passes on all of them, in step, and hands
- *                    each what the others declare.
+ *                    each what the others declare;
+ *   stages.c         the stage loops around the doalls: sequential for
+ *                    loops whose variables' values are known when
+ *                    translating.
  */
 #ifndef HYPERDO_FRONTEND_INTERNAL_H
 #define HYPERDO_FRONTEND_INTERNAL_H
@@ -458,6 +461,15 @@ bool used_elsewhere(reader *r, const char *name);
 /* Is fn, a function this file calls, defined in another file (so that
  * it may run doalls, as far as this file can tell)? */
 bool defined_elsewhere(reader *r, CXCursor fn);
+
+/* ---------------------------------------------------------- stages.c */
+
+/* 1 + the offset of a declaration in the input, 0 when it is elsewhere:
+ * what tells one variable from another of the same name (hd_expr.decl). */
+unsigned declaration_mark(reader *r, CXCursor decl);
+/* Once every doall is read: the for loops around each whose variables its
+ * indices read, with their values or why not (hd_loop.stages). */
+void find_stage_loops(reader *r);
 
 /* ------------------------------------------------------------ host.c */
 
