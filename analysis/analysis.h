@@ -607,6 +607,17 @@ int hd_align_program_exact(const hd_agl_group *g, const hd_target *t, const hd_a
 
 /* ------------------------------------------------ owner computes */
 
+/* One value of the variables of the stage loops a reference reads (an LCC
+ * family read per value; analysis/stages.c): what the reference makes
+ * processors exchange at it. */
+typedef struct {
+    const long long *value;   /* one per variable (hd_ref_analysis.stage_var) */
+    hd_comm comm;             /* local, or an LCC with this value's b */
+    bool outside;             /* a subscript is outside its extent there (or
+                               * undefined in C): the doall cannot run at
+                               * this value, and it makes no message */
+} hd_ref_stage;
+
 /* What the analysis found of one reference of the program. */
 typedef struct {
     const hd_affine *map;     /* its index as a GF(2)-affine map of the loop
@@ -636,6 +647,18 @@ typedef struct {
                                * readers; an all-gather when all_to_all) */
     int pair_log2;            /* then: log2 of the elements one sender sends
                                * one reader; -1 when not known */
+    /* An LCC family whose outer variables are all variables of stage loops
+     * around its doall (docs/annotations.md, "Stage loops") is read once
+     * per value of them: nstage_vars of hd_loop.stages (stage_var), and
+     * nstages values, in the loops' order (the innermost varying
+     * fastest).  comm stays the family's, which the node code follows. */
+    int nstage_vars;
+    const int *stage_var;
+    int nstages;
+    const hd_ref_stage *stages;
+    const char *stage_note;   /* a family not read per value: why (NULL
+                               * when it reads no outer variable a note
+                               * could help with) */
 } hd_ref_analysis;
 
 /* The analysis's results for a program, one entry per reference (indexed
@@ -701,6 +724,14 @@ bool hd_table_refused(const hd_program *p, hd_diags *d, const hd_loop *l);
  * the cube, every loop analysed.  Returns d's errors so far (the reader's
  * and the analysis's); release *out with hd_analysis_free. */
 int hd_analyse_program(hd_program *p, hd_diags *d, hd_analysis *out);
+
+/* A read of an LCC family ref (its result's family set, comm an LCC) in
+ * doall l, whose elements lie on `lay`'s owners and whose iterations run
+ * on dst(i): read once per value of the stage loops' variables where
+ * they are all it reads (analysis/stages.c), else a note saying why not;
+ * into ref's entry of a. */
+void hd_read_stages(const hd_program *p, hd_analysis *a, const hd_loop *l, const hd_ref *ref,
+                    const hd_layout *lay, const hd_affine *dst);
 
 /* Storing a result in a (results.c): a pointer to the one stored copy of
  * a value equal to *map, *lcc or the string why. */

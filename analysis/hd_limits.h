@@ -85,6 +85,20 @@
 #define HD_MAX_INNERS 16
 #define HD_INNER_ENUMERATE_MAX (1LL << 24)
 
+/* Values of the variables of the stage loops around a doall (docs/
+ * annotations.md, "Stage loops") that one reference is read for: each
+ * value (each combination, for nested stage loops) is one LCC of the
+ * program, with its own section in the report, its own optimum and
+ * collective prices, and one member of Section 5's set (the dynamic
+ * program's time and memory grow with the distinct LCCs, (9 + 5m) 2^n
+ * bytes).  256 covers an FFT of any size that fits in memory (one stage
+ * per bit, 64 at most) and two nested loops of 16 values; three nested
+ * loops of 64 values would make 262144 LCCs.  A stage loop of more values
+ * is not read per value, nor a reference whose stage loops together give
+ * more: the reference stays an LCC family, priced at the worst b, and the
+ * report says which limit (a note on its LCC, "stage_note" in --json). */
+#define HD_STAGE_MAX_VALUES 256
+
 /* Statements of a spec's program once its loops are unrolled, and how
  * deep loops nest ("loop K" ... "end", docs/lcc-format.md).  Beyond:
  * "the loop of line L makes more than 4096 statements", "loops nested

@@ -625,6 +625,9 @@ static void communications(checker *r, hd_loop *l)
                 comm->lcc = hd_analysis_keep_lcc(r->results, &lcc);
             else if (comm->kind == HD_COMM_GENERAL)
                 comm->reason = hd_analysis_keep_reason(r->results, comm->reason);
+            /* A family of the stage loops' variables: one LCC per stage. */
+            if (comm->kind == HD_COMM_LCC && comm->b_runtime && !map_of(r, ref))
+                hd_read_stages(p, r->results, l, ref, lay, &dst);
             continue;
         }
         if (same == -2 || !map_of(r, home))

@@ -10,6 +10,7 @@
  */
 #include "analysis.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,143 @@ void hd_analysis_free(hd_analysis *a)
     memset(a, 0, sizeof *a);
 }
 
+/* A new entry of out for reference ref of doall l, as a (local) read of
+ * it makes them. */
+static hd_named_lcc *add_entry(const hd_program *p, const hd_analysis *a, const hd_loop *l,
+                               const hd_ref *ref, int *cap, hd_spec *out)
+{
+    const hd_ref_analysis *res = hd_ref_result(a, ref);
+    hd_xreserve(&out->lccs, cap, out->m + 1, sizeof *out->lccs);
+    hd_named_lcc *e = &out->lccs[out->m++];
+    memset(e, 0, sizeof *e);
+    e->name = hd_xstrdup(ref->text);
+    e->line = ref->line;
+    e->col = ref->col;
+    e->loop_line = l->line;
+    e->ref = ref->id;
+    e->array = hd_xstrdup(p->arrays[ref->array].name);
+    e->comm = res->comm;
+    e->conflict = res->conflict;
+    e->all_to_all = res->all_to_all;
+    e->same_data = res->same_data;
+    int pl = res->pair_log2;
+    e->pair_bytes = pl >= 0 && p->arrays[ref->array].elem_size > 0
+                        ? p->arrays[ref->array].elem_size << pl : 0;
+    /* One processor's iterations read at most 2^(k - n) elements by
+     * it, and at most 2^rank distinct ones when the index is
+     * GF(2)-affine of that rank (a[7]: one). */
+    int per = l->k > p->n ? l->k - p->n : 0;
+    const hd_affine *map = res->map;
+    if (map) {
+        int r = hd_rank_rows(map->row, 64);
+        if (r < per)
+            per = r;
+    }
+    e->bytes = p->arrays[ref->array].elem_size > 0
+                   ? p->arrays[ref->array].elem_size << per : 0;
+    if (res->comm.kind != HD_COMM_LCC) {
+        /* A graph or a collective, had they a producer, would be
+         * carried as general until a paper prices them. */
+        e->comm.kind = HD_COMM_GENERAL;
+        e->comm.lcc = NULL;
+        if (!e->comm.reason)
+            e->comm.reason = "not an LCC";
+    }
+    return e;
+}
+
+/* "s = 3" or "s = 3, t = 1": stage c of a reference read per stage. */
+static void stage_text(const hd_loop *l, const hd_ref_analysis *res, int c, char *buf,
+                       size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int v = 0; v < res->nstage_vars && n < size; v++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s = %lld", v ? ", " : "",
+                              l->stages[res->stage_var[v]].var, res->stages[c].value[v]);
+}
+
+/* What reading ref per stage left out: the values at which it makes no
+ * message, and those at which the doall cannot run, as
+ * "At s = 0, 1, 6: ... At (s, t) = (7, 0): ..."; NULL for none. */
+static char *stage_summary(const hd_loop *l, const hd_ref_analysis *res)
+{
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int nv = res->nstage_vars;
+    for (int pass = 0; pass < 2; pass++) {
+        int count = 0;
+        for (int c = 0; c < res->nstages; c++) {
+            const hd_ref_stage *st = &res->stages[c];
+            if (st->comm.kind != HD_COMM_LOCAL || st->outside != (pass == 1))
+                continue;
+            char one[512];
+            size_t k = 0;
+            if (count++ == 0) {
+                k += (size_t)snprintf(one + k, sizeof one - k, "%sAt %s", len ? " " : "",
+                                      nv > 1 ? "(" : "");
+                for (int v = 0; v < nv; v++)
+                    k += (size_t)snprintf(one + k, sizeof one - k, "%s%s", v ? ", " : "",
+                                          l->stages[res->stage_var[v]].var);
+                k += (size_t)snprintf(one + k, sizeof one - k, "%s = ", nv > 1 ? ")" : "");
+            } else {
+                k += (size_t)snprintf(one + k, sizeof one - k, ", ");
+            }
+            for (int v = 0; v < nv && k < sizeof one; v++)
+                k += (size_t)snprintf(one + k, sizeof one - k, "%s%s%lld%s", v ? ", " : "",
+                                      nv > 1 && v == 0 ? "(" : "", st->value[v],
+                                      nv > 1 && v == nv - 1 ? ")" : "");
+            if (len + k + 128 > cap)
+                text = hd_xrealloc(text, cap = 2 * (len + k + 128));
+            memcpy(text + len, one, k + 1);
+            len += k;
+        }
+        if (count)
+            len += (size_t)sprintf(text + len, "%s", pass == 0
+                ? ": every element is read where it lives (no message)."
+                : ": a subscript is outside its extent, so the doall cannot run there.");
+    }
+    return text;
+}
+
+/* The entries of a reference read per stage: one per stage that makes
+ * messages, named "x[i ^ (1 << s)] at s = 3". */
+static void add_stages(const hd_program *p, const hd_analysis *a, const hd_loop *l,
+                       const hd_ref *ref, int *cap, hd_spec *out)
+{
+    const hd_ref_analysis *res = hd_ref_result(a, ref);
+    int innermost = res->stage_var[res->nstage_vars - 1];
+    bool first = true;
+    for (int c = 0; c < res->nstages; c++) {
+        const hd_ref_stage *st = &res->stages[c];
+        if (st->comm.kind == HD_COMM_LOCAL)
+            continue;
+        hd_named_lcc *e = add_entry(p, a, l, ref, cap, out);
+        char text[256];
+        stage_text(l, res, c, text, sizeof text);
+        size_t size = strlen(ref->text) + strlen(text) + 5;
+        free(e->name);
+        e->name = hd_xmalloc(size);
+        snprintf(e->name, size, "%s at %s", ref->text, text);
+        /* The LCC of this stage; the node code still computes b when the
+         * doall runs (b_runtime stays the family's). */
+        e->comm.lcc = st->comm.kind == HD_COMM_LCC ? st->comm.lcc : NULL;
+        e->comm.kind = st->comm.kind;
+        e->comm.reason = st->comm.reason;
+        e->nstage_vars = res->nstage_vars;
+        e->stage_vars = hd_xmalloc((size_t)res->nstage_vars * sizeof *e->stage_vars);
+        e->stage_values = hd_xmalloc((size_t)res->nstage_vars * sizeof *e->stage_values);
+        for (int v = 0; v < res->nstage_vars; v++) {
+            e->stage_vars[v] = hd_xstrdup(l->stages[res->stage_var[v]].var);
+            e->stage_values[v] = st->value[v];
+        }
+        e->stage_line = l->stages[innermost].line;
+        if (first)
+            e->stage_note = stage_summary(l, res);
+        first = false;
+    }
+}
+
 int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
 {
     memset(out, 0, sizeof *out);
@@ -152,44 +290,16 @@ int hd_program_spec(const hd_program *p, const hd_analysis *a, hd_spec *out)
     for (int k = 0; k < p->nloops; k++)
         for (int j = 0; j < p->loops[k].nrefs; j++) {
             const hd_ref *ref = &p->loops[k].refs[j];
-            const hd_comm *c = &hd_ref_result(a, ref)->comm;
-            if (ref->is_write || c->kind == HD_COMM_LOCAL)
+            const hd_ref_analysis *res = hd_ref_result(a, ref);
+            if (ref->is_write || res->comm.kind == HD_COMM_LOCAL)
                 continue;
-            hd_xreserve(&out->lccs, &cap, out->m + 1, sizeof *out->lccs);
-            hd_named_lcc *e = &out->lccs[out->m++];
-            memset(e, 0, sizeof *e);
-            e->name = hd_xstrdup(ref->text);
-            e->line = ref->line;
-            e->col = ref->col;
-            e->loop_line = p->loops[k].line;
-            e->array = hd_xstrdup(p->arrays[ref->array].name);
-            e->comm = *c;
-            e->conflict = hd_ref_result(a, ref)->conflict;
-            e->all_to_all = hd_ref_result(a, ref)->all_to_all;
-            e->same_data = hd_ref_result(a, ref)->same_data;
-            int pl = hd_ref_result(a, ref)->pair_log2;
-            e->pair_bytes = pl >= 0 && p->arrays[ref->array].elem_size > 0
-                                ? p->arrays[ref->array].elem_size << pl : 0;
-            /* One processor's iterations read at most 2^(k - n) elements by
-             * it, and at most 2^rank distinct ones when the index is
-             * GF(2)-affine of that rank (a[7]: one). */
-            int per = p->loops[k].k > p->n ? p->loops[k].k - p->n : 0;
-            const hd_affine *map = hd_ref_result(a, ref)->map;
-            if (map) {
-                int r = hd_rank_rows(map->row, 64);
-                if (r < per)
-                    per = r;
+            if (res->nstage_vars > 0) {
+                add_stages(p, a, &p->loops[k], ref, &cap, out);
+                continue;
             }
-            e->bytes = p->arrays[ref->array].elem_size > 0
-                           ? p->arrays[ref->array].elem_size << per : 0;
-            if (c->kind != HD_COMM_LCC) {
-                /* A graph or a collective, had they a producer, would be
-                 * carried as general until a paper prices them. */
-                e->comm.kind = HD_COMM_GENERAL;
-                e->comm.lcc = NULL;
-                if (!e->comm.reason)
-                    e->comm.reason = "not an LCC";
-            }
+            hd_named_lcc *e = add_entry(p, a, &p->loops[k], ref, &cap, out);
+            if (res->stage_note)
+                e->stage_note = hd_xstrdup(res->stage_note);
         }
     int ncap = 0;
     for (int k = 0; k < p->narrays; k++) {

@@ -141,9 +141,8 @@ static bool sent_before(const gen *g, const hd_loop *l, int arr)
  * escape, or initialise it)?  An array only doalls use lives only in the
  * processors' slices: the host never scatters or gathers it, so its own
  * copy (the program's declaration) is never touched. */
-static bool host_names(const gen *g, int arr)
+bool program_host_names(const hd_program *p, int arr)
 {
-    const hd_program *p = g->prog;
     if (p->arrays[arr].host_escapes || p->arrays[arr].has_init)
         return true;
     for (int u = 0; u < p->nuses; u++)
@@ -151,6 +150,14 @@ static bool host_names(const gen *g, int arr)
             if (p->uses[u].arrays[k] == arr)
                 return true;
     return false;
+}
+
+/* In a program of several files, any file's sequential code (files.c). */
+static bool host_names(const gen *g, int arr)
+{
+    if (g->files && g->array_id[arr] >= 0)
+        return files_host_names(g, g->array_id[arr]);
+    return program_host_names(g->prog, arr);
 }
 
 /* Which of the prologue's helpers the program calls: clang warns about
@@ -186,6 +193,10 @@ static helpers_used helpers_needed(const gen *g)
     }
     for (int a = 0; a < p->narrays; a++)
         h.where |= g->array_id[a] >= 0 && (p->arrays[a].decl_end || maps_remapped(g, a));
+    /* In a program of several files: bringing its arrays home at the end
+     * (files.c), and the record itself in the file with main. */
+    h.to_host |= g->files && files_brings_home_any(g, g->files->unit);
+    h.where |= g->files && g->files->unit == g->files->main_unit && g->ndist > 0;
     h.where |= h.to_nodes || h.on_nodes || h.to_host;
     return h;
 }
@@ -240,10 +251,12 @@ static void put_host_doall(text *t, const gen *g, int d)
     const hd_loop *l = &p->loops[d];
     doall_arrays u;
     doall_arrays_of(g, l, &u);
+    int number = g->loop_base + d;   /* among the program's doalls */
     putf(t, "    {   /* hyperdo: the doall of line %d runs on every processor "
-            "(hd_node_%d) */\n", l->line, d);
+            "(hd_node_%d) */\n", l->line, number);
     if (u.env) {
-        putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n", d);
+        putf(t, "        static struct hd_env_%d hd_env;   /* off the stack: it may be large */\n",
+             number);
         /* A value is assigned, not copied by address: the variable may be
          * declared register. */
         for (int k = 0; k < l->nouters; k++)
@@ -264,7 +277,7 @@ static void put_host_doall(text *t, const gen *g, int d)
                     "        hd_env.hd_same = 0;\n"
                     "        const int hd_same = hd_ran && memcmp(&hd_env, &hd_last, sizeof hd_env) == 0;\n"
                     "        memcpy(&hd_last, &hd_env, sizeof hd_env);\n"
-                    "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", d);
+                    "        hd_ran = 1;\n        hd_env.hd_same = hd_same;\n", number);
     }
     put_binds(t, g, l);
     const hd_array *ha = &p->arrays[l->refs[l->home].array];
@@ -307,9 +320,9 @@ static void put_host_doall(text *t, const gen *g, int d)
             putf(t, "        hd_to_nodes(%d, %s);\n", g->array_id[u.dist[k]], a->name);
     }
     if (u.env)
-        putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", d);
+        putf(t, "        hd_doall(%d, &hd_env, sizeof hd_env);\n", number);
     else
-        putf(t, "        hd_doall(%d, NULL, 0);\n", d);
+        putf(t, "        hd_doall(%d, NULL, 0);\n", number);
     put_reduction_host(t, l, d);
     for (int k = 0; k < u.ndist; k++) {
         const hd_array *a = &p->arrays[u.dist[k]];
@@ -368,6 +381,26 @@ static int edit_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The host's record of where each array's newest elements are, and how
+ * each starts. */
+static void put_where(text *t, const gen *g)
+{
+    putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
+    for (int a = 0, k = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0)
+            putf(t, "%s%s", k++ ? ", " : " ", host_names(g, a) ? "HD_ON_HOST" : "HD_ON_NODES");
+    put(t, " };\n");
+    for (int a = 0; a < g->prog->narrays; a++)
+        if (g->array_id[a] >= 0 && !host_names(g, a)) {
+            put(t, "/* The sequential code never names ");
+            put_commented(t, g->prog->arrays[a].name);
+            put(t, ": it lives only on the processors, which start\n"
+                   " * with it zeroed, and the host never touches its own copy. */\n");
+            break;
+        }
+    put(t, "\n");
+}
+
 static void put_prologue(text *t, const gen *g)
 {
     put(t, "\n/* hyperdo: the run-time library, and where the newest elements "
@@ -383,20 +416,10 @@ static void put_prologue(text *t, const gen *g)
     if (!h.where)
         return;
     put(t, "enum { HD_ON_HOST = 1, HD_ON_NODES = 2, HD_ENDED = 4 };\n");
-    putf(t, "static unsigned char hd_where[%d] = {", g->ndist);
-    for (int a = 0, k = 0; a < g->prog->narrays; a++)
-        if (g->array_id[a] >= 0)
-            putf(t, "%s%s", k++ ? ", " : " ", host_names(g, a) ? "HD_ON_HOST" : "HD_ON_NODES");
-    put(t, " };\n");
-    for (int a = 0; a < g->prog->narrays; a++)
-        if (g->array_id[a] >= 0 && !host_names(g, a)) {
-            put(t, "/* The sequential code never names ");
-            put_commented(t, g->prog->arrays[a].name);
-            put(t, ": it lives only on the processors, which start\n"
-                   " * with it zeroed, and the host never touches its own copy. */\n");
-            break;
-        }
-    put(t, "\n");
+    if (g->files)
+        files_put_where(t, g);
+    else
+        put_where(t, g);
     if (h.to_nodes)
         put(t, "/* Before a doall: the processors need the host's elements. */\n"
                "static void hd_to_nodes(int a, const void *host)\n{\n"
@@ -529,34 +552,30 @@ static void put_omega_header(text *t, const gen *g)
             putf(t, "%d", (int)(plan->mapping.Q.row[i] >> j & 1));
     }
     put(t, ".\n *\n * Passes of each communication (D, Wu 1984 Corollary 2.1), before -> after:\n");
-    const hd_program *p = g->prog;
-    int c = 0, general = 0;
-    for (int d = 0; d < p->nloops; d++) {
-        const hd_loop *l = &p->loops[d];
-        for (int k = 0; k < l->nrefs; k++) {
-            const hd_ref *ref = &l->refs[k];
-            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
-            if (ref->is_write || kind == HD_COMM_LOCAL)
-                continue;
-            const hd_plan_comm *pc = &plan->comm[c++];   /* hd_program_spec's order */
-            if (kind != HD_COMM_LCC) {
-                general++;
-                continue;
-            }
-            const hd_omega_price *given = plan->target.kind == HD_TARGET_OMEGA
-                                              ? &pc->price->omega : &pc->price->butterfly;
-            putf(t, " *   line %d: ", ref->line);
-            put_commented(t, ref->text);
-            putf(t, "  D = %llu -> %d\n", (unsigned long long)given->passes,
-                 pc->price->passes_after);
+    int general = 0, lccs = 0;
+    /* hd_program_spec's entries: the reads that make messages, in source
+     * order, a reference read per stage once per stage. */
+    for (int c = 0; c < plan->m; c++) {
+        const hd_plan_comm *pc = &plan->comm[c];
+        if (pc->in->comm.kind != HD_COMM_LCC) {
+            general++;
+            continue;
         }
+        const hd_omega_price *given = plan->target.kind == HD_TARGET_OMEGA
+                                          ? &pc->price->omega : &pc->price->butterfly;
+        putf(t, " *   line %d: ", pc->in->line);
+        put_commented(t, pc->in->name);
+        putf(t, "  D = %llu -> %d\n", (unsigned long long)given->passes,
+             pc->price->passes_after);
+        lccs++;
     }
-    if (plan->nlccs == 0)
+    if (lccs == 0)
         put(t, " *   (no linear-complement communication)\n");
     if (general)
         putf(t, " * and %d general communication%s (not LCCs: computed at run "
                 "time).\n", general, general > 1 ? "s" : "");
-    putf(t, " * In all: %llu -> %llu passes.\n", (unsigned long long)plan->passes_before,
+    putf(t, " * In all%s: %llu -> %llu passes.\n", g->files ? " (every file)" : "",
+         (unsigned long long)plan->passes_before,
          (unsigned long long)plan->passes_after);
     put_map_header(t, g);
     put(t, " */\n");
@@ -568,8 +587,19 @@ static void put_header(text *t, gen *g)
     int n = p->n;
     put(t, "/*\n * Generated by hyperdo translate from ");
     put_commented(t, p->path);
-    putf(t, ": do not edit.\n"
-            " * The SPMD program (Hou et al. 2001, Fig. 1d) for the %d-cube "
+    put(t, ": do not edit.\n");
+    if (g->files) {
+        /* One file of several: which, and that the mapping is the
+         * program's (the communications listed are this file's). */
+        put(t, " * One of the files of a program translated together (");
+        for (int u = 0; u < g->files->nunits; u++) {
+            put(t, u ? ", " : "");
+            put_commented(t, g->files->progs[u].path);
+        }
+        put(t, "):\n * the mapping is the program's, for the doalls of all its files; the\n"
+               " * communications listed are this file's.\n");
+    }
+    putf(t, " * The SPMD program (Hou et al. 2001, Fig. 1d) for the %d-cube "
             "(%d processors),\n * mapping %s", n, 1 << n,
          g->plan->choice == HD_MAPPING_IDENTITY ? "identity" : "optimal");
     if (omega_class(g->plan)) {
@@ -588,38 +618,33 @@ static void put_header(text *t, gen *g)
     put(t, " * Channel contention of each communication under e-cube routing "
            "(Hou et al. 2001,\n * Theorem 1; T_i = paths sharing a channel of dimension i, "
            "degree = max T_i), before -> after:\n");
-    int general = 0, c = 0;
-    for (int d = 0; d < p->nloops; d++) {
-        const hd_loop *l = &p->loops[d];
-        for (int k = 0; k < l->nrefs; k++) {
-            const hd_ref *ref = &l->refs[k];
-            hd_comm_kind kind = hd_ref_result(g->results, ref)->comm.kind;
-            if (ref->is_write || kind == HD_COMM_LOCAL)
-                continue;
-            const hd_plan_comm *pc = &g->plan->comm[c++];   /* hd_program_spec's order */
-            if (kind != HD_COMM_LCC) {
-                general++;
-                continue;
-            }
-            putf(t, " *   line %d: ", ref->line);
-            put_commented(t, ref->text);
-            put(t, "  T = (");
-            for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->before[i]);
-            put(t, ") -> (");
-            for (int i = 0; i < n; i++)
-                putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->after[i]);
-            putf(t, "), degree %llu -> %llu\n",
-                 (unsigned long long)hd_contention_degree(pc->price->before, n),
-                 (unsigned long long)hd_contention_degree(pc->price->after, n));
+    int general = 0, lccs = 0;
+    /* hd_program_spec's entries (as in the omega header). */
+    for (int c = 0; c < g->plan->m; c++) {
+        const hd_plan_comm *pc = &g->plan->comm[c];
+        if (pc->in->comm.kind != HD_COMM_LCC) {
+            general++;
+            continue;
         }
+        putf(t, " *   line %d: ", pc->in->line);
+        put_commented(t, pc->in->name);
+        put(t, "  T = (");
+        for (int i = 0; i < n; i++)
+            putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->before[i]);
+        put(t, ") -> (");
+        for (int i = 0; i < n; i++)
+            putf(t, i ? ",%llu" : "%llu", (unsigned long long)pc->price->after[i]);
+        putf(t, "), degree %llu -> %llu\n",
+             (unsigned long long)hd_contention_degree(pc->price->before, n),
+             (unsigned long long)hd_contention_degree(pc->price->after, n));
+        lccs++;
     }
-    if (g->plan->nlccs == 0)
+    if (lccs == 0)
         put(t, " *   (no linear-complement communication)\n");
     if (general)
         putf(t, " * and %d general communication%s (not LCCs: computed at run "
                 "time).\n", general, general > 1 ? "s" : "");
-    putf(t, " * Worst degree: %llu -> %llu.\n",
+    putf(t, " * Worst degree%s: %llu -> %llu.\n", g->files ? " (every file)" : "",
          (unsigned long long)g->plan->worst_before, (unsigned long long)g->plan->worst_after);
     put_map_header(t, g);
     put(t, " */\n");
@@ -652,7 +677,7 @@ static bool put_at_end(text *t, const gen *g)
 }
 
 /* The rows of an n-row GF(2) map, as a C initializer. */
-static void put_rows(text *t, const hd_affine *m, int rows)
+void put_rows(text *t, const hd_affine *m, int rows)
 {
     put(t, "{");
     for (int r = 0; r < rows; r++)
@@ -828,7 +853,7 @@ static bool put_owner_tables(text *t, const gen *g)
     return true;
 }
 
-static void put_tables(text *t, const gen *g)
+void put_mapping_tables(text *t, const gen *g)
 {
     const hd_program *p = g->prog;
     int P = 1 << p->n;
@@ -850,6 +875,26 @@ static void put_tables(text *t, const gen *g)
         putf(t, "%s%s%u", v ? "," : "", v % 16 ? " " : "\n    ", to_virtual[v]);
     put(t, "\n};\n\n");
     free(to_virtual);
+}
+
+void put_array_row(text *t, const hd_array *x, int shift, bool host_static)
+{
+    /* The shift is unused under a general layout (hd_layout_desc),
+     * and log2_size too under a table (hd_tables). */
+    if (x->dist == HD_DIST_TABLE) {
+        putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, by a table */\n", x->name,
+             x->elem_size, x->elem_type);
+        return;
+    }
+    putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
+         x->elem_size, x->log2_size, shift < 0 ? 0 : shift,
+         host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
+}
+
+static void put_tables(text *t, const gen *g)
+{
+    const hd_program *p = g->prog;
+    put_mapping_tables(t, g);
     put(t, "/* Distributed arrays: element e lives on virtual processor "
            "hd_owner(e, shift, n). */\n");
     putf(t, "static const hd_array_desc hd_arrays[%d] = {\n", g->ndist ? g->ndist : 1);
@@ -859,19 +904,7 @@ static void put_tables(text *t, const gen *g)
         const hd_array *x = &p->arrays[a];
         /* A file-scope array whose address does not escape is the same
          * object all run long, touched only where hd_to_host says. */
-        bool host_static = x->is_global && !x->host_escapes;
-        /* The shift is unused under a general layout (hd_layout_desc),
-         * and log2_size too under a table (hd_tables). */
-        if (x->dist == HD_DIST_TABLE) {
-            const hd_owner_table *ot = &p->tables[x->table];
-            putf(t, "    { \"%s\", %lld, 0, 0, 0 },   /* %s, %s%s */\n", x->name,
-                 x->elem_size, x->elem_type, ot->spread == HD_DIST_NONE ? "by a table"
-                 : "spread by ", ot->spread == HD_DIST_NONE ? "" : ot->name);
-            continue;
-        }
-        putf(t, "    { \"%s\", %lld, %d, %d, %s },   /* %s */\n", x->name,
-             x->elem_size, x->log2_size, g->base[a].shift < 0 ? 0 : g->base[a].shift,
-             host_static ? "HD_ARRAY_HOST_STATIC" : "0", x->elem_type);
+        put_array_row(t, x, g->base[a].shift, x->is_global && !x->host_escapes);
     }
     if (!g->ndist)
         put(t, "    { 0, 0, 0, 0, 0 },\n");
@@ -979,7 +1012,8 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
                char **diagnostics)
 {
     gen g = { .prog = prog, .results = results, .plan = plan, .src = src, .len = len,
-              .opt = opt };
+              .opt = opt, .files = opt->files,
+              .loop_base = opt->files ? opt->files->loop_base[opt->files->unit] : 0 };
     hd_diags_init(&g.d, prog->path);
     hd_diags_set_source(&g.d, src, len);
     *out = NULL;
@@ -1006,9 +1040,12 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     } else {
         g.order = plan->order;
     }
-    if (!prog->has_main) {
+    if (!prog->has_main && !g.files) {
         hd_report_file(&g.d, "no definition of main: the translated "
                        "program's host runs the file's own main");
+    } else if (!prog->has_main) {
+        /* Another file of the program defines it (the front end saw to
+         * it, files.c). */
     } else if (prog->main_params != 0 && prog->main_params != 2) {
         error_at(&g, prog->main_name, "main must take no parameters or "
                  "(int argc, char **argv)");
@@ -1019,7 +1056,10 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     g.keeps = hd_xcalloc((size_t)(prog->nloops ? prog->nloops : 1), sizeof *g.keeps);
     g.layout = hd_xcalloc((size_t)prog->narrays, sizeof *g.layout);
     for (int a = 0; a < prog->narrays; a++)
-        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1 : g.ndist++;
+        g.array_id[a] = prog->arrays[a].dist == HD_DIST_NONE ? -1
+                        : g.files ? g.files->array_id[g.files->unit][a] : g.ndist++;
+    if (g.files)
+        g.ndist = g.files->ndist;
     maps_collect(&g);
     if (g.d.errors) {
         release(&g);
@@ -1061,8 +1101,9 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
             edits[nedits++] = (edit){ prog->arrays[a].static_end,
                                       prog->arrays[a].static_end, EDIT_USED, a, nedits };
     }
-    edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
-                              nedits };
+    if (prog->has_main)
+        edits[nedits++] = (edit){ prog->main_name, prog->main_name + 4, EDIT_MAIN, 0,
+                                  nedits };
     for (int k = 0; k < prog->nmain_refs; k++)
         edits[nedits++] = (edit){ prog->main_refs[k], prog->main_refs[k] + 4, EDIT_MAIN, 0,
                                   nedits };
@@ -1092,7 +1133,10 @@ int hd_codegen(const hd_program *prog, const hd_analysis *results, const hd_plan
     }
     put_source(&t, &g, at, len);
     own_line_directive(&t, &g);
-    put_tables(&t, &g);
+    if (g.files)
+        files_put_end(&t, &g);
+    else
+        put_tables(&t, &g);
     free(edits);
     release(&g);
     *diagnostics = hd_diags_text(&g.d);

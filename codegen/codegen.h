@@ -19,6 +19,28 @@
 #include "analysis.h"
 #include "model.h"
 
+/*
+ * A file of a program of several files (translate a.c b.c -o DIR;
+ * docs/codegen.md, "Programs of several files"): hd_codegen writes one
+ * file at a time, each from its own model, analysis and view of the plan
+ * (its communications), and must know the others: the runtime's arrays
+ * are numbered for the whole program (an array declared without static
+ * in several files is one), the doalls too (their node functions are
+ * hd_node_<number>, without static), and the file that defines main
+ * writes the program's tables and the real main.
+ */
+typedef struct {
+    int nunits;                /* the files, in the order given */
+    int unit;                  /* the one being written */
+    int main_unit;             /* the one that defines main */
+    const hd_program *progs;   /* every file's model */
+    const int *const *array_id; /* per file, per array of its model: the
+                                * runtime's array, or -1 */
+    const int *loop_base;      /* per file: the number of its first doall */
+    int ndist;                 /* the runtime's arrays */
+    int nloops;                /* the doalls of all files */
+} hd_codegen_files;
+
 typedef struct {
     hd_mapping_choice mapping;  /* what translate was asked for (--mapping, */
     hd_objective objective;     /* --objective): the plan's choices */
@@ -27,6 +49,7 @@ typedef struct {
     const char *maps_note; /* what the translator decided about data
                             * mappings (translate --maps wu), a sentence
                             * for the header; NULL: nothing */
+    const hd_codegen_files *files; /* NULL: a program of one file */
 } hd_codegen_options;
 
 /*

@@ -13,7 +13,9 @@
  *               doall's layouts, the remapped arrays' tables, the host's
  *               remaps, the header's lines;
  *   reductions.c a doall's reductions: the private copies, the collective
- *               that combines them, the host's update.
+ *               that combines them, the host's update;
+ *   files.c     a program of several files: the host's record shared by
+ *               its files, the program's tables in the file with main.
  */
 #ifndef HYPERDO_CODEGEN_INTERNAL_H
 #define HYPERDO_CODEGEN_INTERNAL_H
@@ -213,6 +215,9 @@ struct gen {
                             * written: the node functions come first) */
     const char *v;         /* "hd_v_" when the program names v_send & co.
                             * itself, else "v_" (Fig. 1d's names) */
+    const hd_codegen_files *files; /* a program of several files, or NULL */
+    int loop_base;         /* the number of the file's first doall among
+                            * the program's (hd_node_<number>) */
 };
 
 
@@ -272,6 +277,32 @@ void put_reduction_copies(text *t, const gen *g, const hd_loop *l);
 void put_reduction_combine(text *t, const gen *g, const hd_loop *l, int d);
 /* On the host after hd_doall: s = s op (the result). */
 void put_reduction_host(text *t, const hd_loop *l, int d);
+
+/* -------------------------------------------------------- codegen.c */
+
+/* Does program p's sequential code name its array arr (use it, let its
+ * address escape, or initialise it)? */
+bool program_host_names(const hd_program *p, int arr);
+/* The mapping's two tables, hd_to_physical and hd_to_virtual. */
+void put_mapping_tables(text *t, const gen *g);
+/* An array's row of hd_arrays (shift: its layout's, or -1). */
+void put_array_row(text *t, const hd_array *x, int shift, bool host_static);
+/* The rows of an n-row GF(2) map, as a C initializer. */
+void put_rows(text *t, const hd_affine *m, int rows);
+
+/* ---------------------------------------------------------- files.c */
+
+/* A program of several files (g->files; codegen.h): does any file's
+ * sequential code name the runtime's array id?  Does file `unit` bring
+ * any array home when main returns?  hd_where, defined with the
+ * program's tables in the file with main and declared in the others;
+ * what ends each file: the program's tables and the real main in the
+ * file with main, a function that brings the file's arrays home in the
+ * others. */
+bool files_host_names(const gen *g, int id);
+bool files_brings_home_any(const gen *g, int unit);
+void files_put_where(text *t, const gen *g);
+void files_put_end(text *t, const gen *g);
 
 /* --------------------------------------------------------- source.c */
 

@@ -18,25 +18,18 @@
 #include <stdlib.h>
 
 /* The plan's entry for reference `ref` of doall l: hd_program_spec lists
- * the reads that make processors exchange data, doall by doall, in source
- * order. */
+ * the reads that make processors exchange data, each with its reference's
+ * number (a reference read per stage has one entry per stage that makes
+ * messages, and the first stands for them: its node code reads the
+ * family, docs/annotations.md "Stage loops"). */
 static const hd_plan_comm *plan_comm_of(const gen *g, const hd_loop *l, int ref)
 {
     if (!g->plan)
         return NULL;
-    const hd_program *p = g->prog;
-    int c = 0;
-    for (int d = 0; d < p->nloops; d++) {
-        const hd_loop *x = &p->loops[d];
-        for (int k = 0; k < x->nrefs; k++) {
-            const hd_ref *r = &x->refs[k];
-            if (r->is_write || hd_ref_result(g->results, r)->comm.kind == HD_COMM_LOCAL)
-                continue;
-            if (x == l && k == ref)
-                return c < g->plan->m ? &g->plan->comm[c] : NULL;
-            c++;
-        }
-    }
+    int id = l->refs[ref].id;
+    for (int c = 0; c < g->plan->m; c++)
+        if (g->plan->comm[c].in->ref == id)
+            return &g->plan->comm[c];
     return NULL;
 }
 

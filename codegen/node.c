@@ -1578,7 +1578,7 @@ void put_node(text *t, gen *g, int d)
     put_commented(t, home->text);
     put(t, " it holds (owner computes). */\n");
     if (u.env) {
-        putf(t, "struct hd_env_%d {\n", d);
+        putf(t, "struct hd_env_%d {\n", g->loop_base + d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "    %s %s;\n", l->outers[k].type, l->outers[k].name);
         for (int k = 0; k < u.nrepl; k++)
@@ -1591,9 +1591,12 @@ void put_node(text *t, gen *g, int d)
         if (slot_read_in_requests(np, s))
             put_slot_reader(t, g, np, d, s);
     put_reduction_results(t, l, d);
-    putf(t, "static void hd_node_%d(const void *hd_arg)\n{\n", d);
+    /* In a program of several files the table of node functions is in the
+     * file with main: a node function of another file is not static. */
+    putf(t, "%svoid hd_node_%d(const void *hd_arg)\n{\n", g->files ? "" : "static ",
+         g->loop_base + d);
     if (u.env) {
-        putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", d);
+        putf(t, "    const struct hd_env_%d *hd_env = hd_arg;\n", g->loop_base + d);
         for (int k = 0; k < l->nouters; k++)
             putf(t, "    const %s %s = hd_env->%s;\n    (void)%s;\n", l->outers[k].type,
                  l->outers[k].name, l->outers[k].name, l->outers[k].name);

@@ -13,6 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Do two cursors declare the same array?  In a program of several
+ * files a header's `extern` declaration and the file's definition are
+ * one array (the canonical declaration says); a file alone compares the
+ * declarations references name. */
+static bool same_declaration(const reader *r, CXCursor a, CXCursor b)
+{
+    if (r->files)
+        return clang_equalCursors(clang_getCanonicalCursor(a), clang_getCanonicalCursor(b));
+    return clang_equalCursors(a, b);
+}
+
+static void add_extent(hd_array *a, long long ext)
+{
+    a->extent[a->ndims++] = ext;
+    if (a->log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
+        a->log2_size += __builtin_ctzll((unsigned long long)ext);
+    else
+        a->log2_size = -1;
+}
+
+static bool is_array_kind(enum CXTypeKind k)
+{
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray;
+}
+
 /* ------------------------------------------------------- pointer arrays */
 
 typedef struct {
@@ -121,7 +146,7 @@ static int pointer_array(reader *r, CXCursor decl)
 int array_of(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
-        if (clang_equalCursors(r->decls[k].decl, decl))
+        if (same_declaration(r, r->decls[k].decl, decl))
             return r->decls[k].index;
     hd_program *p = r->prog;
     hd_array a;
@@ -130,16 +155,20 @@ int array_of(reader *r, CXCursor decl)
     if (t.kind == CXType_Pointer)
         return pointer_array(r, decl);
     a.log2_size = 0;
-    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
-        long long ext = clang_getArraySize(t);
-        a.extent[a.ndims++] = ext;
-        if (a.log2_size >= 0 && ext > 0 && !(ext & (ext - 1)))
-            a.log2_size += __builtin_ctzll((unsigned long long)ext);
-        else
-            a.log2_size = -1;
+    if (t.kind == CXType_IncompleteArray) {
+        /* extern double x[]; in a program of several files: the extent
+         * comes from a declaration of another file that gives it. */
+        long long outer;
+        if (!extent_elsewhere(r, decl, &outer))
+            return -1;
+        add_extent(&a, outer);
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     }
-    if (a.ndims == 0 || t.kind == CXType_ConstantArray)
+    while (t.kind == CXType_ConstantArray && a.ndims < HD_MAX_DIMS) {
+        add_extent(&a, clang_getArraySize(t));
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    }
+    if (a.ndims == 0 || is_array_kind(t.kind))
         return -1;
     a.size = 1;
     for (int d = 0; d < a.ndims; d++)
@@ -149,11 +178,12 @@ int array_of(reader *r, CXCursor decl)
     /* Map pragmas resolve names by scope (maps.c). */
     a.is_global = clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
                   CXCursor_TranslationUnit;
+    a.external = a.is_global && clang_getCursorLinkage(decl) == CXLinkage_External;
     /* The element's type: its size prices the messages (analysis's
      * choice of collectives) for analyze and translate alike. */
     CXType elem = clang_getCursorType(decl);
-    while (clang_getCanonicalType(elem).kind == CXType_ConstantArray) {
-        if (elem.kind != CXType_ConstantArray)
+    while (is_array_kind(clang_getCanonicalType(elem).kind)) {
+        if (!is_array_kind(elem.kind))
             elem = clang_getCanonicalType(elem);
         elem = clang_getArrayElementType(elem);
     }
@@ -481,6 +511,17 @@ static int spread_table(reader *r, hd_dist_kind kind, int64_t block, int64_t N,
  * that write element i, their reads gathered at run time. */
 static bool spread_fits(reader *r, hd_array *a, const pragma *d, int which)
 {
+    if (r->files) {
+        /* Like a table's (files.c), a spread is written with the
+         * program's tables, in the file with main. */
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+                  "'%s' has %lld elements, which %s spreads as an array of any extent: "
+                  "arrays of any extent in a program of several files are not supported "
+                  "yet (their tables are written once, in the file with main): translate "
+                  "the program as one file", a->name, (long long)a->size,
+                  hd_dist_name(d->dist));
+        return false;
+    }
     if (a->size <= 0) {
         hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
                   "'%s' cannot be distributed: its number of elements does not fit in 64 "
@@ -701,12 +742,84 @@ static void distribute_pointer(reader *r, int k)
                   "CYCLIC), not with %s", a->name, hd_dist_name(d->dist));
         return;
     }
+    if (r->files) {
+        hd_report(&r->d, HD_ERROR, d->extent_at, d->line, "pointers named with their "
+                  "extent in a program of several files are not supported yet (their "
+                  "layouts are written once, in the file with main): translate the program "
+                  "as one file");
+        return;
+    }
     if (!check_extent(r, d, scope, a, k))
         return;
     int64_t block = d->dist == HD_DIST_BLOCK ? 0 : d->dist == HD_DIST_CYCLIC ? 1 : d->value;
     a->table = spread_table(r, d->dist, block, 0, d->extent, scope, d->line);
     a->dist_refused = false;
     hd_array_set_dist(a, r->prog->n, HD_DIST_TABLE, 0);
+}
+
+/* Array a's distribution by pragma d (which: the place of its name
+ * there), or dist_refused with the reason said. */
+static void distribute_by(reader *r, hd_array *a, const pragma *d, int which)
+{
+    hd_program *p = r->prog;
+    if (a->is_const) {
+        hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
+               "'%s' is const: it is never written, so it is not distributed "
+               "(every processor reads its own copy); leave it out of distribute",
+               a->name);
+        a->dist_refused = true;
+        return;
+    }
+    if (d->dist == HD_DIST_TABLE) {
+        if (!table_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {
+        if (!grid_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT ||
+        d->dist == HD_DIST_XOR) {
+        if (!skew_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, d->dist, 0);
+        return;
+    }
+    int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
+                     ? __builtin_ctzll((unsigned long long)d->value) : 0;
+    if (a->log2_size < 0 || a->log2_size < p->n) {
+        /* No bit field: a spread (power-of-two arrays of 2^n elements
+         * or more keep their GF(2) layouts, and their LCCs). */
+        if (!spread_fits(r, a, d, which)) {
+            a->dist_refused = true;
+            return;
+        }
+        hd_array_set_dist(a, p->n, HD_DIST_TABLE, 0);
+        return;
+    }
+    if (a->log2_size < p->n + block_log2) {
+        /* Blocks of b over 2^n processors need b 2^n elements: with
+         * fewer, some processors would hold none, which the slices of
+         * equal size cannot express.  Smaller blocks give the same
+         * results (a layout never changes what the program computes). */
+        hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
+               "'%s' has %lld elements: blocks of %lld would leave processors of "
+               "the %d-cube without any, so it is distributed in blocks of %lld "
+               "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
+               p->n, 1LL << (a->log2_size - p->n));
+        block_log2 = a->log2_size - p->n;
+    }
+    hd_array_set_dist(a, p->n, d->dist, block_log2);
 }
 
 /* Each array's distribution over the 2^n processors (n is known). */
@@ -721,6 +834,8 @@ static void distribute_each(reader *r)
             continue;
         }
         const pragma *d = distribution_of(r, a->name, &which);
+        if (!d && a->external)
+            d = distribution_elsewhere(r, a->name, &which);
         if (!d) {
             /* A const array is never written: every processor reads its own
              * copy (the host could not take elements back into it). */
@@ -728,69 +843,29 @@ static void distribute_each(reader *r)
                       ? HD_DIST_EXACT : HD_DIST_NONE;
             continue;
         }
-        if (a->is_const) {
-            hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[which], d->line,
-                   "'%s' is const: it is never written, so it is not distributed "
-                   "(every processor reads its own copy); leave it out of distribute",
-                   a->name);
-            a->dist_refused = true;
+        if (r->files && d->dist == HD_DIST_TABLE) {
+            a->dist_refused = true;   /* refused in a program of files (files.c) */
             continue;
         }
-        if (d->dist == HD_DIST_TABLE) {
-            if (!table_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
+        if (d >= r->pragmas && d < r->pragmas + r->npragmas) {
+            distribute_by(r, a, d, which);
             continue;
         }
-        if (d->dist == HD_DIST_BLOCK_2D || d->dist == HD_DIST_CYCLIC_2D) {
-            if (!grid_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
-            continue;
-        }
-        if (d->dist == HD_DIST_SKEW || d->dist == HD_DIST_SKEW_ROT ||
-            d->dist == HD_DIST_XOR) {
-            if (!skew_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, d->dist, 0);
-            continue;
-        }
-        int block_log2 = d->dist == HD_DIST_BLOCK_CYCLIC
-                         ? __builtin_ctzll((unsigned long long)d->value) : 0;
-        if (a->log2_size < 0 || a->log2_size < p->n) {
-            /* No bit field: a spread (power-of-two arrays of 2^n elements
-             * or more keep their GF(2) layouts, and their LCCs). */
-            if (!spread_fits(r, a, d, which)) {
-                a->dist_refused = true;
-                continue;
-            }
-            hd_array_set_dist(a, p->n, HD_DIST_TABLE, 0);
-            continue;
-        }
-        if (a->log2_size < p->n + block_log2) {
-            /* Blocks of b over 2^n processors need b 2^n elements: with
-             * fewer, some processors would hold none, which the slices of
-             * equal size cannot express.  Smaller blocks give the same
-             * results (a layout never changes what the program computes). */
-            hd_report(&r->d, HD_WARNING, (unsigned)d->name_cols[which], d->line,
-                   "'%s' has %lld elements: blocks of %lld would leave processors of "
-                   "the %d-cube without any, so it is distributed in blocks of %lld "
-                   "(the block layout)", a->name, 1LL << a->log2_size, (long long)d->value,
-                   p->n, 1LL << (a->log2_size - p->n));
-            block_log2 = a->log2_size - p->n;
-        }
-        hd_array_set_dist(a, p->n, d->dist, block_log2);
+        /* Another file's pragma: the file that holds it says what is
+         * wrong with it, at its line; here it is applied without a word
+         * (the arrays agree: files.c). */
+        hd_diags own = r->d;
+        hd_diags_init(&r->d, r->path);
+        distribute_by(r, a, d, which);
+        hd_diags_free(&r->d);
+        r->d = own;
     }
 }
 
 /* Every name in a distribute pragma must be an array the loops use; not
- * said when a loop was rejected, whose arrays are not all known. */
+ * said when a loop was rejected, whose arrays are not all known.  In a
+ * program of several files, the loops of any file, the array declared in
+ * the pragma's (files.c brought it into this file's arrays). */
 static void check_distributed_names(reader *r)
 {
     hd_program *p = r->prog;
@@ -803,16 +878,26 @@ static void check_distributed_names(reader *r)
             for (int a = 0; a < p->narrays && !found; a++)
                 found = strcmp(p->arrays[a].name, d->names[j]) == 0 &&
                         p->arrays[a].pointer == (d->extent != NULL);
-            if (!found && d->extent)
+            if (found)
+                continue;
+            if (d->extent)
                 hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
                        "'%s' in distribute ... extent(...) is not a pointer used in a doall "
                        "loop %s (extent gives the number of elements a pointer points to; "
                        "an array of constant size has its own)", d->names[j],
                        function_at(r, d->offset) ? "of this function" : "of this file");
-            else if (!found)
+            else if (!r->files)
                 hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
                        "'%s' in distribute is not an array used in a doall "
                        "loop of this file", d->names[j]);
+            else if (used_elsewhere(r, d->names[j]))
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not declared in this file: a distribute "
+                       "pragma stands in a file that declares the array", d->names[j]);
+            else
+                hd_report(&r->d, HD_ERROR, (unsigned)d->name_cols[j], d->line,
+                       "'%s' in distribute is not an array used in a doall "
+                       "loop of the program", d->names[j]);
         }
     }
 }
@@ -827,7 +912,7 @@ void distribute_arrays(reader *r)
 int distributed_array(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
-        if (clang_equalCursors(r->decls[k].decl, decl))
+        if (same_declaration(r, r->decls[k].decl, decl))
             return r->prog->arrays[r->decls[k].index].dist != HD_DIST_NONE &&
                    !r->prog->arrays[r->decls[k].index].pointer
                    ? r->decls[k].index : -1;

@@ -66,12 +66,11 @@ static void init_reader(reader *r, const char *path, const hd_c_options *opt,
 }
 
 /*
- * Parses the file, passes clang's diagnostics on, reads the hyperdo
- * pragmas and walks every doall loop.  -1: clang could not parse at all;
- * 0: clang reported errors (nothing walked); 1: walked.
+ * Parses the file, passes clang's diagnostics on and reads the hyperdo
+ * pragmas.  -1: clang could not parse at all; 0: clang reported errors
+ * (nothing to walk); 1: ready for the walk.
  */
-static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
-                           char **args, int nargs)
+static int parse(reader *r, CXIndex index, const char *parse_path, char **args, int nargs)
 {
     struct CXUnsavedFile unsaved = { parse_path, r->stdin_text, (unsigned long)r->stdin_len };
     enum CXErrorCode ec = clang_parseTranslationUnit2(
@@ -91,19 +90,20 @@ static int parse_and_walk(reader *r, CXIndex index, const char *parse_path,
     pass_clang_diagnostics(r);
     if (r->d.errors != 0 || !r->file || !r->src)
         return 0;
-    {
-        scan_pragmas(r);
-        clang_visitChildren(clang_getTranslationUnitCursor(r->tu), find_doall, r);
-        for (int k = 0; k < r->npragmas; k++)
-            if (r->pragmas[k].kind == PRAGMA_DOALL && !r->pragmas[k].used)
-                hd_report(&r->d, HD_ERROR, r->pragmas[k].offset, r->pragmas[k].line,
-                       "'#pragma hyperdo doall' must be followed by a for loop "
-                       "inside a function");
-        attach_maps(r);
-    }
+    scan_pragmas(r);
     return 1;
 }
 
+void walk_file(reader *r)
+{
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), find_doall, r);
+    for (int k = 0; k < r->npragmas; k++)
+        if (r->pragmas[k].kind == PRAGMA_DOALL && !r->pragmas[k].used)
+            hd_report(&r->d, HD_ERROR, r->pragmas[k].offset, r->pragmas[k].line,
+                   "'#pragma hyperdo doall' must be followed by a for loop "
+                   "inside a function");
+    attach_maps(r);
+}
 
 /*
  * A doall that writes no array element computes nothing that outlives an
@@ -246,48 +246,71 @@ static void number_refs(reader *r)
             r->prog->loops[k].refs[j].id = id++;
 }
 
-/* Once every loop is read: the cube's dimension, the arrays' distributions
- * and the sequential code.  The maps, owners and messages of each loop are
- * the analysis's (hd_analyse_program), which the caller runs next. */
-static void complete_model(reader *r)
+/* Once every loop is read: the loops that stay sequential code, and the
+ * references numbered. */
+void complete_loops(reader *r)
 {
-    hd_program *out = r->prog;
-    const hd_c_options *opt = r->opt;
     keep_sequential(r);
     number_refs(r);
-    /* --dim, else cube(n), else the first doall's 2^k iterations. */
-    const hd_loop *first = NULL;
-    for (int k = 0; k < out->nloops && !first; k++)
-        if (out->loops[k].var)
-            first = &out->loops[k];
-    out->n = opt->dim > 0 ? opt->dim
-           : r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value
-           : first ? first->k : 0;
-    if (r->network_pragma >= 0) {
-        out->network = hd_network_words[r->pragmas[r->network_pragma].value];
-        out->network_line = r->pragmas[r->network_pragma].line;
-    }
-    if (first && opt->dim <= 0 && r->cube_pragma < 0 && first->trip != (1LL << first->k))
+    find_stage_loops(r);
+}
+
+/* The first doall loop read (whose 2^k iterations give the cube without
+ * --dim or a cube pragma), or NULL. */
+const hd_loop *first_doall(const reader *r)
+{
+    for (int k = 0; k < r->prog->nloops; k++)
+        if (r->prog->loops[k].var)
+            return &r->prog->loops[k];
+    return NULL;
+}
+
+int cube_dimension(reader *r, int cube, const hd_loop *first)
+{
+    const hd_c_options *opt = r->opt;
+    int n = opt->dim > 0 ? opt->dim : cube >= 0 ? cube : first ? first->k : 0;
+    if (first && opt->dim <= 0 && cube < 0 && first->trip != (1LL << first->k))
         hd_report(&r->d, HD_ERROR, first->begin, first->line,
                "this doall loop of %lld iterations gives no cube dimension (a loop of 2^k "
                "iterations gives the k-cube); set it with '#pragma hyperdo cube(n)' or "
                "--dim", (long long)first->trip);
-    else if (first && out->n < 1)
+    else if (first && n < 1)
         hd_report(&r->d, HD_ERROR, first->begin, first->line,
                "a doall loop of one iteration gives a cube of dimension 0; "
                "set the dimension with '#pragma hyperdo cube(n)' or --dim");
-    if (out->n > HD_DP_MAX_DIM) {
+    if (n > HD_DP_MAX_DIM) {
         hd_report_input(&r->d, "a %d-cube is beyond the mapping optimizer's "
-                        "limit of %d dimensions", out->n, HD_DP_MAX_DIM);
+                        "limit of %d dimensions", n, HD_DP_MAX_DIM);
     }
-    /* Loops read without errors are checked further even when others
-     * had errors, so that one run reports all it can. */
+    return n;
+}
+
+/* The cube of a file alone, and its network. */
+static void choose_cube(reader *r)
+{
+    hd_program *out = r->prog;
+    out->n = cube_dimension(r, r->cube_pragma >= 0 ? (int)r->pragmas[r->cube_pragma].value
+                               : -1, first_doall(r));
+    if (r->network_pragma >= 0) {
+        out->network = hd_network_words[r->pragmas[r->network_pragma].value];
+        out->network_line = r->pragmas[r->network_pragma].line;
+    }
+}
+
+/* With the cube's dimension n known (r->prog->n): the arrays'
+ * distributions and the sequential code.  The maps, owners and messages
+ * of each loop are the analysis's (hd_analyse_program), which the caller
+ * runs next.  Loops read without errors are checked further even when
+ * others had errors, so that one run reports all it can. */
+void complete_arrays(reader *r)
+{
+    hd_program *out = r->prog;
     if (out->n >= 1 && out->n <= HD_DP_MAX_DIM) {
         distribute_arrays(r);
         table_loops(r);
         map_arrays(r);
         choose_reduction_homes(r);
-        if (opt->host_code && r->d.errors == 0)
+        if (r->opt->host_code && r->d.errors == 0)
             read_host_code(r);
     }
 }
@@ -315,14 +338,13 @@ static char *read_stdin(size_t *len)
     return text;
 }
 
-int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_diags *d)
+bool open_file(reader *r, const char *path, const hd_c_options *opt, hd_program *out)
 {
     /* "-" is standard input, read as C and named as compilers name it. */
     bool from_stdin = strcmp(path, "-") == 0;
     if (from_stdin)
         path = "<stdin>";
-    reader r;
-    init_reader(&r, path, opt, out);
+    init_reader(r, path, opt, out);
 
     size_t stdin_len = 0;
     char *stdin_text = from_stdin ? read_stdin(&stdin_len) : NULL;
@@ -330,55 +352,67 @@ int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_dia
     bool readable = false;
     if (from_stdin) {
         if (!stdin_text)
-            hd_report_input(&r.d, "cannot read standard input");
+            hd_report_input(&r->d, "cannot read standard input");
         readable = stdin_text != NULL;
     } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        hd_report_input(&r.d, "'%s' is a directory, not a C file", path);
+        hd_report_input(&r->d, "'%s' is a directory, not a C file", path);
     } else {
         FILE *probe = fopen(path, "r");
         if (!probe)
-            hd_report_input(&r.d, "cannot open '%s': %s", path, strerror(errno));
+            hd_report_input(&r->d, "cannot open '%s': %s", path, strerror(errno));
         else
             fclose(probe);
         readable = probe != NULL;
     }
-    r.stdin_text = stdin_text;
-    r.stdin_len = stdin_len;
+    r->stdin_text = stdin_text;
+    r->stdin_len = stdin_len;
 
-    char **args = NULL;
-    int nargs = 0;
-    char *parse_path = NULL;
-    CXIndex index = NULL;
-    bool args_ok = readable && compiler_args(&r, path, &args, &nargs) == 0;
-    if (args_ok) {
-        /* With -p, clang works in the command's directory: give it the
-         * file by its absolute name. */
-        parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
-        if (!parse_path)
-            parse_path = hd_xstrdup(path);
-        index = clang_createIndex(0, 0);
-        if (parse_and_walk(&r, index, parse_path, args, nargs) == 1) {
-            out->path = hd_xstrdup(path);
-            /* The model keeps the text clang parsed: the offsets are into
-             * it, and the analysis's diagnostics quote it after clang's
-             * copy is gone. */
-            out->source = hd_xmalloc(r.len + 1);
-            memcpy(out->source, r.src, r.len);
-            out->source[r.len] = '\0';
-            out->source_len = r.len;
-            complete_model(&r);
-        }
-    }
-    if (r.d.errors == 0 && !args_ok)
-        r.d.errors = 1;     /* said nothing, yet nothing was read */
-    hd_diags_set_source(&r.d, out->source, out->source_len);
-    *d = r.d;               /* the caller's from now on */
-    free_reader(&r);
-    if (index)
-        clang_disposeIndex(index);
-    for (int k = 0; k < nargs; k++)
-        free(args[k]);
-    free(args);
-    free(parse_path);
+    r->args_ok = readable && compiler_args(r, path, &r->args, &r->nargs) == 0;
+    if (!r->args_ok)
+        return false;
+    /* With -p, clang works in the command's directory: give it the file
+     * by its absolute name. */
+    r->parse_path = opt->build_dir ? realpath(path, NULL) : NULL;
+    if (!r->parse_path)
+        r->parse_path = hd_xstrdup(path);
+    r->index = clang_createIndex(0, 0);
+    if (parse(r, r->index, r->parse_path, r->args, r->nargs) != 1)
+        return false;
+    out->path = hd_xstrdup(path);
+    /* The model keeps the text clang parsed: the offsets are into it, and
+     * the analysis's diagnostics quote it after clang's copy is gone. */
+    out->source = hd_xmalloc(r->len + 1);
+    memcpy(out->source, r->src, r->len);
+    out->source[r->len] = '\0';
+    out->source_len = r->len;
+    return true;
+}
+
+int close_file(reader *r, hd_diags *d)
+{
+    hd_program *out = r->prog;
+    if (r->d.errors == 0 && !r->args_ok)
+        r->d.errors = 1;    /* said nothing, yet nothing was read */
+    hd_diags_set_source(&r->d, out->source, out->source_len);
+    *d = r->d;              /* the caller's from now on */
+    free_reader(r);
+    if (r->index)
+        clang_disposeIndex(r->index);
+    for (int k = 0; k < r->nargs; k++)
+        free(r->args[k]);
+    free(r->args);
+    free(r->parse_path);
     return d->errors;
+}
+
+int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_diags *d)
+{
+    reader r;
+    if (open_file(&r, path, opt, out)) {
+        walk_file(&r);
+        complete_loops(&r);
+        choose_cube(&r);
+        complete_arrays(&r);
+    }
+    return close_file(&r, d);
 }

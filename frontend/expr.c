@@ -868,6 +868,7 @@ hd_expr *hd_expr_bind_vars(const hd_expr *e, const int64_t *vals)
     c->value = e->value;
     c->invariant = e->invariant;
     c->body_local = e->body_local;
+    c->decl = e->decl;
     c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
     c->nkids = e->nkids;
     for (int k = 0; k < e->nkids; k++)

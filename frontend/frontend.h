@@ -105,4 +105,16 @@ typedef struct {
  * with hd_program_free: the loops read without errors, none when the file
  * could not be parsed.  Returns the number of errors. */
 int hd_c_read(const char *path, const hd_c_options *opt, hd_program *out, hd_diags *d);
+
+/* Reads the nfiles annotated C files of one program together
+ * (docs/annotations.md, "Programs of several files"): progs[k] and d[k]
+ * as hd_c_read fills them for paths[k], each file's diagnostics in its
+ * own sink (those about the program as a whole in d[0]).  What the files
+ * share agrees in all of them: the cube and the network, the extents and
+ * the distributions of the arrays declared without static in several
+ * files (each file has among its arrays those it declares that any doall
+ * uses), and whether such an array escapes on the host; with host_code,
+ * exactly one file defines main.  Returns the number of errors of all. */
+int hd_c_read_files(const char *const *paths, int nfiles, const hd_c_options *opt,
+                    hd_program *progs, hd_diags *d);
 #endif

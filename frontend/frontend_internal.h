@@ -1,6 +1,7 @@
 /*
  * frontend_internal.h — what the C reader's files share, and each file's
- * functions (frontend.h is the reader's interface: hd_c_read):
+ * functions (frontend.h is the reader's interface: hd_c_read,
+ * hd_c_read_files):
  *
  *   cfront.c         the driver: hd_c_read, the parse, the order of the
  *                    passes, the cube and the sequential code once every
@@ -24,7 +25,13 @@
  *   maps.c           the data mappings (Wu 1984) of the map pragmas: the
  *                    doall each one holds from, and their checks once n
  *                    is known;
- *   host.c           the code outside the doalls, for the code generator.
+ *   host.c           the code outside the doalls, for the code generator;
+ *   files.c          a program of several files: hd_c_read_files runs
+ *                    cfront.c's passes on all of them, in step, and hands
+ *                    each what the others declare;
+ *   stages.c         the stage loops around the doalls: sequential for
+ *                    loops whose variables' values are known when
+ *                    translating.
  */
 #ifndef HYPERDO_FRONTEND_INTERNAL_H
 #define HYPERDO_FRONTEND_INTERNAL_H
@@ -122,6 +129,9 @@ typedef struct {
     int index;                 /* in the program's arrays */
 } array_decl;
 
+/* The files of a program of several files, as files.c reads them. */
+typedef struct program_files program_files;
+
 /* The C reader's state: the input, its pragmas, the program it fills, the
  * loop being read. */
 typedef struct {
@@ -217,6 +227,16 @@ typedef struct {
     int nskipped, skipped_cap;
     struct purity_entry *purity; /* the functions checked for purity */
     int npurity, purity_cap;
+
+    /* What clang was given, kept while the file is open (cfront.c). */
+    CXIndex index;
+    char **args;
+    int nargs;
+    char *parse_path;
+    bool args_ok;
+    /* A file of a program of several files (files.c); NULL for one. */
+    program_files *files;
+    int unit;                  /* its place among them */
 } reader;
 
 /* Where a location is expanded in its file. */
@@ -239,7 +259,25 @@ typedef struct {
 
 /* ---------------------------------------------------------- cfront.c */
 
-/* hd_c_read (frontend.h) is the only function it shares. */
+/* hd_c_read (frontend.h) runs these in order on one file; hd_c_read_files
+ * (files.c) runs each pass on every file of a program before the next.
+ * open_file: the file parsed, clang's diagnostics passed on, its pragmas
+ * read (false: nothing to walk); walk_file: the doall loops read;
+ * complete_loops: the loops that stay sequential code left out, the
+ * references numbered; complete_arrays: with r->prog->n set, the arrays'
+ * distributions and the sequential code; close_file: the reader's
+ * diagnostics handed to *d, its memory freed; returns the errors. */
+bool open_file(reader *r, const char *path, const hd_c_options *opt, hd_program *out);
+void walk_file(reader *r);
+void complete_loops(reader *r);
+void complete_arrays(reader *r);
+int close_file(reader *r, hd_diags *d);
+/* The first doall loop of the file, or NULL. */
+const hd_loop *first_doall(const reader *r);
+/* The cube's dimension: --dim, else `cube` (a cube pragma's n; -1:
+ * none), else the 2^k iterations of `first` (a doall of r's file, or
+ * NULL); what is wrong with them is said in r's file. */
+int cube_dimension(reader *r, int cube, const hd_loop *first);
 
 /* ------------------------------------------------------------ args.c */
 
@@ -416,6 +454,31 @@ void attach_maps(reader *r);
 /* With n known and the arrays distributed: each map pragma checked (n
  * rows of n bits, nonsingular, distributed arrays) into prog->maps. */
 void map_arrays(reader *r);
+
+/* ----------------------------------------------------------- files.c */
+
+/* What a file of a program of several files learns of the others (all
+ * false, said nothing, for a file alone). */
+/* The outermost extent of an array declared here without it (extern
+ * double x[];), from another file's declaration of the same array. */
+bool extent_elsewhere(reader *r, CXCursor decl, long long *outer);
+/* The distribute pragma of another file that names the array `name`
+ * (declared there too, without static), and its place there. */
+const pragma *distribution_elsewhere(reader *r, const char *name, int *which);
+/* Does a doall of another file use the array `name` (without static)? */
+bool used_elsewhere(reader *r, const char *name);
+/* Is fn, a function this file calls, defined in another file (so that
+ * it may run doalls, as far as this file can tell)? */
+bool defined_elsewhere(reader *r, CXCursor fn);
+
+/* ---------------------------------------------------------- stages.c */
+
+/* 1 + the offset of a declaration in the input, 0 when it is elsewhere:
+ * what tells one variable from another of the same name (hd_expr.decl). */
+unsigned declaration_mark(reader *r, CXCursor decl);
+/* Once every doall is read: the for loops around each whose variables its
+ * indices read, with their values or why not (hd_loop.stages). */
+void find_stage_loops(reader *r);
 
 /* ------------------------------------------------------------ host.c */
 

@@ -50,7 +50,8 @@ static CXCursor cursor_strip_wrappers(CXCursor c)
 }
 
 /* Functions of this file that run doall loops, directly or through calls
- * (a call through a pointer may run anything). */
+ * (a call through a pointer may run anything, and one to a function of
+ * another file of the program is taken to). */
 typedef struct {
     CXCursor *fn;
     bool *runs;
@@ -203,7 +204,10 @@ static void scan_host(host_refs *h, CXCursor c)
         CXCursor callee = clang_getCursorReferenced(c);
         int f = clang_getCursorKind(callee) == CXCursor_FunctionDecl
                 ? function_index(h->g, callee) : -2;
-        if (f == -2 || (f >= 0 && h->g->runs[f]))
+        /* A function of another file of the program may run doalls: this
+         * file cannot tell, so it is taken to. */
+        if (f == -2 || (f >= 0 && h->g->runs[f]) ||
+            (f == -1 && defined_elsewhere(h->r, callee)))
             h->found = true;
     }
     clang_visitChildren(c, scan_host_kid, h);

@@ -342,8 +342,10 @@ hd_expr *expr_of(reader *r, int x)
         else {
             e = opaque_expr(bits, sg, "the index depends on '%s', which is not a "
                             "compile-time constant", name ? name : "?");
-            if (e)
+            if (e) {
                 e->invariant = true;   /* an outer variable: the body cannot write it */
+                e->decl = declaration_mark(r, clang_getCursorReferenced(c));
+            }
         }
         free(name);
         return e;

@@ -13,6 +13,11 @@ void hd_spec_free(hd_spec *spec)
     for (int k = 0; k < spec->m; k++) {
         free(spec->lccs[k].name);
         free(spec->lccs[k].array);
+        for (int v = 0; v < spec->lccs[k].nstage_vars; v++)
+            free(spec->lccs[k].stage_vars[v]);
+        free(spec->lccs[k].stage_vars);
+        free(spec->lccs[k].stage_values);
+        free(spec->lccs[k].stage_note);
     }
     free(spec->lccs);
     for (int a = 0; a < spec->narrays; a++)
@@ -69,6 +74,18 @@ void hd_loop_free(hd_loop *l)
         free(l->outers[j].type);
     }
     free(l->outers);
+    for (int j = 0; j < l->nstages; j++) {
+        free(l->stages[j].var);
+        free(l->stages[j].values);
+        free(l->stages[j].refused);
+    }
+    free(l->stages);
+    for (int j = 0; j < l->nderived; j++) {
+        free(l->derived[j].var);
+        hd_expr_free(l->derived[j].value);
+        free(l->derived[j].refused);
+    }
+    free(l->derived);
     for (int j = 0; j < l->nreds; j++) {
         free(l->reds[j].name);
         free(l->reds[j].type);

@@ -83,6 +83,18 @@ typedef struct {
     bool same_data;       /* every reader of a sender gets the same
                            * elements from it (analysis.h) */
     long long pair_bytes; /* what one sender sends one reader; 0: not known */
+    int ref;              /* the reference's hd_ref.id; -1 for specs */
+    /* One stage of an LCC family read per value of the variables of the
+     * loops around its doall (hd_stage_loop): their names and values (all
+     * owned; nstage_vars 0 otherwise), and the line of the innermost. */
+    int nstage_vars;
+    char **stage_vars;
+    long long *stage_values;
+    int stage_line;
+    /* What the reading per value found, said once for the reference (on
+     * its first entry): the values left out, or why a family is not read
+     * per value (owned, or NULL). */
+    char *stage_note;
 } hd_named_lcc;
 
 /* A node of a statement's expression tree (Wu 1984, Section 1.2, Figure
@@ -194,6 +206,10 @@ typedef struct hd_expr {
     int var;               /* OPAQUE: 1 + the inner loop variable it is
                             * (hd_loop.inners), whose values are known
                             * (hd_expr_eval_vars); 0 for anything else */
+    unsigned decl;         /* OPAQUE, invariant, an outer variable named
+                            * directly: 1 + the offset of its declaration in
+                            * the input, which tells it from another of the
+                            * same name (hd_stage_loop.decl); 0 otherwise */
 } hd_expr;
 
 hd_expr *hd_expr_new(hd_expr_kind kind, int bits, bool is_signed);
@@ -345,6 +361,9 @@ typedef struct {
     bool elem_local_type;   /* it names a type declared inside a function */
     long long elem_size;    /* its size in bytes */
     bool is_global;         /* declared at file scope (always set) */
+    bool external;          /* at file scope without static: in a program of
+                             * several files, the same array in every file
+                             * that declares it (files.c) */
     unsigned decl_end;      /* local arrays: just after the declaration */
     unsigned static_end;    /* static local arrays: the same */
     bool is_const;          /* const elements: never written, so replicated */
@@ -560,6 +579,41 @@ const char *hd_red_type_coll(hd_red_type t);
 bool hd_red_type_integer(hd_red_type t);
 bool hd_red_type_complex(hd_red_type t);
 
+/*
+ * A sequential `for` loop around a doall whose variable the doall's
+ * indices read (docs/annotations.md, "Stage loops"): `for (s = 0; s <
+ * LOGN; s++)` around a doall reading x[i ^ (1 << s)].  When its bounds
+ * and step are constant and nothing but its step changes the variable,
+ * the variable's values are known when translating, and a reference
+ * whose index depends on it (an LCC family, docs/layouts.md) is analysed
+ * once per value: each stage its own LCC (frontend/stages.c finds them,
+ * analysis/stages.c reads the references).
+ */
+typedef struct {
+    char *var;              /* its variable */
+    unsigned decl;          /* 1 + the offset of the variable's declaration
+                             * (as hd_expr.decl) */
+    int line, col;          /* of its for keyword */
+    int nvalues;            /* the values the variable takes, in order */
+    long long *values;      /* (owned); none when refused */
+    char *refused;          /* why its values are not read one by one
+                             * (owned), or NULL */
+} hd_stage_loop;
+
+/* A variable whose value at a doall is a function of the variables of its
+ * stage loops, so that it is known at each stage too: a local declared
+ * with an initializer that reads only constants, stage variables and
+ * other such variables, and never changed (`int half = 1 << s;` in the
+ * stage loop's body; docs/annotations.md, "Stage loops"). */
+typedef struct {
+    char *var;
+    unsigned decl;          /* as hd_expr.decl */
+    int line;               /* of its declaration */
+    hd_expr *value;         /* its initializer, converted to its type
+                             * (owned); NULL when refused */
+    char *refused;          /* why it is not one (owned), or NULL */
+} hd_stage_value;
+
 typedef struct {
     int line, col;          /* of the for keyword */
     int pragma_line;
@@ -574,6 +628,10 @@ typedef struct {
     int func_line;          /* and its line */
     int nouters;
     hd_outer *outers;
+    int nstages;            /* the loops around it whose variables its */
+    hd_stage_loop *stages;  /* indices read, outermost first */
+    int nderived;           /* the other variables its indices read that */
+    hd_stage_value *derived; /* are functions of those, or why not */
     int k;                  /* 2^k iterations, or for a loop over a table
                              * distribution (on_table) the least k with
                              * 2^k >= trip */

@@ -279,6 +279,7 @@ static int add_lcc(reader *r, const char *name, const hd_lcc *c)
     memset(&s->lccs[s->m], 0, sizeof s->lccs[s->m]);
     s->lccs[s->m].name = copy;
     s->lccs[s->m].line = r->line;
+    s->lccs[s->m].ref = -1;   /* no C reference */
     hd_lcc *kept = hd_arena_alloc(&s->store, sizeof *kept);
     *kept = *c;
     s->lccs[s->m].comm = (hd_comm){ .kind = HD_COMM_LCC, .lcc = kept };

@@ -23,12 +23,12 @@
  *     not require communication").  For d <= s < n + d it is a neighbour
  *     exchange at dimension s - d, y = x + e_{s-d}, T = 1 at that
  *     dimension and 0 elsewhere.
- * The stages are written out one loop each (guarded by #if on lg m) so
- * that 2^s is a constant and each stage's exchange is an LCC; with a
- * sequential `for (s ...)` around one doall the partner i ^ (1 << s)
- * would be a general communication.  Twiddle factors W_m^j come from the
- * replicated tables twr, twi (m/2 entries) read in the body: a body may
- * not call user functions.
+ * The stages are a sequential loop over s, a stage loop (docs/annotations.md,
+ * "Stage loops"): its bounds are constants, so the analysis reads the
+ * partner i ^ (1 << s) once per value of s, each stage the LCC above, and
+ * chooses the mapping for all of them, as for the stages written out one
+ * doall each.  Twiddle factors W_m^j come from the replicated tables twr,
+ * twi (m/2 entries) read in the body: a body may not call user functions.
  *
  * Output: the spectrum's magnitudes rounded to 3 decimals (all of them up
  * to 256 points, the peaks beyond), a position-weighted checksum, and a
@@ -109,220 +109,43 @@ int main(void)
         ai[i] = ini[reverse(i, LOGM)];
     }
 
-    /* The lg m butterfly stages.  Iteration i computes output point i of
-     * the butterfly on points i and i ^ 2^s (top: the one with bit s
-     * clear): top = p + W q, bottom = p - W q, W = W_{2^(s+1)}^(i mod 2^s)
-     * = W_m^((i mod 2^s) << (lg m - s - 1)). */
-#if LOGM > 0
+    /* The lg m butterfly stages, stage s in a sequential loop over s
+     * (docs/annotations.md, "Stage loops").  Iteration i computes output
+     * point i of the butterfly on points i and i ^ 2^s (top: the one with
+     * bit s clear): top = p + W q, bottom = p - W q, W = W_{2^(s+1)}^(i mod
+     * 2^s) = W_m^((i mod 2^s) << (lg m - s - 1)).  The arrays alternate,
+     * so a pass of the loop runs two stages: s from a to b, s + 1 from b
+     * back to a (the second left out after the last stage for odd lg m). */
+    for (int s = 0; s < LOGM; s += 2) {
 #pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 0: a -> b */
-        double c = twr[(i & ((1 << 0) - 1)) << (LOGM - 1)];
-        double w = twi[(i & ((1 << 0) - 1)) << (LOGM - 1)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 0)], vi = ai[i ^ (1 << 0)];
-        int top = !(i & (1 << 0));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 1
+        for (int i = 0; i < M; i++) { /* stage s: a -> b */
+            double c = twr[(i & ((1 << s) - 1)) << (LOGM - 1 - s)];
+            double w = twi[(i & ((1 << s) - 1)) << (LOGM - 1 - s)];
+            double ur = ar[i], ui = ai[i];
+            double vr = ar[i ^ (1 << s)], vi = ai[i ^ (1 << s)];
+            int top = !(i & (1 << s));
+            double pr = top ? ur : vr, pi = top ? ui : vi;
+            double qr = top ? vr : ur, qi = top ? vi : ui;
+            double tr = qr * c - qi * w, ti = qr * w + qi * c;
+            br[i] = top ? pr + tr : pr - tr;
+            bi[i] = top ? pi + ti : pi - ti;
+        }
+        if (s + 1 < LOGM) {
 #pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 1: b -> a */
-        double c = twr[(i & ((1 << 1) - 1)) << (LOGM - 2)];
-        double w = twi[(i & ((1 << 1) - 1)) << (LOGM - 2)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 1)], vi = bi[i ^ (1 << 1)];
-        int top = !(i & (1 << 1));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
+            for (int i = 0; i < M; i++) { /* stage s + 1: b -> a */
+                double c = twr[(i & ((1 << (s + 1)) - 1)) << (LOGM - 2 - s)];
+                double w = twi[(i & ((1 << (s + 1)) - 1)) << (LOGM - 2 - s)];
+                double ur = br[i], ui = bi[i];
+                double vr = br[i ^ (1 << (s + 1))], vi = bi[i ^ (1 << (s + 1))];
+                int top = !(i & (1 << (s + 1)));
+                double pr = top ? ur : vr, pi = top ? ui : vi;
+                double qr = top ? vr : ur, qi = top ? vi : ui;
+                double tr = qr * c - qi * w, ti = qr * w + qi * c;
+                ar[i] = top ? pr + tr : pr - tr;
+                ai[i] = top ? pi + ti : pi - ti;
+            }
+        }
     }
-#endif
-#if LOGM > 2
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 2: a -> b */
-        double c = twr[(i & ((1 << 2) - 1)) << (LOGM - 3)];
-        double w = twi[(i & ((1 << 2) - 1)) << (LOGM - 3)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 2)], vi = ai[i ^ (1 << 2)];
-        int top = !(i & (1 << 2));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 3
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 3: b -> a */
-        double c = twr[(i & ((1 << 3) - 1)) << (LOGM - 4)];
-        double w = twi[(i & ((1 << 3) - 1)) << (LOGM - 4)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 3)], vi = bi[i ^ (1 << 3)];
-        int top = !(i & (1 << 3));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 4
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 4: a -> b */
-        double c = twr[(i & ((1 << 4) - 1)) << (LOGM - 5)];
-        double w = twi[(i & ((1 << 4) - 1)) << (LOGM - 5)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 4)], vi = ai[i ^ (1 << 4)];
-        int top = !(i & (1 << 4));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 5
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 5: b -> a */
-        double c = twr[(i & ((1 << 5) - 1)) << (LOGM - 6)];
-        double w = twi[(i & ((1 << 5) - 1)) << (LOGM - 6)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 5)], vi = bi[i ^ (1 << 5)];
-        int top = !(i & (1 << 5));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 6
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 6: a -> b */
-        double c = twr[(i & ((1 << 6) - 1)) << (LOGM - 7)];
-        double w = twi[(i & ((1 << 6) - 1)) << (LOGM - 7)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 6)], vi = ai[i ^ (1 << 6)];
-        int top = !(i & (1 << 6));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 7
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 7: b -> a */
-        double c = twr[(i & ((1 << 7) - 1)) << (LOGM - 8)];
-        double w = twi[(i & ((1 << 7) - 1)) << (LOGM - 8)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 7)], vi = bi[i ^ (1 << 7)];
-        int top = !(i & (1 << 7));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 8
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 8: a -> b */
-        double c = twr[(i & ((1 << 8) - 1)) << (LOGM - 9)];
-        double w = twi[(i & ((1 << 8) - 1)) << (LOGM - 9)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 8)], vi = ai[i ^ (1 << 8)];
-        int top = !(i & (1 << 8));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 9
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 9: b -> a */
-        double c = twr[(i & ((1 << 9) - 1)) << (LOGM - 10)];
-        double w = twi[(i & ((1 << 9) - 1)) << (LOGM - 10)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 9)], vi = bi[i ^ (1 << 9)];
-        int top = !(i & (1 << 9));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 10
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 10: a -> b */
-        double c = twr[(i & ((1 << 10) - 1)) << (LOGM - 11)];
-        double w = twi[(i & ((1 << 10) - 1)) << (LOGM - 11)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 10)], vi = ai[i ^ (1 << 10)];
-        int top = !(i & (1 << 10));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 11
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 11: b -> a */
-        double c = twr[(i & ((1 << 11) - 1)) << (LOGM - 12)];
-        double w = twi[(i & ((1 << 11) - 1)) << (LOGM - 12)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 11)], vi = bi[i ^ (1 << 11)];
-        int top = !(i & (1 << 11));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 12
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 12: a -> b */
-        double c = twr[(i & ((1 << 12) - 1)) << (LOGM - 13)];
-        double w = twi[(i & ((1 << 12) - 1)) << (LOGM - 13)];
-        double ur = ar[i], ui = ai[i];
-        double vr = ar[i ^ (1 << 12)], vi = ai[i ^ (1 << 12)];
-        int top = !(i & (1 << 12));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        br[i] = top ? pr + tr : pr - tr;
-        bi[i] = top ? pi + ti : pi - ti;
-    }
-#endif
-#if LOGM > 13
-#pragma hyperdo doall
-    for (int i = 0; i < M; i++) { /* stage 13: b -> a */
-        double c = twr[(i & ((1 << 13) - 1)) << (LOGM - 14)];
-        double w = twi[(i & ((1 << 13) - 1)) << (LOGM - 14)];
-        double ur = br[i], ui = bi[i];
-        double vr = br[i ^ (1 << 13)], vi = bi[i ^ (1 << 13)];
-        int top = !(i & (1 << 13));
-        double pr = top ? ur : vr, pi = top ? ui : vi;
-        double qr = top ? vr : ur, qi = top ? vi : ui;
-        double tr = qr * c - qi * w, ti = qr * w + qi * c;
-        ar[i] = top ? pr + tr : pr - tr;
-        ai[i] = top ? pi + ti : pi - ti;
-    }
-#endif
 
     const double *xr = LOGM % 2 ? br : ar, *xi = LOGM % 2 ? bi : ai;
 

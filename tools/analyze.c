@@ -209,7 +209,7 @@ static int parse_options(int argc, char **argv, void *dest)
     options *opt = dest;
     const hd_option_table tables[2] = { { analyze_options, opt }, { NULL, NULL } };
     return hd_parse_command_line(&command_line, tables,
-                                 (hd_operands){ &opt->path, &opt->nclang, &opt->clang },
+                                 (hd_operands){ &opt->path, &opt->nclang, &opt->clang, NULL, NULL },
                                  argc, argv);
 }
 

@@ -520,9 +520,10 @@ static void free_parts(json_parts *p, int m)
 
 static void encode_parts(const hd_analyze_result *res, json_parts *p)
 {
-    /* At most three strings per entry, so at most half the slots used. */
+    /* At most four strings per entry (name, reason or array, choice's,
+     * stage_note), so at most half the slots used. */
     p->strings.slots = 16;
-    while (p->strings.slots < 6 * (size_t)res->p.m)
+    while (p->strings.slots < 8 * (size_t)res->p.m)
         p->strings.slots *= 2;
     p->strings.key = hd_xcalloc(p->strings.slots, sizeof *p->strings.key);
     p->strings.text = hd_xcalloc(p->strings.slots, sizeof *p->strings.text);
@@ -656,6 +657,17 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
                 bit_string(l->in->comm.b_runtime, res->p.n, bits);
                 fprintf(out, ",\"b_runtime\":\"%s\"", bits);
             }
+            if (l->in->nstage_vars > 0) {
+                /* One stage of a family read per stage: the variables'
+                 * values and the innermost stage loop's line. */
+                fputs(",\"stage\":{", out);
+                for (int v = 0; v < l->in->nstage_vars; v++)
+                    put_integer(out, v ? "," : "", l->in->stage_vars[v], l->in->stage_values[v]);
+                fputc('}', out);
+                put_integer(out, ",", "stage_line", l->in->stage_line);
+            }
+            if (l->in->stage_note)
+                put_member(out, strings, ",", "stage_note", l->in->stage_note);
             put_choice(out, &l->choice);
         }
         fputc('}', out);

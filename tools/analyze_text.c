@@ -134,6 +134,54 @@ static void print_choice(FILE *out, const hd_comm_choice *c)
                      "off).\n", best);
 }
 
+/* Text for people, indented by two, lines broken at spaces before 96
+ * columns. */
+static void print_wrapped(FILE *out, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len > 94) {
+            cut = 94;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = len;
+        }
+        fprintf(out, "  %.*s\n", (int)cut, p);
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+/* A stage of a family read per stage (docs/annotations.md, "Stage
+ * loops"), or a family not read so and why. */
+static void print_stage(FILE *out, const hd_named_lcc *in)
+{
+    char buf[2048];
+    if (in->nstage_vars > 0) {
+        size_t k = (size_t)snprintf(buf, sizeof buf, "Stage");
+        for (int v = 0; v < in->nstage_vars && k < sizeof buf; v++)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s = %lld", v ? "," : "",
+                                  in->stage_vars[v], in->stage_values[v]);
+        if (k < sizeof buf)
+            snprintf(buf + k, sizeof buf - k, " of the loop%s on line %d: the index reads %s, "
+                     "so this is one LCC of a family, with this stage's b (docs/annotations.md, "
+                     "\"Stage loops\"); the node code computes b when the loop runs.",
+                     in->nstage_vars > 1 ? "s ending" : "", in->stage_line,
+                     in->nstage_vars > 1 ? "their variables" : "its variable");
+        print_wrapped(out, buf);
+    }
+    if (in->stage_note) {
+        snprintf(buf, sizeof buf, "%s%s%s", in->nstage_vars > 0 ? "" : "Not ",
+                 in->nstage_vars > 0 ? in->stage_note
+                 : strncmp(in->stage_note, "not ", 4) == 0 ? in->stage_note + 4 : in->stage_note,
+                 in->nstage_vars > 0 ? "" : ".");
+        print_wrapped(out, buf);
+    }
+}
+
 static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
 {
     fprintf(out, "\n== Communication %d of %d: %s (line %d, column %d) ==\n",
@@ -141,6 +189,7 @@ static void print_general(FILE *out, const hd_plan_comm *l, int index, int m)
     fprintf(out, "  General, not an LCC: %s.\n"
             "  The mapping optimizer (Section 5) weighs LCCs only.\n",
             l->in->comm.reason);
+    print_stage(out, l->in);
     print_conflict(out, l);
     print_choice(out, &l->choice);
 }
@@ -180,7 +229,9 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
     if (l->price->bpc)
         fprintf(out, ", BPC (A permutes the address bits)");
     fprintf(out, "; rank(A) = %d.\n", l->price->rank);
-    if (l->in->comm.b_runtime) {
+    if (l->in->nstage_vars > 0) {
+        print_stage(out, l->in);
+    } else if (l->in->comm.b_runtime) {
         /* An LCC family (docs/layouts.md, "Parametric indices"). */
         fprintf(out, "  An LCC family: the index reads outer variables, so b is known "
                 "only when the loop runs\n  (the node code computes it once per "
@@ -190,6 +241,7 @@ static void print_lcc(FILE *out, const hd_plan_comm *l, int index, int m,
                 fprintf(out, " b_%d", t);
         fprintf(out, " depend on them; b shows\n  them as 1, so the contention "
                 "below is the worst case over every b.\n");
+        print_stage(out, l->in);
     }
     print_conflict(out, l);
     print_choice(out, &l->choice);

@@ -56,7 +56,7 @@ static const char usage_line[] =
     "[--network ecube|omega|butterfly] [--maps program|wu] "
     "[--cost ncube2|linkbound] [--collectives on|off] [--backend threads|mpi|sim] "
     "[--timeout SECONDS] [--include DIR] [--lib ARCHIVE] [--keep] [-v] "
-    "prog.c [-- clang args...]";
+    "prog.c [more.c...] [-- clang args...]";
 
 static void print_help(void)
 {
@@ -109,6 +109,10 @@ static void print_help(void)
         "Environment: CC (cc), MPICC (mpicc), MPIEXEC (mpiexec; add flags\n"
         "such as --oversubscribe there), CFLAGS, PKG_CONFIG (pkg-config),\n"
         "TMPDIR (/tmp: where the work directory goes).\n"
+        "\n"
+        "A program of several files (prog.c more.c ...) is translated together,\n"
+        "as 'hyperdo translate prog.c more.c ... -o DIR' does, and each program\n"
+        "is built from all its files.\n"
         "\n"
         "Exit status: 0 when the programs agree, 1 when they do not or when\n"
         "either cannot be translated, built or run, 2 on a usage error.\n",
@@ -167,6 +171,9 @@ static int parse_options(int argc, char **argv, void *dest)
 
 typedef struct {
     const options *opt;
+    int nfiles;               /* the program's files: prog.c, then more */
+    const char **inputs;
+    char **spmd;              /* their translations in the work directory */
     char *dir;                /* the temporary directory */
     char *name;               /* prog.c's base name without .c */
     hd_args cflags;           /* for both builds: $CFLAGS, the headers, -D... */
@@ -508,7 +515,8 @@ static bool build_sequential(const work *w, const char *exe, const char *log)
     hd_args a = { 0 };
     command(&a, "CC", "cc");
     common_flags(w, &a);
-    hd_args_add(&a, w->opt->in.path);
+    for (int k = 0; k < w->nfiles; k++)
+        hd_args_add(&a, w->inputs[k]);
     hd_args_add(&a, "-o");
     hd_args_add(&a, exe);
     hd_args_add(&a, "-lm");
@@ -529,8 +537,7 @@ static char *source_dir(const char *path)
     return slash == path ? hd_xstrdup("/") : hd_xstrndup(path, (size_t)(slash - path));
 }
 
-static bool build_spmd(const work *w, const char *src, const char *exe,
-                       const char *log)
+static bool build_spmd(const work *w, const char *exe, const char *log)
 {
     hd_args a = { 0 };
     if (w->opt->be == BACKEND_MPI)
@@ -538,11 +545,22 @@ static bool build_spmd(const work *w, const char *src, const char *exe,
     else
         command(&a, "CC", "cc");
     common_flags(w, &a);
-    char *dir = source_dir(w->opt->in.path);
-    hd_args_add(&a, "-iquote");
-    hd_args_add(&a, dir);
-    free(dir);
-    hd_args_add(&a, src);
+    for (int k = 0; k < w->nfiles; k++) {
+        char *dir = source_dir(w->inputs[k]);
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++) {
+            char *other = source_dir(w->inputs[j]);
+            seen = strcmp(dir, other) == 0;
+            free(other);
+        }
+        if (!seen) {
+            hd_args_add(&a, "-iquote");
+            hd_args_add(&a, dir);
+        }
+        free(dir);
+    }
+    for (int k = 0; k < w->nfiles; k++)
+        hd_args_add(&a, w->spmd[k]);
     hd_args_append(&a, &w->libs);
     hd_args_add(&a, "-pthread");
     hd_args_add(&a, "-lm");
@@ -782,46 +800,81 @@ static int verdict(const work *w, const outcome *seq, const outcome *spmd)
 
 /* --------------------------------------------------------------- steps */
 
-/* Translates into the work directory; w->dim is the cube's dimension. */
-static bool translate(work *w, const char *spmd_c)
+static bool write_file(const char *path, const char *text, size_t len)
 {
-    const options *opt = w->opt;
-    step(w, "translating ", opt->in.path);
-    hd_program prog;
-    char *text = NULL;
-    size_t len = 0;
-    if (hd_translate_file(&opt->in, NULL, spmd_c, &text, &len, &prog)
-        != HD_EXIT_OK)
-        return false;
-    w->dim = prog.n;
-    hd_program_free(&prog);
-    FILE *f = fopen(spmd_c, "wb");
+    FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(text, 1, len, f) == len;
     if (f && fclose(f) != 0)
         ok = false;
     if (!ok)
-        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", spmd_c,
-                strerror(errno));
-    free(text);
+        fprintf(stderr, "hyperdo: error: cannot write '%s': %s\n", path, strerror(errno));
+    return ok;
+}
+
+/* Translates into the work directory (a program of several files into
+ * its directory spmd/, each file under its own name); w->dim is the
+ * cube's dimension. */
+static bool translate(work *w)
+{
+    const options *opt = w->opt;
+    step(w, "translating ", opt->in.path);
+    hd_program *progs = hd_xcalloc((size_t)w->nfiles, sizeof *progs);
+    char **texts = hd_xcalloc((size_t)w->nfiles, sizeof *texts);
+    size_t *lens = hd_xcalloc((size_t)w->nfiles, sizeof *lens);
+    bool ok = w->nfiles == 1
+              ? hd_translate_file(&opt->in, NULL, w->spmd[0], &texts[0], &lens[0], &progs[0]) ==
+                    HD_EXIT_OK
+              : hd_translate_files(&opt->in, NULL, (const char *const *)w->spmd, texts, lens,
+                                   progs) == HD_EXIT_OK;
+    if (ok)
+        w->dim = progs[0].n;
+    for (int k = 0; k < w->nfiles; k++) {
+        if (ok)
+            hd_program_free(&progs[k]);
+        ok = ok && write_file(w->spmd[k], texts[k], lens[k]);
+        free(texts[k]);
+    }
+    free(progs);
+    free(texts);
+    free(lens);
     return ok;
 }
 
 static int check_in(work *w)
 {
-    char *spmd_c = work_path(w, ".spmd.c"), *seq_exe = work_path(w, ".seq"),
-         *spmd_exe = work_path(w, ".spmd"), *log = work_path(w, ".build.log");
+    char *seq_exe = work_path(w, ".seq"), *spmd_exe = work_path(w, ".spmd"),
+         *log = work_path(w, ".build.log");
     outcome seq = { "the sequential program", work_path(w, ".seq.out"),
                     work_path(w, ".seq.err"), { HD_RUN_NOT_STARTED, 0 } };
     outcome spmd = { "the translated program", work_path(w, ".spmd.out"),
                      work_path(w, ".spmd.err"), { HD_RUN_NOT_STARTED, 0 } };
+    w->spmd = hd_xcalloc((size_t)w->nfiles, sizeof *w->spmd);
+    if (w->nfiles == 1) {
+        w->spmd[0] = work_path(w, ".spmd.c");
+    } else {
+        size_t n = strlen(w->dir) + 8;
+        char *dir = hd_xmalloc(n);
+        snprintf(dir, n, "%s/spmd", w->dir);
+        mkdir(dir, 0700);
+        for (int k = 0; k < w->nfiles; k++) {
+            const char *slash = strrchr(w->inputs[k], '/');
+            const char *base = slash ? slash + 1 : w->inputs[k];
+            w->spmd[k] = hd_xmalloc(n + strlen(base) + 1);
+            snprintf(w->spmd[k], n + strlen(base) + 1, "%s/%s", dir, base);
+        }
+        free(dir);
+    }
     int rc = HD_EXIT_FAILURE;
-    if (translate(w, spmd_c) && find_runtime(w) &&
+    if (translate(w) && find_runtime(w) &&
         build_sequential(w, seq_exe, log) &&
-        build_spmd(w, spmd_c, spmd_exe, log) &&
+        build_spmd(w, spmd_exe, log) &&
         run_program(w, seq_exe, &seq, false) &&
         run_program(w, spmd_exe, &spmd, true))
         rc = verdict(w, &seq, &spmd);
-    free(spmd_c);
+    for (int k = 0; k < w->nfiles; k++)
+        free(w->spmd[k]);
+    free(w->spmd);
+    w->spmd = NULL;
     free(seq_exe);
     free(spmd_exe);
     free(log);
@@ -837,11 +890,32 @@ static int check(void *dest)
     const options *opt = dest;
     /* The sequential build compiles the file itself (a usage error, found
      * before anything is done). */
-    if (strcmp(opt->in.path, "-") == 0)
-        return hd_usage_error(usage_line, "check", "check needs a file, not standard "
-                              "input: it also compiles the program as it is");
+    int nfiles = 1 + opt->in.nmore;
+    const char **inputs = hd_xmalloc((size_t)nfiles * sizeof *inputs);
+    inputs[0] = opt->in.path;
+    for (int k = 1; k < nfiles; k++)
+        inputs[k] = opt->in.more[k - 1];
+    for (int k = 0; k < nfiles; k++) {
+        const char *slash = strrchr(inputs[k], '/');
+        const char *base = slash ? slash + 1 : inputs[k];
+        for (int j = 0; j < k; j++) {
+            const char *other = strrchr(inputs[j], '/');
+            if (strcmp(other ? other + 1 : inputs[j], base) == 0) {
+                int status = hd_usage_error(usage_line, "check", "two files named '%s' ('%s' "
+                                            "and '%s'): their translations would have one "
+                                            "name", base, inputs[j], inputs[k]);
+                free(inputs);
+                return status;
+            }
+        }
+        if (strcmp(inputs[k], "-") == 0) {
+            free(inputs);
+            return hd_usage_error(usage_line, "check", "check needs a file, not standard "
+                                  "input: it also compiles the program as it is");
+        }
+    }
     int rc;
-    work w = { opt, NULL, NULL, { 0 }, { 0 }, 0 };
+    work w = { opt, nfiles, inputs, NULL, NULL, NULL, { 0 }, { 0 }, 0 };
     hd_run_catch_signals();
     current_work = &w;
     hd_on_fatal(leave_current_work_dir);
@@ -851,6 +925,7 @@ static int check(void *dest)
         rc = HD_EXIT_FAILURE;
     hd_on_fatal(NULL);
     close_work(&w);
+    free(inputs);
     fflush(stdout);
     hd_run_reraise();
     return rc;
@@ -859,5 +934,7 @@ static int check(void *dest)
 int hd_cmd_check(int argc, char **argv)
 {
     options opt = { .timeout = 60 };
-    return hd_run_command(argc, argv, &opt, parse_options, check);
+    int status = hd_run_command(argc, argv, &opt, parse_options, check);
+    free(opt.in.more);
+    return status;
 }

@@ -46,10 +46,12 @@ enum { HD_MAPS_PROGRAM = 0, HD_MAPS_WU = 1 };
 /* The input of a translation: the annotated C file, the options that
  * shape its program, and the arguments for clang after "--". */
 typedef struct {
-    const char *path;
+    const char *path;         /* the first file */
     hd_translate_options t;
     int nclang;
     char **clang;
+    int nmore;                /* the program's other files, after path */
+    const char **more;
 } hd_translate_input;
 
 /* The command line of a subcommand that translates one file (options.h):
@@ -81,6 +83,14 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
                       const char *out_path, char **out, size_t *out_len,
                       hd_program *prog);
 
+/* The same for the files of one program, in->path then in->more
+ * (translate a.c b.c -o DIR): out_paths[k] names file k's output in its
+ * #line directives, outs[k] and out_lens[k] receive it.  HD_EXIT_OK with
+ * every outs[k] and progs[k] set, or HD_EXIT_FAILURE with none. */
+int hd_translate_files(const hd_translate_input *in, const char *build_dir,
+                       const char *const *out_paths, char **outs, size_t *out_lens,
+                       hd_program *progs);
+
 /* The pipeline's first two stages: reads a C file into the model with
  * hd_c_read, with the directory of hyperdo/bits.h and hyperdo.h
  * (PREFIX/include beside an installed PREFIX/bin/hyperdo, else the source
@@ -90,6 +100,11 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
  * analysis's) filled, or HD_EXIT_FAILURE. */
 int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
                       hd_analysis *results);
+/* The same for the nfiles files of one program (hd_c_read_files): each
+ * file's diagnostics printed together, file by file.  HD_EXIT_OK with
+ * progs[k] and results[k] filled for each, or HD_EXIT_FAILURE with none. */
+int hd_read_c_files(const char *const *paths, int nfiles, hd_c_options opt, hd_program *progs,
+                    hd_analysis *results);
 /* Reads the spec at `path` ("-": standard input, called <stdin> in
  * messages) with `read`: HD_EXIT_OK, or HD_EXIT_FAILURE with the error
  * printed. */

@@ -93,6 +93,38 @@ int hd_read_c_program(const char *path, hd_c_options opt, hd_program *prog,
     return HD_EXIT_OK;
 }
 
+int hd_read_c_files(const char *const *paths, int nfiles, hd_c_options opt, hd_program *progs,
+                    hd_analysis *results)
+{
+    char *include = helpers_include_dir();
+    opt.include_dir = include;
+    hd_diags *d = hd_xcalloc((size_t)nfiles, sizeof *d);
+    hd_c_read_files(paths, nfiles, &opt, progs, d);
+    free(include);
+    int errors = 0;
+    /* The analysis of each file into its own sink: every diagnostic is
+     * about one file, and is printed with that file's others, file by
+     * file in the order given. */
+    for (int k = 0; k < nfiles; k++) {
+        errors += hd_analyse_program(&progs[k], &d[k], &results[k]);
+        char *diagnostics = hd_diags_text(&d[k]);
+        hd_diags_free(&d[k]);
+        if (diagnostics) {
+            fputs(diagnostics, stderr);
+            free(diagnostics);
+        }
+    }
+    free(d);
+    if (errors) {
+        for (int k = 0; k < nfiles; k++) {
+            hd_program_free(&progs[k]);
+            hd_analysis_free(&results[k]);
+        }
+        return HD_EXIT_FAILURE;
+    }
+    return HD_EXIT_OK;
+}
+
 int hd_print_text(char *text)
 {
     if (!text) {

@@ -341,7 +341,7 @@ static int parse_map(int argc, char **argv, void *dest)
 {
     map_options *o = dest;
     const hd_option_table tables[2] = { { map_table, o }, { shared_table, o } };
-    int rc = hd_parse_command_line(&map_line, tables, (hd_operands){ &o->operand, NULL, NULL },
+    int rc = hd_parse_command_line(&map_line, tables, (hd_operands){ &o->operand, NULL, NULL, NULL, NULL },
                                    argc, argv);
     if (rc >= 0)
         return rc;
@@ -519,7 +519,7 @@ static int parse_cost(int argc, char **argv, void *dest)
     if (j < argc)
         o->mapfile = argv[j];
     const hd_option_table tables[2] = { { shared_table, o }, { NULL, NULL } };
-    int rc = hd_parse_command_line(&cost_line, tables, (hd_operands){ &o->operand, NULL, NULL },
+    int rc = hd_parse_command_line(&cost_line, tables, (hd_operands){ &o->operand, NULL, NULL, NULL, NULL },
                                    m, rest);
     free(rest);
     if (rc >= 0)

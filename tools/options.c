@@ -68,6 +68,8 @@ int hd_parse_command_line(const hd_command_line *cl, const hd_option_table table
 {
     bool only_operands = false;
     const char *operand = NULL;
+    const char **more = NULL;
+    int nmore = 0;
     int nrest = 0;
     char **rest = NULL;
     for (int i = 1; i < argc; i++) {
@@ -79,7 +81,12 @@ int hd_parse_command_line(const hd_command_line *cl, const hd_option_table table
             break;
         }
         if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (operand)
+            if (operand && into.more) {
+                more = hd_xrealloc(more, (size_t)(nmore + 1) * sizeof *more);
+                more[nmore++] = arg;
+                continue;
+            }
+            if (operand)   /* (more is NULL) */
                 return hd_option_error(cl, "too many arguments: '%s' (%s "
                                        "takes one %s)", arg, cl->command,
                                        cl->operand);
@@ -92,19 +99,24 @@ int hd_parse_command_line(const hd_command_line *cl, const hd_option_table table
         }
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             cl->help();
+            free(more);
             return HD_EXIT_OK;
         }
         const hd_option_table *table = NULL;
         const char *value;
         const hd_option *o = find_option(tables, arg, &table, &value);
-        if (!o)
+        if (!o) {
+            free(more);
             return hd_option_error(cl, "unknown option '%s'", arg);
+        }
         if (o->takes != HD_OPT_NO_VALUE && !value && i + 1 < argc)
             value = argv[++i];
         if (o->handle) {
             int status = o->handle(cl, table->dest, value);
-            if (status >= 0)
+            if (status >= 0) {
+                free(more);
                 return status;
+            }
             continue;
         }
         void *field = (char *)table->dest + o->field;
@@ -113,14 +125,20 @@ int hd_parse_command_line(const hd_command_line *cl, const hd_option_table table
             continue;
         }
         if (!value || (o->takes == HD_OPT_NONEMPTY_VALUE && !*value) ||
-            (o->parse && !o->parse(value, field)))
+            (o->parse && !o->parse(value, field))) {
+            free(more);
             return hd_option_error(cl, "option '%s' needs %s", o->name, o->needs);
+        }
         if (!o->parse)
             *(const char **)field = value;
     }
     if (!operand && cl->missing)
         return hd_option_error(cl, "%s", cl->missing);
     *into.operand = operand;
+    if (into.more) {
+        *into.more = more;
+        *into.nmore = nmore;
+    }
     if (into.rest) {
         *into.nrest = nrest;
         *into.rest = rest;

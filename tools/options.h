@@ -5,7 +5,8 @@
  * What every subcommand's command line has in common:
  *   - an argument that starts with '-' and is not "-" is an option; "-"
  *     (standard input) and anything else is the operand, of which there
- *     is exactly one ("too many arguments", "missing ...");
+ *     is exactly one ("too many arguments", "missing ..."), or one or
+ *     more (hd_operands.more);
  *   - -h and --help print the help and leave with HD_EXIT_OK;
  *   - an option that takes a value takes the next argument, whatever it
  *     looks like; one whose name starts with "--" also takes it as
@@ -67,6 +68,9 @@ typedef struct {
     int *nrest;               /* OPERAND -- ARGS: how many ARGS (for clang), */
     char ***rest;             /* and where they start; NULL: the command
                                * takes none */
+    const char ***more;       /* operands after the first (translate, check:
+                               * the files of one program), malloc'ed, and */
+    int *nmore;               /* how many; NULL: the command takes one */
 } hd_operands;
 
 /* A command's command line but for its options: one for each command,

@@ -321,7 +321,7 @@ static int parse_options(int argc, char **argv, void *dest)
     options *opt = dest;
     const hd_option_table tables[2] = { { sim_options, opt }, { NULL, NULL } };
     int rc = hd_parse_command_line(&command_line, tables,
-                                   (hd_operands){ &opt->path, NULL, NULL }, argc, argv);
+                                   (hd_operands){ &opt->path, NULL, NULL, NULL, NULL }, argc, argv);
     if (rc >= 0)
         return rc;
     if (opt->network != NET_ECUBE)

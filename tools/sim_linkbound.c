@@ -238,7 +238,7 @@ static int parse(int argc, char **argv, void *dest)
     lb_options *o = dest;
     const hd_option_table tables[2] = { { lb_table, o }, { NULL, NULL } };
     int rc = hd_parse_command_line(&command_line, tables,
-                                   (hd_operands){ &o->operand, NULL, NULL }, argc, argv);
+                                   (hd_operands){ &o->operand, NULL, NULL, NULL, NULL }, argc, argv);
     if (rc >= 0)
         return rc;
     if (o->operand)

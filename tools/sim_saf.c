@@ -84,7 +84,7 @@ static int parse(int argc, char **argv, void *dest)
 {
     saf_options *o = dest;
     const hd_option_table tables[2] = { { table, o }, { NULL, NULL } };
-    int rc = hd_parse_command_line(&command_line, tables, (hd_operands){ &o->operand, NULL, NULL },
+    int rc = hd_parse_command_line(&command_line, tables, (hd_operands){ &o->operand, NULL, NULL, NULL, NULL },
                                    argc, argv);
     if (rc >= 0)
         return rc;

@@ -35,13 +35,17 @@ typedef struct {
     const char *depfile;      /* -MF */
     bool md;                  /* -MD */
     const char *build_dir;
+    bool to_dir;              /* -o DIR: DIR/<each input's name> */
+    int nfiles;               /* the inputs: in.path, then in.more */
+    const char **inputs;
+    char **outputs;           /* their outputs (to_dir) */
 } options;
 
 static const char usage_line[] =
     "usage: hyperdo translate [--dim n] [--mapping optimal|identity] "
     "[--objective max|maxsum|sum] [--network ecube|omega|butterfly] [--maps program|wu] "
     "[--cost ncube2|linkbound] [--collectives on|off] [-MD [-MF depfile]] "
-    "[-p builddir] in.c -o out.c [-- clang args...]";
+    "[-p builddir] in.c -o out.c | a.c b.c ... -o DIR [-- clang args...]";
 
 static void print_help(void)
 {
@@ -87,7 +91,13 @@ static void print_help(void)
         "  -- ARGS             after in.c: extra arguments for clang\n"
         "  -h, --help          show this help and exit\n"
         "\n"
-        "in.c may be - for standard input (read as C, named <stdin>).\n",
+        "in.c may be - for standard input (read as C, named <stdin>).\n"
+        "\n"
+        "A program of several files is translated together, with one mapping for\n"
+        "the doalls of all its files: hyperdo translate a.c b.c -o DIR writes\n"
+        "DIR/a.c and DIR/b.c (DIR is made if missing), to be compiled together;\n"
+        "-MD then writes DIR.d.  See docs/annotations.md, \"Programs of several\n"
+        "files\".\n",
         usage_line);
 }
 
@@ -197,7 +207,8 @@ int hd_translate_command_line(int argc, char **argv, const char *usage,
         .dashdash_ends_options = false,
     };
     const hd_option_table tables[2] = { { translate_options, &in->t }, { own, opts } };
-    return hd_parse_command_line(&cl, tables, (hd_operands){ &in->path, &in->nclang, &in->clang },
+    return hd_parse_command_line(&cl, tables, (hd_operands){ &in->path, &in->nclang, &in->clang,
+                                                             &in->more, &in->nmore },
                                  argc, argv);
 }
 
@@ -211,6 +222,58 @@ static const hd_option own_options[] = {
     { NULL, HD_OPT_NO_VALUE, NULL, 0, NULL, NULL },
 };
 
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* DIR/NAME (malloc'ed). */
+static char *in_directory(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    bool slash = n > 0 && dir[n - 1] == '/';
+    char *p = hd_xmalloc(n + strlen(name) + 2);
+    sprintf(p, "%s%s%s", dir, slash ? "" : "/", name);
+    return p;
+}
+
+/* -o DIR: each input's output is DIR/<its name>; nothing may collide with
+ * an input or another output. */
+static int parse_directory_options(options *opt)
+{
+    if (strcmp(opt->out, "-") == 0)
+        return usage_error("several files cannot go to standard output: '-o DIR' "
+                           "names the directory of their outputs");
+    opt->outputs = hd_xcalloc((size_t)opt->nfiles, sizeof *opt->outputs);
+    for (int k = 0; k < opt->nfiles; k++) {
+        if (strcmp(opt->inputs[k], "-") == 0)
+            return usage_error("standard input has no name for its output in '%s': "
+                               "give the program's files by name", opt->out);
+        for (int j = 0; j < k; j++)
+            if (strcmp(base_of(opt->inputs[j]), base_of(opt->inputs[k])) == 0)
+                return usage_error("two inputs named '%s' ('%s' and '%s'): their outputs "
+                                   "in '%s' would have one name", base_of(opt->inputs[k]),
+                                   opt->inputs[j], opt->inputs[k], opt->out);
+        opt->outputs[k] = in_directory(opt->out, base_of(opt->inputs[k]));
+    }
+    for (int k = 0; k < opt->nfiles; k++)
+        for (int j = 0; j < opt->nfiles; j++)
+            if (same_file(opt->inputs[j], opt->outputs[k]))
+                return usage_error("the output '%s' would overwrite the input",
+                                   opt->outputs[k]);
+    if (opt->depfile && !opt->md)
+        return usage_error("'-MF' goes with '-MD'");
+    for (int k = 0; opt->depfile && k < opt->nfiles; k++) {
+        if (same_file(opt->depfile, opt->inputs[k]))
+            return usage_error("the dependency file '%s' would overwrite the input",
+                               opt->depfile);
+        if (same_file(opt->depfile, opt->outputs[k]))
+            return usage_error("the dependency file '%s' is also an output", opt->depfile);
+    }
+    return -1;
+}
+
 /* -1 to go on, else the exit status (help, usage error). */
 static int parse_options(int argc, char **argv, void *dest)
 {
@@ -219,8 +282,16 @@ static int parse_options(int argc, char **argv, void *dest)
                                        print_help, own_options, opt, &opt->in);
     if (rc >= 0)
         return rc;
+    opt->nfiles = 1 + opt->in.nmore;
+    opt->inputs = hd_xmalloc((size_t)opt->nfiles * sizeof *opt->inputs);
+    opt->inputs[0] = opt->in.path;
+    for (int k = 1; k < opt->nfiles; k++)
+        opt->inputs[k] = opt->in.more[k - 1];
     if (!opt->out)
-        return usage_error("missing '-o out.c'");
+        return usage_error(opt->nfiles > 1 ? "missing '-o DIR'" : "missing '-o out.c'");
+    opt->to_dir = opt->nfiles > 1;
+    if (opt->to_dir)
+        return parse_directory_options(opt);
     if (opt->depfile && !opt->md)
         return usage_error("'-MF' goes with '-MD'");
     if (opt->md && strcmp(opt->out, "-") == 0)
@@ -306,13 +377,14 @@ static bool commit_pending(pending *w)
 
 /* The files being written, whose temporary files go if memory runs out
  * meanwhile (hd_on_fatal). */
-static pending *being_written[2];
+static pending *being_written;
+static int nbeing_written;
 
 static void unlink_being_written(void)
 {
-    for (int k = 0; k < 2; k++)
-        if (being_written[k] && being_written[k]->tmp)
-            unlink(being_written[k]->tmp);
+    for (int k = 0; k < nbeing_written; k++)
+        if (being_written[k].tmp)
+            unlink(being_written[k].tmp);
 }
 
 /* Text for a make rule; `escape` escapes a file name as GCC does. */
@@ -334,26 +406,31 @@ static void put_make(char **s, size_t *len, size_t *cap, const char *text,
         (*s)[*len] = '\0';
 }
 
-/* A header included more than once is listed once. */
-static bool listed_before(const hd_program *prog, int k)
+/* A header included more than once, by one file or by several, is
+ * listed once. */
+static bool listed_before(const hd_program *progs, int p, int k)
 {
-    for (int j = 0; j < k; j++)
-        if (strcmp(prog->includes[j], prog->includes[k]) == 0)
-            return true;
+    for (int q = 0; q <= p; q++)
+        for (int j = 0; j < (q < p ? progs[q].nincludes : k); j++)
+            if (strcmp(progs[q].includes[j], progs[p].includes[k]) == 0)
+                return true;
     return false;
 }
 
 /* Each header once, between before and after. */
-static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *prog,
-                        const char *before, const char *after)
+static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *progs,
+                        int nprogs, const char *before, const char *after)
 {
-    for (int k = 0; k < prog->nincludes; k++) {
-        if (listed_before(prog, k))
-            continue;
-        put_make(s, len, cap, before, false);
-        put_make(s, len, cap, prog->includes[k], true);
-        put_make(s, len, cap, after, false);
-    }
+    for (int p = 0; p < nprogs; p++)
+        for (int k = 0; k < progs[p].nincludes; k++) {
+            if (listed_before(progs, p, k))
+                continue;
+            put_make(s, len, cap, before, false);
+            put_make(s, len, cap, progs[p].includes[k], true);
+            put_make(s, len, cap, after, false);
+        }
+    /* (A program of several files has no table distribution.) */
+    const hd_program *prog = &progs[0];
     /* The mapping files of table("FILE"): their owners are written into
      * out.c, so a new mapping must translate again. */
     for (int k = 0; k < prog->ntables; k++) {
@@ -366,31 +443,42 @@ static void put_headers(char **s, size_t *len, size_t *cap, const hd_program *pr
 }
 
 /* out.c: in.c headers...  and an empty rule per header (like -MP), so that
- * a deleted header does not stop make. */
-static char *dependencies(const options *opt, const hd_program *prog, size_t *len)
+ * a deleted header does not stop make.  For a program of several files,
+ * every output depends on every input and every header: the mapping and
+ * the arrays' distributions are the whole program's. */
+static char *dependencies(const options *opt, const char *const *outs, const hd_program *progs,
+                          size_t *len)
 {
     char *s = NULL;
     size_t cap = 0;
     *len = 0;
-    put_make(&s, len, &cap, opt->out, true);
+    for (int k = 0; k < opt->nfiles; k++) {
+        if (k)
+            put_make(&s, len, &cap, " ", false);
+        put_make(&s, len, &cap, outs[k], true);
+    }
     put_make(&s, len, &cap, ":", false);
     /* Standard input is no file make could check. */
-    if (strcmp(opt->in.path, "-") != 0) {
-        put_make(&s, len, &cap, " ", false);
-        put_make(&s, len, &cap, opt->in.path, true);
-    }
-    put_headers(&s, len, &cap, prog, " \\\n  ", "");
+    for (int k = 0; k < opt->nfiles; k++)
+        if (strcmp(opt->inputs[k], "-") != 0) {
+            put_make(&s, len, &cap, " ", false);
+            put_make(&s, len, &cap, opt->inputs[k], true);
+        }
+    put_headers(&s, len, &cap, progs, opt->nfiles, " \\\n  ", "");
     put_make(&s, len, &cap, "\n", false);
-    put_headers(&s, len, &cap, prog, "\n", ":\n");
+    put_headers(&s, len, &cap, progs, opt->nfiles, "\n", ":\n");
     return s;
 }
 
-static char *default_depfile(const char *out)
+/* out.d for out.c; DIR.d for a directory. */
+static char *default_depfile(const char *out, bool to_dir)
 {
     size_t n = strlen(out);
     char *d = hd_xmalloc(n + 3);
     memcpy(d, out, n + 1);
-    if (n > 2 && strcmp(d + n - 2, ".c") == 0)
+    while (to_dir && n > 1 && d[n - 1] == '/')
+        d[--n] = '\0';
+    if (!to_dir && n > 2 && strcmp(d + n - 2, ".c") == 0)
         d[n - 2] = '\0';
     strcat(d, ".d");
     return d;
@@ -604,51 +692,261 @@ int hd_translate_file(const hd_translate_input *in, const char *build_dir,
     return HD_EXIT_FAILURE;
 }
 
+/* The hyperdo_files of a program of several files: the runtime's arrays
+ * numbered for the whole program (an array without static that several
+ * files declare is one), the doalls in the order of the files, and the
+ * file with main. */
+static void number_program(const hd_program *progs, int nfiles, hd_codegen_files *f)
+{
+    int **ids = hd_xcalloc((size_t)nfiles, sizeof *ids);
+    int *base = hd_xcalloc((size_t)nfiles, sizeof *base);
+    memset(f, 0, sizeof *f);
+    f->nunits = nfiles;
+    f->progs = progs;
+    for (int u = 0; u < nfiles; u++) {
+        const hd_program *p = &progs[u];
+        base[u] = f->nloops;
+        f->nloops += p->nloops;
+        if (p->has_main)
+            f->main_unit = u;
+        ids[u] = hd_xmalloc((size_t)(p->narrays ? p->narrays : 1) * sizeof *ids[u]);
+        for (int a = 0; a < p->narrays; a++) {
+            const hd_array *x = &p->arrays[a];
+            ids[u][a] = -1;
+            if (x->dist == HD_DIST_NONE)
+                continue;
+            for (int v = 0; v < u && ids[u][a] < 0 && x->external; v++)
+                for (int b = 0; b < progs[v].narrays; b++)
+                    if (progs[v].arrays[b].external && ids[v][b] >= 0 &&
+                        strcmp(progs[v].arrays[b].name, x->name) == 0) {
+                        ids[u][a] = ids[v][b];
+                        break;
+                    }
+            if (ids[u][a] < 0)
+                ids[u][a] = f->ndist++;
+        }
+    }
+    f->array_id = (const int *const *)ids;
+    f->loop_base = base;
+}
+
+static void free_numbering(hd_codegen_files *f)
+{
+    for (int u = 0; u < f->nunits; u++)
+        free((int *)f->array_id[u]);
+    free((int **)f->array_id);
+    free((int *)f->loop_base);
+}
+
+int hd_translate_files(const hd_translate_input *in, const char *build_dir,
+                       const char *const *out_paths, char **outs, size_t *out_lens,
+                       hd_program *progs)
+{
+    int nfiles = 1 + in->nmore;
+    for (int k = 0; k < nfiles; k++) {
+        outs[k] = NULL;
+        out_lens[k] = 0;
+    }
+    if (in->t.maps == HD_MAPS_WU) {
+        fprintf(stderr, "hyperdo: error: '--maps wu' is not supported yet for a program of "
+                        "several files: Wu 1984's data mappings are chosen and kept file by "
+                        "file\n");
+        return HD_EXIT_FAILURE;
+    }
+    const char **paths = hd_xmalloc((size_t)nfiles * sizeof *paths);
+    paths[0] = in->path;
+    for (int k = 1; k < nfiles; k++)
+        paths[k] = in->more[k - 1];
+    hd_c_options copt = { in->t.dim, in->nclang, (const char *const *)in->clang, build_dir,
+                          NULL, true };
+    hd_analysis *results = hd_xcalloc((size_t)nfiles, sizeof *results);
+    int status = hd_read_c_files(paths, nfiles, copt, progs, results);
+    free(paths);
+    if (status != HD_EXIT_OK) {
+        free(results);
+        return HD_EXIT_FAILURE;
+    }
+    /* The plan of the communications of all the files: one mapping for
+     * every doall of the program (codegen reports a cube it cannot
+     * translate without one).  Each file's entries follow those of the
+     * files before it, as hd_program_spec lists them file by file. */
+    int n = progs[0].n;
+    hd_spec *parts = hd_xcalloc((size_t)nfiles, sizeof *parts);
+    int *first = hd_xcalloc((size_t)nfiles + 1, sizeof *first);
+    hd_spec comms;
+    memset(&comms, 0, sizeof comms);
+    hd_plan plan;
+    bool planned = false;
+    if (n >= 1 && n <= HD_CODEGEN_MAX_DIM) {
+        for (int u = 0; u < nfiles; u++) {
+            hd_program_spec(&progs[u], &results[u], &parts[u]);
+            first[u + 1] = first[u] + parts[u].m;
+        }
+        comms.n = n;
+        comms.m = first[nfiles];
+        comms.lccs = hd_xcalloc((size_t)(comms.m ? comms.m : 1), sizeof *comms.lccs);
+        for (int u = 0; u < nfiles; u++) {
+            /* Moved: the parts keep nothing hd_spec_free would free twice. */
+            if (parts[u].m)
+                memcpy(comms.lccs + first[u], parts[u].lccs,
+                       (size_t)parts[u].m * sizeof *comms.lccs);
+            parts[u].m = 0;
+        }
+        hd_target target;
+        hd_target_parse(in->t.network ? hd_target_word((hd_target_kind)(in->t.network - 1))
+                        : progs[0].network ? progs[0].network : "ecube", n, &target);
+        if (in->t.cost)
+            hd_cost_model_parse(in->t.cost, &target.cost);
+        if (hd_plan_build(&comms, &target, in->t.gen.objective, in->t.gen.mapping, &plan) !=
+            HD_OK) {
+            fprintf(stderr, "hyperdo: error: the set optimizer failed (internal error)\n");
+            status = HD_EXIT_FAILURE;
+        } else {
+            planned = true;
+            hd_plan_choose_collectives(&plan, &comms, !in->t.collectives_off);
+        }
+    }
+    hd_codegen_files files;
+    number_program(progs, nfiles, &files);
+    for (int u = 0; u < nfiles && status == HD_EXIT_OK; u++) {
+        /* Each file sees its own entries of the plan. */
+        hd_plan view;
+        if (planned) {
+            view = plan;
+            view.comm = plan.comm + first[u];
+            view.m = first[u + 1] - first[u];
+        }
+        hd_codegen_options gen = in->t.gen;
+        gen.out_path = out_paths[u];
+        gen.files = &files;
+        files.unit = u;
+        char *diagnostics = NULL;
+        int errors = hd_codegen(&progs[u], &results[u], planned ? &view : NULL, progs[u].source,
+                                progs[u].source_len, &gen, &outs[u], &out_lens[u], &diagnostics);
+        if (diagnostics) {
+            fputs(diagnostics, stderr);
+            free(diagnostics);
+        }
+        if (errors)
+            status = HD_EXIT_FAILURE;
+    }
+    free_numbering(&files);
+    if (planned)
+        hd_plan_free(&plan);
+    hd_spec_free(&comms);
+    for (int u = 0; u < nfiles; u++) {
+        hd_spec_free(&parts[u]);
+        hd_analysis_free(&results[u]);
+    }
+    free(parts);
+    free(first);
+    free(results);
+    if (status == HD_EXIT_OK)
+        return HD_EXIT_OK;
+    for (int u = 0; u < nfiles; u++) {
+        free(outs[u]);
+        outs[u] = NULL;
+        hd_program_free(&progs[u]);
+    }
+    return HD_EXIT_FAILURE;
+}
+
+/* Makes directory `dir` and its parents where missing. */
+static bool make_directory(const char *dir)
+{
+    char *p = hd_xstrdup(dir);
+    bool ok = true;
+    for (char *c = p + 1; ok; c++) {
+        bool end = *c == '\0';
+        if (*c != '/' && !end)
+            continue;
+        char saved = *c;
+        *c = '\0';
+        struct stat st;
+        if (stat(p, &st) != 0 && mkdir(p, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "hyperdo: error: cannot create the directory '%s': %s\n", p,
+                    strerror(errno));
+            ok = false;
+        }
+        *c = saved;
+        if (end)
+            break;
+    }
+    free(p);
+    return ok;
+}
+
 static int translate(void *dest)
 {
-    const options *opt = dest;
-    hd_program prog;
-    char *out = NULL;
-    size_t out_len = 0;
-    if (hd_translate_file(&opt->in, opt->build_dir, strcmp(opt->out, "-") == 0 ? NULL : opt->out,
-                          &out, &out_len, &prog) != HD_EXIT_OK)
-        return HD_EXIT_FAILURE;
-    bool ok = true;
+    options *opt = dest;
+    int nfiles = opt->nfiles;
+    bool to_stdout = !opt->to_dir && strcmp(opt->out, "-") == 0;
+    const char **names = hd_xmalloc((size_t)nfiles * sizeof *names);
+    for (int k = 0; k < nfiles; k++)
+        names[k] = opt->to_dir ? opt->outputs[k] : opt->out;
+    hd_program *progs = hd_xcalloc((size_t)nfiles, sizeof *progs);
+    char **outs = hd_xcalloc((size_t)nfiles, sizeof *outs);
+    size_t *out_lens = hd_xcalloc((size_t)nfiles, sizeof *out_lens);
+    int status;
+    if (nfiles == 1)
+        status = hd_translate_file(&opt->in, opt->build_dir, to_stdout ? NULL : names[0],
+                                   &outs[0], &out_lens[0], &progs[0]);
+    else
+        status = hd_translate_files(&opt->in, opt->build_dir, names, outs, out_lens, progs);
+    bool ok = status == HD_EXIT_OK;
     char *deps = NULL, *depfile = NULL;
     size_t deps_len = 0;
-    if (opt->md) {
-        deps = dependencies(opt, &prog, &deps_len);
-        depfile = opt->depfile ? hd_xstrdup(opt->depfile) : default_depfile(opt->out);
+    if (ok && opt->md) {
+        deps = dependencies(opt, names, progs, &deps_len);
+        depfile = opt->depfile ? hd_xstrdup(opt->depfile) : default_depfile(opt->out, opt->to_dir);
     }
-    /* Both files are written in full before either replaces anything; the
-     * dependency file goes first, so that a failure leaves out.c as it was. */
-    pending wout = { NULL, NULL }, wdep = { NULL, NULL };
-    being_written[0] = &wout;
-    being_written[1] = &wdep;
+    if (ok && opt->to_dir)
+        ok = make_directory(opt->out);
+    /* Every file is written in full before any replaces anything; the
+     * dependency file goes first, so that a failure leaves the outputs
+     * as they were. */
+    being_written = hd_xcalloc((size_t)nfiles + 1, sizeof *being_written);
+    nbeing_written = nfiles + 1;
+    pending *wdep = &being_written[nfiles];
     hd_on_fatal(unlink_being_written);
-    bool to_stdout = strcmp(opt->out, "-") == 0;
-    if (ok && !to_stdout)
-        ok = write_pending(&wout, opt->out, out, out_len);
+    for (int k = 0; ok && !to_stdout && k < nfiles; k++)
+        ok = write_pending(&being_written[k], names[k], outs[k], out_lens[k]);
     if (ok && opt->md)
-        ok = write_pending(&wdep, depfile, deps, deps_len);
+        ok = write_pending(wdep, depfile, deps, deps_len);
     if (ok && opt->md)
-        ok = commit_pending(&wdep);
-    if (ok && !to_stdout)
-        ok = commit_pending(&wout);
+        ok = commit_pending(wdep);
+    for (int k = 0; ok && !to_stdout && k < nfiles; k++)
+        ok = commit_pending(&being_written[k]);
     if (ok && to_stdout)
-        ok = fwrite(out, 1, out_len, stdout) == out_len;
-    drop_pending(&wout);
-    drop_pending(&wdep);
+        ok = fwrite(outs[0], 1, out_lens[0], stdout) == out_lens[0];
+    for (int k = 0; k <= nfiles; k++)
+        drop_pending(&being_written[k]);
     hd_on_fatal(NULL);
-    free(out);
+    free(being_written);
+    being_written = NULL;
+    nbeing_written = 0;
+    for (int k = 0; k < nfiles; k++) {
+        free(outs[k]);
+        if (status == HD_EXIT_OK)
+            hd_program_free(&progs[k]);
+    }
+    free(outs);
+    free(out_lens);
+    free(progs);
+    free(names);
     free(deps);
     free(depfile);
-    hd_program_free(&prog);
     return ok ? HD_EXIT_OK : HD_EXIT_FAILURE;
 }
 
 int hd_cmd_translate(int argc, char **argv)
 {
     options opt = { 0 };
-    return hd_run_command(argc, argv, &opt, parse_options, translate);
+    int status = hd_run_command(argc, argv, &opt, parse_options, translate);
+    for (int k = 0; opt.outputs && k < opt.nfiles; k++)
+        free(opt.outputs[k]);
+    free(opt.outputs);
+    free(opt.inputs);
+    free(opt.in.more);
+    return status;
 }

@@ -4,11 +4,14 @@
 # `hyperdo translate` has turned it into an SPMD program
 # (docs/annotations.md; Hou et al. 2001, Section 3, Fig. 1).
 #
-# For PROG.c, one back end and each (dim, mapping) asked for:
+# For PROG.c (or the files PROG.c MORE.c ... of one program, PROG.c the
+# one whose first line gives the dimensions), one back end and each
+# (dim, mapping) asked for:
 #   1. compile PROG.c with $CC as plain C11 and run it: stdout and exit status
 #      are the reference (once per program);
 #   2. hyperdo translate --dim N --mapping M [--network NET] [--maps MAPS] PROG.c -o OUT.spmd.c, twice:
-#      both outputs must be identical bytes;
+#      both outputs must be identical bytes (several files: translated
+#      together, hyperdo translate ... PROG.c MORE.c ... -o OUT.spmd/);
 #   3. OUT.spmd.c must compile with $CC and with $CLANG under
 #      -std=c11 -Wall -Wextra -Werror;
 #   4. link it with the back end's library, run it (threads: directly;
@@ -21,7 +24,7 @@
 #               [--mapping identity|optimal]... [--network NET] [--maps MAPS]
 #               [--cost ncube2|linkbound]
 #               [--workdir DIR]
-#               [--cppflags "FLAGS"] [--timeout SECONDS] PROG.c
+#               [--cppflags "FLAGS"] [--timeout SECONDS] PROG.c [MORE.c ...]
 #
 # The dimensions PROG.c supports come from its first line,
 #   // e2e: dims A-B
@@ -63,8 +66,9 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
-[ $# -eq 1 ] || usage
+[ $# -ge 1 ] || usage
 prog=$1
+more=("${@:2}")
 [ -n "$hyperdo" ] && [ -n "$include" ] && [ -n "$lib" ] || usage
 case $backend in threads | mpi) ;; *) echo "validate.sh: --backend threads|mpi" >&2; exit 2 ;; esac
 [ ${#mappings[@]} -gt 0 ] || mappings=(identity optimal)
@@ -81,6 +85,7 @@ read -r -a extra <<<"$cppflags"
 
 fail() { echo "validate.sh: $*" >&2; exit 1; }
 [ -f "$prog" ] || fail "no such program: $prog"
+for f in "${more[@]}"; do [ -f "$f" ] || fail "no such program file: $f"; done
 [ -x "$hyperdo" ] || fail "hyperdo is not built: $hyperdo"
 [ -f "$lib" ] || fail "the run-time library is not built: $lib"
 
@@ -99,11 +104,24 @@ if [ "$lo" -gt "$hi" ]; then
 fi
 
 name=$(basename "$prog" .c)
+# A program of several files is named after their directory.
+[ ${#more[@]} -eq 0 ] || name=$(basename "$(cd "$(dirname "$prog")" && pwd)")
 if [ -z "$workdir" ]; then
     workdir=$(mktemp -d "${TMPDIR:-/tmp}/hyperdo-e2e-$name.XXXXXX")
 fi
 mkdir -p "$workdir"
 prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog")
+for k in "${!more[@]}"; do
+    more[k]=$(cd "$(dirname "${more[k]}")" && pwd)/$(basename "${more[k]}")
+done
+# The program's files, and what the translated ones need to find the
+# headers of their directory (#include "..." of a translation in the work
+# directory).
+sources=("$prog" "${more[@]}")
+quote_dirs=()
+if [ ${#more[@]} -gt 0 ]; then
+    for f in "${sources[@]}"; do quote_dirs+=(-iquote "$(dirname "$f")"); done
+fi
 
 # Every command that was run for the current combination, to print on failure.
 cmdlog=()
@@ -138,7 +156,7 @@ show_commands() {
 cflags=(-std=c11 -Wall -Wextra -Werror -I"$include" "${extra[@]}")
 cmdlog=()
 if ! step "$name: the original does not compile as sequential C" \
-    "$CC" "${cflags[@]}" -Wno-unknown-pragmas "$prog" -o "$workdir/$name.seq" -lm; then
+    "$CC" "${cflags[@]}" -Wno-unknown-pragmas "${sources[@]}" -o "$workdir/$name.seq" -lm; then
     show_commands
     exit 1
 fi
@@ -160,32 +178,44 @@ for ((n = lo; n <= hi; n++)); do
         ok=1
 
         # 2. Translate, twice to the same name (the output names itself in
-        # its #line directives); the two must be the same bytes.
+        # its #line directives); the two must be the same bytes.  Several
+        # files go into a directory, each output named as its input.
         translate=("$hyperdo" translate --dim "$n" --mapping "$m" ${network:+--network "$network"} ${maps:+--maps "$maps"} ${cost:+--cost "$cost"})
+        if [ ${#more[@]} -eq 0 ]; then
+            out=$base.spmd.c again=$base.again.spmd.c
+            outputs=("$out")
+        else
+            out=$base.spmd again=$base.again.spmd
+            outputs=()
+            for f in "${sources[@]}"; do outputs+=("$out/$(basename "$f")"); done
+            rm -rf "$out" "$again"
+        fi
         if ! step "$tag: hyperdo translate failed" \
-                "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}" ||
-            ! mv "$base.spmd.c" "$base.again.spmd.c" ||
+                "${translate[@]}" "${sources[@]}" -o "$out" -- -I"$include" "${extra[@]}" ||
+            ! mv "$out" "$again" ||
             ! step "$tag: hyperdo translate failed the second time" \
-                "${translate[@]}" "$prog" -o "$base.spmd.c" -- -I"$include" "${extra[@]}"; then
+                "${translate[@]}" "${sources[@]}" -o "$out" -- -I"$include" "${extra[@]}"; then
             ok=0
-        elif ! cmp -s "$base.spmd.c" "$base.again.spmd.c"; then
+        elif ! diff -r "$out" "$again" >/dev/null; then
             echo "FAIL: $tag: translating twice gives different files"
-            diff -u "$base.spmd.c" "$base.again.spmd.c" | head -40 | sed 's/^/    /' || true
+            diff -ru "$out" "$again" | head -40 | sed 's/^/    /' || true
             ok=0
         fi
 
-        # 3. The translated file compiles cleanly with both compilers.
+        # 3. The translated files compile cleanly with both compilers.
         if [ $ok = 1 ] && [ -n "$CLANG" ]; then
-            step "$tag: the translated program does not compile with $CLANG" \
-                "$CLANG" "${cflags[@]}" -c "$base.spmd.c" -o "$base.clang.o" || ok=0
+            for f in "${outputs[@]}"; do
+                step "$tag: the translated program does not compile with $CLANG" \
+                    "$CLANG" "${cflags[@]}" "${quote_dirs[@]}" -c "$f" -o "$base.clang.o" || ok=0
+            done
         fi
         if [ $ok = 1 ]; then
             if [ "$backend" = threads ]; then
                 step "$tag: the translated program does not build with $CC" \
-                    "$CC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
+                    "$CC" "${cflags[@]}" "${quote_dirs[@]}" "${outputs[@]}" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
             else
                 step "$tag: the translated program does not build with $MPICC" \
-                    "$MPICC" "${cflags[@]}" "$base.spmd.c" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
+                    "$MPICC" "${cflags[@]}" "${quote_dirs[@]}" "${outputs[@]}" "$lib" -lm -pthread ${HYPERDO_TEST_CFLAGS:-} -o "$base.$backend" || ok=0
             fi
         fi
 

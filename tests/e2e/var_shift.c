@@ -4,7 +4,8 @@
  * x[i ^ (1 << s)] for s = 0 .. 7 (the index depends on 's', not a
  * compile-time constant: an LCC family, A the identity and b = 1 << s
  * computed when the loop runs, a neighbour exchange at each stage; the
- * analysis prices it as the worst b).  The butterfly all-reduce:
+ * loop over s is a stage loop, so the analysis reads one LCC per value of
+ * s, docs/annotations.md "Stage loops").  The butterfly all-reduce:
  * after the 8 stages every element holds the sum of all 256, and a prefix
  * form of it (a Hillis-Steele scan with x[(i - d) & 255] and a mask
  * multiplier) gives every prefix sum.  Also a rotation by a variable

@@ -58,7 +58,7 @@ static char tmpdir[64];
 
 /* Driver sources living beside the corpus, which are not corpus files. */
 static const char *const not_corpus[] = { "frontend_corpus.c", "test_bits.c", "test_cfront.c",
-                                           "test_mesh.c", "test_spec.c" };
+                                           "test_mesh.c", "test_spec.c", "test_stages.c" };
 
 /* ------------------------------------------------------------- helpers */
 

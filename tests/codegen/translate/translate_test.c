@@ -31,6 +31,15 @@
  *                back to the input's line;
  *   names        input names with a space, a quote, a backslash or "*" + "/"
  *                still give a program that compiles;
+ *   files        programs of several files: each directory X of
+ *                tests/codegen/translate/files/ is a program translate
+ *                refuses (translate -MD X/a.c X/b.c ... -o DIR): exit 1,
+ *                the diagnostics of each file's "// expect" lines, nothing
+ *                written; tests/e2e/twofile translated with -MD into a
+ *                directory made for it (the rule names every output and
+ *                lists both files and their header), a failed translation
+ *                keeps the directory's files, --maps wu is refused, and
+ *                `hyperdo check` agrees on it;
  *   check        `hyperdo check` on tests/codegen/translate/check/prog.c (with
  *                prog.h beside it), copied into a fresh directory for each
  *                test, which must hold nothing else afterwards; hyperdo's
@@ -66,7 +75,9 @@
  * the source line and a caret under column COL; "// expect-in:
  * HEADER:LINE:COL: error: TEXT" the same in a header the file includes,
  * named relative to its directory; "// expect-file: error: TEXT" a line
- * "FILE: error: ...TEXT..." (a diagnostic about the whole file).
+ * "FILE: error: ...TEXT..." (a diagnostic about the whole file);
+ * "// expect-program: error: TEXT" a line "hyperdo: error: ...TEXT..."
+ * (about a program of several files as a whole).
  * Accepted files may start with "// args: ARGS" (hyperdo options).
  */
 #define _GNU_SOURCE   /* nftw's FTW_DEPTH/FTW_PHYS, mkdtemp, setenv */
@@ -398,7 +409,12 @@ static void test_usage_errors(void **state)
           "unknown option '--frobnicate'" },
         { { "translate", in, "-o", out, "-x", NULL }, "unknown option '-x'" },
         { { "translate", "--", in, "-o", out, NULL }, "unknown option '--'" },
-        { { "translate", in, in, "-o", out, NULL }, "too many arguments" },
+        { { "translate", in, in, "-o", out, NULL }, "two inputs named 'in.c'" },
+        { { "translate", in, dep, "-o", "-", NULL },
+          "several files cannot go to standard output" },
+        { { "translate", in, "-", "-o", dir, NULL }, "standard input has no name" },
+        { { "translate", in, dep, NULL }, "missing '-o DIR'" },
+        { { "translate", in, "in.c", "-o", dir, NULL }, "two inputs named 'in.c'" },
         { { "translate", "--dim", "0", in, "-o", out, NULL },
           "option '--dim' needs an integer from 1 to 16" },
         { { "translate", "--dim", "17", in, "-o", out, NULL },
@@ -565,6 +581,10 @@ static int check_expectations(const char *rel, const char *path,
         } else if (sscanf(s, "// expect-file: error: %n", &used) >= 0
                    && used > 0) {
             whole_file = true;
+        } else if (sscanf(s, "// expect-program: error: %n", &used) >= 0
+                   && used > 0) {
+            whole_file = true;
+            dpath = "hyperdo";
         } else {
             free(s);
             continue;
@@ -1704,7 +1724,7 @@ static void test_check_usage(void **state)
           "option '--objective' needs max, maxsum or sum" },
         { { "check", prog, "-o", "out.c", NULL }, "unknown option '-o'" },
         { { "check", "--", prog, NULL }, "unknown option '--'" },
-        { { "check", prog, prog, NULL }, "too many arguments" },
+        { { "check", prog, prog, NULL }, "two files named 'prog.c'" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         run_result r;
@@ -1990,11 +2010,219 @@ static void test_maps_wu(void **state)
     free(dir);
 }
 
+/* ---------------------------------------------------------------- files */
+
+/* The directories of tests/codegen/translate/files, sorted. */
+static int list_program_dirs(const char *dir, char ***out)
+{
+    DIR *d = opendir(source_path(dir));
+    if (!d)
+        fail_msg("cannot open %s", source_path(dir));
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        if (!names)
+            abort();
+        names[n++] = xasprintf("%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    *out = names;
+    return n;
+}
+
+/* A program of several files translate refuses: exit 1, each file's
+ * expectations, and nothing written (the output directory not even
+ * made). */
+static void check_files_reject(void **state)
+{
+    const char *rel = *state;
+    char **files = NULL;
+    int nfiles = list_c_files(rel, &files);
+    assert_true(nfiles >= 2);
+    char *dir = scratch_dir();
+    char *out = xasprintf("%s/out", dir), *dep = xasprintf("%s/out.d", dir);
+    words w = { 0 };
+    words_addv(&w, "translate", "-MD", NULL);
+    for (int k = 0; k < nfiles; k++)
+        words_add(&w, source_path(files[k]));
+    words_addv(&w, "-o", out, NULL);
+    run_result r;
+    run_words(&r, NULL, &w);
+    int bad = 0, with = 0;
+    if (r.status != 1) {
+        fprintf(stderr, "%s: exit status %d, expected 1\n", rel, r.status);
+        bad++;
+    }
+    if (r.outlen || exists(out) || exists(dep) || count_temporaries(dir)) {
+        fprintf(stderr, "%s: something was written\n", rel);
+        bad++;
+    }
+    for (int k = 0; k < nfiles; k++) {
+        char *path = xstrdup(source_path(files[k]));
+        char *text = slurp(path, NULL);
+        assert_non_null(text);
+        if (strstr(text, "// expect")) {
+            with++;
+            bad += check_expectations(files[k], path, text, &r);
+        }
+        free(path);
+        free(text);
+    }
+    if (!with) {
+        fprintf(stderr, "%s: no file has an '// expect' line\n", rel);
+        bad++;
+    }
+    if (bad)
+        fprintf(stderr, "--- stderr of hyperdo translate on %s:\n%s---\n", rel, r.err);
+    run_result_free(&r);
+    words_free(&w);
+    free_files(files, nfiles);
+    free(out);
+    free(dep);
+    free(dir);
+    if (bad)
+        fail_msg("%s: %d problem(s), listed above", rel, bad);
+}
+
+static const char *const twofile[] = { "main.c", "kernels.c", "kernels.h" };
+
+/* tests/e2e/twofile copied into a fresh directory. */
+static char *twofile_fixture(void)
+{
+    char *dir = scratch_dir();
+    for (size_t k = 0; k < sizeof twofile / sizeof *twofile; k++) {
+        char *from = xasprintf("tests/e2e/twofile/%s", twofile[k]);
+        char *to = xasprintf("%s/%s", dir, twofile[k]);
+        copy_file(source_path(from), to);
+        free(from);
+        free(to);
+    }
+    return dir;
+}
+
+/* -MD into a directory that does not exist yet: both outputs, and the
+ * rule out/a/main.c out/a/kernels.c: main.c kernels.c kernels.h ...,
+ * which make reads. */
+static void test_files_md(void **state)
+{
+    (void)state;
+    char *dir = twofile_fixture();
+    const char *args[] = { "translate", "-MD", "--dim", "3", "main.c", "kernels.c", "-o",
+                           "out/a", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    if (r.status != 0)
+        fail_msg("exit %d:\n%s", r.status, r.err);
+    run_result_free(&r);
+    char *main_out = xasprintf("%s/out/a/main.c", dir), *kernels_out =
+        xasprintf("%s/out/a/kernels.c", dir), *dpath = xasprintf("%s/out/a.d", dir);
+    char *m = slurp(main_out, NULL), *k = slurp(kernels_out, NULL), *d = slurp(dpath, NULL);
+    assert_non_null(m);
+    assert_non_null(k);
+    assert_non_null(d);
+    assert_true(starts_with(m, generated_start));
+    assert_true(starts_with(k, generated_start));
+    /* The program's tables are in the file with main, its record of the
+     * arrays shared. */
+    assert_non_null(strstr(m, "int main(int argc, char **argv)"));
+    assert_null(strstr(k, "int main(int argc, char **argv)"));
+    assert_non_null(strstr(m, "\nunsigned char hd_where["));
+    assert_non_null(strstr(k, "extern unsigned char hd_where["));
+    rules rs = parse_make(d);
+    assert_true(rs.n >= 2);
+    const words *rule = &rs.rules[0];
+    assert_true(rule->n >= 5);
+    assert_string_equal(rule->v[0], "out/a/main.c");
+    assert_string_equal(rule->v[1], "out/a/kernels.c");
+    assert_string_equal(rule->v[2], "main.c");
+    assert_string_equal(rule->v[3], "kernels.c");
+    assert_true(has_file(dir, rule, 4, "kernels.h"));
+    char *const mk[] = { (char *)make, "-s", "-n", "-f", "out/a.d", "out/a/main.c", NULL };
+    char *log;
+    int rc = run_program(mk, dir, &log);
+    if (rc != 0)
+        fail_msg("make cannot read out/a.d:\n%s\n--- out/a.d:\n%s", log, d);
+    free(log);
+    free(m);
+    free(k);
+    free(d);
+    free(main_out);
+    free(kernels_out);
+    free(dpath);
+    free(dir);
+}
+
+/* A failed translation of several files keeps the directory's files as
+ * they were and leaves no temporary; --maps wu is refused. */
+static void test_files_keep(void **state)
+{
+    (void)state;
+    char *dir = twofile_fixture();
+    char *out = xasprintf("%s/out", dir), *main_out = xasprintf("%s/out/main.c", dir);
+    make_dirs(out);
+    char *bad = xasprintf("%s/bad.c", dir);
+    write_text(bad, "double a[256];\nint main(void) { return 0; }\n");
+    const struct {
+        const char *args[10];
+        const char *message;
+    } cases[] = {
+        { { "translate", "main.c", "kernels.c", "bad.c", "-o", "out", NULL },
+          "main is also defined in main.c" },
+        { { "translate", "--maps", "wu", "--network", "omega", "main.c", "kernels.c", "-o",
+            "out", NULL }, "hyperdo: error: '--maps wu' is not supported yet" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        put_known(main_out);
+        run_result r;
+        run_in(&r, dir, cases[k].args);
+        if (r.status != 1 || !strstr(r.err, cases[k].message))
+            fail_msg("%s: exit %d, stderr:\n%s", cases[k].message, r.status, r.err);
+        run_result_free(&r);
+        assert_true(still_known(main_out));
+        char *names = list_dir(out);
+        assert_string_equal(names, "main.c\n");
+        free(names);
+        assert_int_equal(count_temporaries(out), 0);
+    }
+    free(bad);
+    free(out);
+    free(main_out);
+    free(dir);
+}
+
+/* hyperdo check builds both programs from all the files. */
+static void test_files_check(void **state)
+{
+    (void)state;
+    char *dir = twofile_fixture();
+    fresh_tmpdir();
+    const char *args[] = { "check", "--dim", "3", "main.c", "kernels.c", NULL };
+    run_result r;
+    run_in(&r, dir, args);
+    if (r.status != 0 || !strstr(r.out, "printed what the sequential program printed"))
+        fail_msg("exit %d, stdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    run_result_free(&r);
+    char *names = list_dir(hyperdo_tmp);
+    assert_string_equal(names, "");
+    free(names);
+    free(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: %s HYPERDO SOURCE_DIR usage|reject|atomic|"
-                "determinism|depfile|compile|names|check\n", argv[0]);
+                "determinism|depfile|compile|names|files|check\n", argv[0]);
         return 99;
     }
     harness_init(argc, argv);
@@ -2052,6 +2280,12 @@ int main(int argc, char **argv)
         static char *names[] = { "with space.c", "quote\"d.c",
                                  "back\\slash.c", "star*/end.c" };
         add_file_tests(&tests, &n, names, 4, check_name);
+    } else if (strcmp(mode, "files") == 0) {
+        nfiles = list_program_dirs("tests/codegen/translate/files", &files);
+        add_file_tests(&tests, &n, files, nfiles, check_files_reject);
+        add_test(&tests, &n, "md_into_new_directory", test_files_md);
+        add_test(&tests, &n, "failures_keep_directory", test_files_keep);
+        add_test(&tests, &n, "check_agrees", test_files_check);
     } else if (strcmp(mode, "check") == 0) {
         add_test(&tests, &n, "agree_threads", test_check_agree_threads);
         const char *mpi = getenv("HYPERDO_CHECK_MPI");

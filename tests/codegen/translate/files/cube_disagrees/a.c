@@ -1,0 +1,12 @@
+// rejected: b.c asks for another cube (the error is b.c's)
+#pragma hyperdo cube(3)
+#pragma hyperdo distribute(x : block)
+double x[256];
+
+int main(void)
+{
+#pragma hyperdo doall
+    for (int i = 0; i < 256; i++)
+        x[i] = i;
+    return 0;
+}

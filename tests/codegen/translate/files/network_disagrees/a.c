@@ -1,0 +1,11 @@
+// rejected: b.c names another network (the error is b.c's)
+#pragma hyperdo network(omega)
+double x[256];
+
+int main(void)
+{
+#pragma hyperdo doall
+    for (int i = 0; i < 256; i++)
+        x[i] = i;
+    return 0;
+}

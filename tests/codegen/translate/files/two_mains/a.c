@@ -1,0 +1,10 @@
+// rejected: b.c defines main too (the error is b.c's)
+double x[256];
+
+int main(void)
+{
+#pragma hyperdo doall
+    for (int i = 0; i < 256; i++)
+        x[i] = i;
+    return 0;
+}
