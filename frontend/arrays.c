@@ -98,7 +98,14 @@ static const pragma *pointer_pragma(reader *r, const char *name, unsigned scope,
  */
 static int pointer_array(reader *r, CXCursor decl)
 {
-    CXType elem = clang_getPointeeType(clang_getCursorType(decl));
+    /* As written (its typedef names kept); a parameter written as an
+     * array (double x[], double x[16]) is a pointer to its elements. */
+    CXType written = clang_getCursorType(decl);
+    CXType elem = clang_getPointeeType(written);
+    if (elem.kind == CXType_Invalid)
+        elem = clang_getArrayElementType(written);
+    if (elem.kind == CXType_Invalid)
+        elem = clang_getPointeeType(clang_getCanonicalType(written));
     CXType canon = clang_getCanonicalType(elem);
     if (canon.kind == CXType_Pointer || canon.kind == CXType_ConstantArray ||
         canon.kind == CXType_IncompleteArray || canon.kind == CXType_VariableArray ||
@@ -143,6 +150,22 @@ static int pointer_array(reader *r, CXCursor decl)
     return p->narrays++;
 }
 
+/* A parameter declared as an array (double x[], double x[16]): C
+ * makes it a pointer, to whatever the caller passes, which libclang
+ * still types as an array. */
+static bool is_parameter_array(CXCursor decl, CXType canonical)
+{
+    return clang_getCursorKind(decl) == CXCursor_ParmDecl &&
+           (canonical.kind == CXType_ConstantArray || canonical.kind == CXType_IncompleteArray ||
+            canonical.kind == CXType_VariableArray);
+}
+
+bool pointer_declaration(CXCursor decl)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    return t.kind == CXType_Pointer || is_parameter_array(decl, t);
+}
+
 int array_of(reader *r, CXCursor decl)
 {
     for (int k = 0; k < r->ndecls; k++)
@@ -152,7 +175,7 @@ int array_of(reader *r, CXCursor decl)
     hd_array a;
     memset(&a, 0, sizeof a);
     CXType t = clang_getCanonicalType(clang_getCursorType(decl));
-    if (t.kind == CXType_Pointer)
+    if (t.kind == CXType_Pointer || is_parameter_array(decl, t))
         return pointer_array(r, decl);
     a.log2_size = 0;
     if (t.kind == CXType_IncompleteArray) {

@@ -46,7 +46,7 @@ static void add_ref(reader *r, int x, bool is_write)
         return;
     }
     if (index < 0 && kind_of(r, at) == CXCursor_DeclRefExpr && nsubs == 1 &&
-        clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Pointer) {
+        pointer_declaration(decl)) {
         char *name = spelling(decl);
         error_at(r, c, "'%s' is a pointer: name it with the number of elements it points to, "
                  "'#pragma hyperdo distribute(%s : block) extent(N)', in the function that "

@@ -444,6 +444,8 @@ void distribute_arrays(reader *r);
 int distributed_array(reader *r, CXCursor decl);
 /* Where the function definition holding offset starts; 0 at file scope. */
 unsigned function_at(reader *r, unsigned offset);
+/* Does decl declare a pointer (a parameter written as an array is one)? */
+bool pointer_declaration(CXCursor decl);
 
 /* ------------------------------------------------------------ maps.c */
 

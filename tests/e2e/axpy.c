@@ -9,7 +9,9 @@
  * = 0 (C's loop reads nothing), with n of 0, 1, fewer
  * than the processors and more, and one after another on the same
  * memory, so that each call's extent, layout and elements are those of
- * that call.  Every array is printed whole after all calls.
+ * that call.  move() takes its arrays written as arrays (struct point
+ * p[], const double d[16]: pointers, as C makes them) and writes one
+ * member of each element.  Every array is printed whole after all calls.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,20 @@ static void smooth(int n, const double *in, double *out)
 #pragma hyperdo doall
     for (int i = 0; i < n; i++)
         out[i] = i > 0 && i < n - 1 ? (in[i - 1] + in[i] + in[i + 1]) / 3 : in[i];
+}
+
+struct point {
+    double x, y;
+};
+
+static void move(int n, struct point p[], const double d[16])
+{
+#pragma hyperdo distribute(p, d : cyclic) extent(n)
+#pragma hyperdo doall
+    for (int i = 0; i < n; i++) {
+        p[i].x = p[i].x + d[i];
+        p[i].y = p[i].y - d[i] * p[i].x;
+    }
 }
 
 static void show(const char *name, const double *v, int n)
@@ -76,10 +92,22 @@ int main(void)
     smooth(5, p + 10, q + 30);
     smooth(M, q, p);
 
+    struct point *pts = malloc(17 * sizeof *pts);
+    for (int e = 0; e < 17; e++) {
+        pts[e].x = e;
+        pts[e].y = -0.5 * e;
+    }
+    move(17, pts, q);
+    move(9, pts + 4, p + 20);
+
     show("p", p, M);
     show("q", q, M);
     show("u", u, n);
     show("w", w, n);
+    for (int e = 0; e < 17; e++)
+        printf("%s(%g, %g)", e % 6 ? " " : e ? "\n  " : "pts: ", pts[e].x, pts[e].y);
+    printf("\n");
+    free(pts);
     free(u);
     free(w);
     return 0;
