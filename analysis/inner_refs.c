@@ -147,6 +147,21 @@ static void read_per_value(const hd_program *p, const hd_loop *l, const hd_ref *
     res->stage_note = hd_analysis_keep_reason(results, note);
 }
 
+/* Is guard g's chain known false at iteration i with the inner variables
+ * at vals (a branch C does not take for this k, if (k > 0) ...)? */
+static bool guard_false(const hd_loop *l, int g, uint64_t i, const int64_t *vals)
+{
+    for (; g >= 0; g = l->guards[g].parent) {
+        const hd_guard *gd = &l->guards[g];
+        uint64_t v;
+        char why[8];
+        if (gd->cond && hd_expr_eval_vars(gd->cond, i, vals, &v, why, sizeof why) &&
+            (v != 0) != gd->when)
+            return true;
+    }
+    return false;
+}
+
 void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd_ref *ref,
                           const hd_layout *layouts, const hd_ref_analysis *home_result,
                           hd_ref_analysis *res, hd_analysis *results)
@@ -197,6 +212,8 @@ void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd
         uint64_t mine = home_known ? hd_layout_owner(home_lay, h) : 0;
         hd_inner_first(l, vals);
         do {
+            if (guard_false(l, ref->guard, i, vals))
+                continue;
             bool inside = hd_expr_eval_vars(ref->index, i, vals, &e, why, sizeof why);
             for (int s = 1; inside && s < ref->nsubs; s++) {
                 uint64_t sv;
@@ -268,9 +285,10 @@ void hd_check_inner_headers(const hd_program *p, hd_diags *d, const hd_loop *l)
             hd_report(d, HD_ERROR, hd->begin, hd->line, "this loop's header depends on "
                       "the elements of '%s', which is distributed%s%s%s: an inner loop "
                       "of a doall body may not run a number of times that depends on "
-                      "distributed data (its reads are planned before the doall runs, "
-                      "from its bounds); read the bound from a replicated array or an "
-                      "outer variable", a->name, direct ? "" : " (through '",
+                      "distributed data (its references are checked and priced from the "
+                      "values its variable takes, known when translating); read the bound "
+                      "from a replicated array or an outer variable", a->name,
+                      direct ? "" : " (through '",
                       direct ? "" : hd->what, direct ? "" : "')");
             break;
         }

@@ -41,6 +41,7 @@ static void free_reader(reader *r)
     free(r->flows);
     free(r->header_nodes);
     free(r->body_loops);
+    free(r->jumps);
     free(r->open_loops);
     free(r->red_decls);
     free(r->red_self);
@@ -163,7 +164,7 @@ static void table_loops(reader *r)
         hd_loop *l = &p->loops[k];
         const hd_array *home = l->home >= 0 ? &p->arrays[l->refs[l->home].array] : NULL;
         l->on_table = home && home->dist == HD_DIST_TABLE;
-        if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused))
+        if (!l->on_table && l->var && l->trip != (1LL << l->k) && !(home && home->dist_refused))
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound %lld of this doall loop is not a power of two: a loop of "
                       "any size must write arrays distributed by table(T) (docs/meshes.md)",
