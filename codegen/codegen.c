@@ -244,11 +244,11 @@ static void put_host_doall(text *t, const gen *g, int d)
         putf(&w, "%s:%d:%d: '%s' (%s = %s .. %s - 1)", p->path, home->line, home->col,
              home->text, l->var, l->lo_text, l->hi_text);
         const char *T = l->var_type;
-        putf(t, "        if ((%s)(%s) < (%s) && ((long long)(%s)(%s) < 0 || (%s) > %lld))\n"
+        putf(t, "        if ((%s)(%s) < (%s) && (hd_negative((long long)(%s)(%s)) || (%s) > %lld))\n"
                 "            hd_index_error(", T, l->lo_text, l->hi_text, T, l->lo_text,
              l->hi_text, (long long)1 << l->k);
         put_c_string(t, w.s);
-        putf(t, ", (long long)(%s)(%s) < 0 ? (hd_index)(%s)(%s) : (hd_index)(%s) - 1, "
+        putf(t, ", hd_negative((long long)(%s)(%s)) ? (hd_index)(%s)(%s) : (hd_index)(%s) - 1, "
                 "(hd_index)%lld);\n", T, l->lo_text, T, l->lo_text, l->hi_text,
              (long long)1 << l->k);
         free(w.s);
