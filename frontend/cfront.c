@@ -136,8 +136,8 @@ static void keep_sequential(reader *r)
 
 /* The reference of a doall that writes no array element whose owner may
  * run each iteration: a read of a distributed array at every iteration
- * (unguarded) at an index GF(2)-affine in the loop variable, the first in
- * the text; -1 when there is none. */
+ * (unguarded, or under the loop's range alone) at an index GF(2)-affine in
+ * the loop variable, the first in the text; -1 when there is none. */
 static int reduction_home(const hd_program *p, const hd_loop *l)
 {
     for (int k = 0; k < l->nrefs; k++) {
@@ -145,7 +145,9 @@ static int reduction_home(const hd_program *p, const hd_loop *l)
         const hd_array *a = &p->arrays[ref->array];
         hd_affine map;
         char why[8];
-        if (!ref->is_write && ref->guard < 0 && a->dist != HD_DIST_NONE &&
+        /* Under the loop's range alone it is read at every iteration C runs. */
+        if (!ref->is_write && (ref->guard < 0 || ref->guard == l->range_guard) &&
+            !ref->in_jump_loop && !ref->uses_vars && a->dist != HD_DIST_NONE &&
             a->log2_size >= p->n && hd_expr_affine(ref->index, l->k, &map, why, sizeof why))
             return k;
     }
