@@ -651,7 +651,10 @@ typedef struct {
      * around its doall (docs/annotations.md, "Stage loops") is read once
      * per value of them: nstage_vars of hd_loop.stages (stage_var), and
      * nstages values, in the loops' order (the innermost varying
-     * fastest).  comm stays the family's, which the node code follows. */
+     * fastest).  comm stays the family's, which the node code follows.
+     * A read in inner loops of the body whose index is an LCC at each
+     * value of their variables (inner_refs.c) is read the same way:
+     * stage_var -1 - v names hd_loop.inners[v], comm stays general. */
     int nstage_vars;
     const int *stage_var;
     int nstages;
@@ -732,6 +735,12 @@ int hd_analyse_program(hd_program *p, hd_diags *d, hd_analysis *out);
  * into ref's entry of a. */
 void hd_read_stages(const hd_program *p, hd_analysis *a, const hd_loop *l, const hd_ref *ref,
                     const hd_layout *lay, const hd_affine *dst);
+
+/* The name and the line of the loop of variable sv of a reference read
+ * per value (hd_ref_analysis.stage_var): a stage loop's, or an inner
+ * loop's for sv < 0. */
+const char *hd_stage_var_name(const hd_loop *l, int sv);
+int hd_stage_var_line(const hd_loop *l, int sv);
 
 /* Storing a result in a (results.c): a pointer to the one stored copy of
  * a value equal to *map, *lcc or the string why. */

@@ -342,6 +342,11 @@ void hd_plan_choose_collectives(hd_plan *p, const hd_spec *spec, bool collective
         memset(&l->choice, 0, sizeof l->choice);
         l->choice.chosen = l->choice.best = -1;
         const hd_named_lcc *e = &spec->lccs[r];
+        if (e->stage_inner) {
+            l->choice.why = "the node code reads the array from a whole copy (an all-gather), "
+                            "not by this LCC's messages";
+            continue;
+        }
         if (!l->price) {
             if (e->all_to_all)
                 choose_alltoall(&p->target, e->bytes, e->same_data, e->pair_bytes, collectives,

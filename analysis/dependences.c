@@ -25,7 +25,8 @@ static uint64_t *writers(const hd_program *p, const hd_loop *l, int arr, bool wh
     for (int v = 0; v < l->nrefs; v++) {
         const hd_ref *x = &l->refs[v];
         /* An inner loop may stop early: its writes are not sure ones. */
-        if (!x->is_write || x->array != arr || (whole_only && (x->partial || x->uses_vars)))
+        if (!x->is_write || x->array != arr ||
+            (whole_only && (x->partial || x->uses_vars || x->in_jump_loop)))
             continue;
         uint32_t mask = hd_inner_mask(x->index);
         int64_t vals[HD_MAX_INNERS];
@@ -195,7 +196,7 @@ bool hd_loop_writes_all(const hd_program *p, const hd_analysis *an, const hd_loo
         /* A write C may skip (its guard: an if, the loop's range) does not
          * overwrite its element everywhere. */
         if (ref->is_write && ref->array == arr && !ref->partial && map &&
-            ref->guard < 0 && !ref->uses_vars &&
+            ref->guard < 0 && !ref->uses_vars && !ref->in_jump_loop &&
             a->log2_size == l->k && hd_affine_collision(map, a->log2_size) == 0 &&
             (~hd_affine_zero_bits(map) & ~hd_mask(a->log2_size)) == 0)
             return true;

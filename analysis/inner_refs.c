@@ -67,6 +67,101 @@ static const hd_inner *first_inner(const hd_loop *l, uint32_t mask)
     return NULL;
 }
 
+/*
+ * A read whose index is GF(2)-affine in i for each value of the inner
+ * variables it reads (b[k][j], a[(i >> 4) * 16 + k]) is a family of LCCs
+ * over those values: each value one LCC, classified, priced and mapped
+ * with the program's others (Section 5's set), as a stage loop's are
+ * (analysis/stages.c), its entries named "b[k][j] at k = 3, j = 5".  The
+ * node code still reads such a family from the array's whole copy: its
+ * elements change within an iteration, and one exchange per value is not
+ * made (docs/annotations.md, "Statements").  Values whose index leaves
+ * the array somewhere are left out, which the note says.
+ */
+static void read_per_value(const hd_program *p, const hd_loop *l, const hd_ref *ref,
+                           const hd_layout *lay, const hd_affine *dst, uint32_t mask,
+                           hd_ref_analysis *res, hd_analysis *results)
+{
+    const hd_array *a = &p->arrays[ref->array];
+    int var[HD_MAX_INNERS], nv = 0;
+    long long combos = 1;
+    for (int v = 0; v < l->ninners; v++)
+        if (mask >> v & 1) {
+            var[nv++] = v;
+            combos *= l->inners[v].hi - l->inners[v].lo;
+            if (combos > HD_STAGE_MAX_VALUES)
+                return;
+        }
+    if (!nv || combos < 1 || ref->index_plain)
+        return;
+    int m = (int)combos;
+    int *stage_var = hd_arena_alloc(&results->store, (size_t)nv * sizeof *stage_var);
+    for (int k = 0; k < nv; k++)
+        stage_var[k] = -1 - var[k];   /* an inner loop's (analysis.h) */
+    long long *values = hd_arena_alloc(&results->store, (size_t)m * (size_t)nv * sizeof *values);
+    hd_ref_stage *stages = hd_arena_alloc(&results->store, (size_t)m * sizeof *stages);
+    int64_t vals[HD_MAX_INNERS];
+    hd_inner_first(l, vals);
+    char why[256];
+    for (int c = 0; c < m; c++) {
+        hd_ref_stage *st = &stages[c];
+        memset(st, 0, sizeof *st);
+        st->value = &values[(size_t)c * (size_t)nv];
+        for (int k = 0; k < nv; k++)
+            values[(size_t)c * (size_t)nv + (size_t)k] = vals[var[k]];
+        hd_expr *bound = hd_expr_bind_vars(ref->index, vals);
+        hd_affine map;
+        bool affine = hd_expr_affine(bound, l->k, &map, why, sizeof why);
+        for (int s = 1; affine && s < ref->nsubs; s++) {
+            hd_expr *sub = hd_expr_bind_vars(ref->subs[s].expr, vals);
+            hd_affine sm;
+            int w = __builtin_ctzll((unsigned long long)a->extent[s]);
+            affine = hd_expr_affine(sub, l->k, &sm, why, sizeof why);
+            st->outside |= affine && (~hd_affine_zero_bits(&sm) & ~hd_mask(w));
+            hd_expr_free(sub);
+        }
+        hd_expr_free(bound);
+        if (!affine)
+            return;   /* some value is no LCC: the read stays one general read */
+        st->outside |= (~hd_affine_zero_bits(&map) & ~hd_mask(a->log2_size)) != 0;
+        if (st->outside) {
+            st->comm.kind = HD_COMM_LOCAL;
+        } else {
+            hd_affine src = hd_affine_compose(&lay->owner, &map, lay->n);
+            hd_lcc lcc = { .A = hd_matrix_zero(p->n) };
+            st->comm = hd_comm_from_owners(p->n, &src, dst, &lcc);
+            if (st->comm.kind == HD_COMM_LCC)
+                st->comm.lcc = hd_analysis_keep_lcc(results, &lcc);
+            else if (st->comm.kind == HD_COMM_GENERAL)
+                st->comm.reason = hd_analysis_keep_reason(results, st->comm.reason);
+        }
+        hd_inner_next(l, mask, vals);
+    }
+    res->nstage_vars = nv;
+    res->stage_var = stage_var;
+    res->nstages = m;
+    res->stages = stages;
+    char note[256];
+    snprintf(note, sizeof note, "The node code reads '%s' from a whole copy of it (an "
+             "all-gather), whose cost these LCCs do not count.", a->name);
+    res->stage_note = hd_analysis_keep_reason(results, note);
+}
+
+/* Is guard g's chain known false at iteration i with the inner variables
+ * at vals (a branch C does not take for this k, if (k > 0) ...)? */
+static bool guard_false(const hd_loop *l, int g, uint64_t i, const int64_t *vals)
+{
+    for (; g >= 0; g = l->guards[g].parent) {
+        const hd_guard *gd = &l->guards[g];
+        uint64_t v;
+        char why[8];
+        if (gd->cond && hd_expr_eval_vars(gd->cond, i, vals, &v, why, sizeof why) &&
+            (v != 0) != gd->when)
+            return true;
+    }
+    return false;
+}
+
 void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd_ref *ref,
                           const hd_layout *layouts, const hd_ref_analysis *home_result,
                           hd_ref_analysis *res, hd_analysis *results)
@@ -117,6 +212,8 @@ void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd
         uint64_t mine = home_known ? hd_layout_owner(home_lay, h) : 0;
         hd_inner_first(l, vals);
         do {
+            if (guard_false(l, ref->guard, i, vals))
+                continue;
             bool inside = hd_expr_eval_vars(ref->index, i, vals, &e, why, sizeof why);
             for (int s = 1; inside && s < ref->nsubs; s++) {
                 uint64_t sv;
@@ -170,6 +267,10 @@ void hd_analyse_inner_ref(const hd_program *p, hd_diags *d, const hd_loop *l, hd
     free(writer);
     if (local && ok)
         res->comm = (hd_comm){ .kind = HD_COMM_LOCAL };
+    else if (ok && !ref->is_write && home_result->map) {
+        hd_affine dst = hd_affine_compose(&home_lay->owner, home_result->map, home_lay->n);
+        read_per_value(p, l, ref, lay, &dst, mask, res, results);
+    }
 }
 
 void hd_check_inner_headers(const hd_program *p, hd_diags *d, const hd_loop *l)
@@ -184,9 +285,10 @@ void hd_check_inner_headers(const hd_program *p, hd_diags *d, const hd_loop *l)
             hd_report(d, HD_ERROR, hd->begin, hd->line, "this loop's header depends on "
                       "the elements of '%s', which is distributed%s%s%s: an inner loop "
                       "of a doall body may not run a number of times that depends on "
-                      "distributed data (its reads are planned before the doall runs, "
-                      "from its bounds); read the bound from a replicated array or an "
-                      "outer variable", a->name, direct ? "" : " (through '",
+                      "distributed data (its references are checked and priced from the "
+                      "values its variable takes, known when translating); read the bound "
+                      "from a replicated array or an outer variable", a->name,
+                      direct ? "" : " (through '",
                       direct ? "" : hd->what, direct ? "" : "')");
             break;
         }

@@ -124,6 +124,9 @@ static bool check_guarded_bounds(checker *r, const hd_loop *l, hd_ref *ref)
         hd_guard_truth t = hd_guard_at(l, ref->guard, i);
         if (t == HD_GUARD_NO)
             continue;
+        /* After a break or continue C may not reach it, guards or not. */
+        if (t == HD_GUARD_YES && ref->in_jump_loop)
+            t = HD_GUARD_MAYBE;
         miss m;
         int in = inside_at(r, ref, i, &m);
         if (in == 1)
@@ -151,7 +154,7 @@ static bool check_bounds(checker *r, const hd_loop *l, hd_ref *ref,
     const hd_array *a = &r->prog->arrays[ref->array];
     char why[256];
     uint64_t v;
-    bool guarded = ref->guard >= 0;
+    bool guarded = ref->guard >= 0 || ref->in_jump_loop;
     if (a->log2_size < 0)
         return true;
     for (int d = 0; d + 1 < ref->nsubs; d++) {

@@ -190,6 +190,16 @@ static hd_named_lcc *add_entry(const hd_program *p, const hd_analysis *a, const 
     return e;
 }
 
+const char *hd_stage_var_name(const hd_loop *l, int sv)
+{
+    return sv >= 0 ? l->stages[sv].var : l->inners[-1 - sv].name;
+}
+
+int hd_stage_var_line(const hd_loop *l, int sv)
+{
+    return sv >= 0 ? l->stages[sv].line : l->inners[-1 - sv].line;
+}
+
 /* "s = 3" or "s = 3, t = 1": stage c of a reference read per stage. */
 static void stage_text(const hd_loop *l, const hd_ref_analysis *res, int c, char *buf,
                        size_t size)
@@ -198,7 +208,7 @@ static void stage_text(const hd_loop *l, const hd_ref_analysis *res, int c, char
     buf[0] = '\0';
     for (int v = 0; v < res->nstage_vars && n < size; v++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s = %lld", v ? ", " : "",
-                              l->stages[res->stage_var[v]].var, res->stages[c].value[v]);
+                              hd_stage_var_name(l, res->stage_var[v]), res->stages[c].value[v]);
 }
 
 /* What reading ref per stage left out: the values at which it makes no
@@ -222,7 +232,7 @@ static char *stage_summary(const hd_loop *l, const hd_ref_analysis *res)
                                       nv > 1 ? "(" : "");
                 for (int v = 0; v < nv; v++)
                     k += (size_t)snprintf(one + k, sizeof one - k, "%s%s", v ? ", " : "",
-                                          l->stages[res->stage_var[v]].var);
+                                          hd_stage_var_name(l, res->stage_var[v]));
                 k += (size_t)snprintf(one + k, sizeof one - k, "%s = ", nv > 1 ? ")" : "");
             } else {
                 k += (size_t)snprintf(one + k, sizeof one - k, ", ");
@@ -272,12 +282,15 @@ static void add_stages(const hd_program *p, const hd_analysis *a, const hd_loop 
         e->stage_vars = hd_xmalloc((size_t)res->nstage_vars * sizeof *e->stage_vars);
         e->stage_values = hd_xmalloc((size_t)res->nstage_vars * sizeof *e->stage_values);
         for (int v = 0; v < res->nstage_vars; v++) {
-            e->stage_vars[v] = hd_xstrdup(l->stages[res->stage_var[v]].var);
+            e->stage_vars[v] = hd_xstrdup(hd_stage_var_name(l, res->stage_var[v]));
             e->stage_values[v] = st->value[v];
         }
-        e->stage_line = l->stages[innermost].line;
+        e->stage_line = hd_stage_var_line(l, innermost);
+        e->stage_inner = innermost < 0;
         if (first)
             e->stage_note = stage_summary(l, res);
+        if (first && !e->stage_note && e->stage_inner && res->stage_note)
+            e->stage_note = hd_xstrdup(res->stage_note);
         first = false;
     }
 }

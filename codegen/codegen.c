@@ -301,11 +301,12 @@ static void put_host_doall(text *t, const gen *g, int d)
         text w = { 0 };
         putf(&w, "%s:%d:%d: '%s' (%s = %s .. %s - 1)", p->path, home->line, home->col,
              home->text, l->var, lo_t, hi_t);
-        putf(t, "        if ((%s) < (%s) && ((%s) < 0 || (%s) > %s))\n"
-                "            hd_index_error(", lo_t, hi_t, lo_t, hi_t, size);
+        const char *T = l->var_type;
+        putf(t, "        if ((%s)(%s) < (%s) && (hd_negative((long long)(%s)(%s)) || (%s) > %s))\n"
+                "            hd_index_error(", T, lo_t, hi_t, T, lo_t, hi_t, size);
         put_c_string(t, w.s);
-        putf(t, ", (%s) < 0 ? (hd_index)(%s) : (hd_index)(%s) - 1, %s);\n", lo_t, lo_t, hi_t,
-             size);
+        putf(t, ", hd_negative((long long)(%s)(%s)) ? (hd_index)(%s)(%s) : (hd_index)(%s) - 1, "
+                "%s);\n", T, lo_t, T, lo_t, hi_t, size);
         free(w.s);
     }
     for (int k = 0; k < u.ndist; k++)
@@ -337,8 +338,9 @@ static void put_host_doall(text *t, const gen *g, int d)
      * because the translated host may read it nowhere else, which
      * -Wunused-but-set-variable would hold against the program. */
     if (l->var_outside && l->range_guard >= 0)
-        putf(t, "        %s = (%s) < (%s) ? (%s) : (%s);\n        (void)%s;\n", l->var,
-             l->lo_text, l->hi_text, l->hi_text, l->lo_text, l->var);
+        putf(t, "        %s = (%s)(%s) < (%s) ? (%s)(%s) : (%s)(%s);\n        (void)%s;\n",
+             l->var, l->var_type, l->lo_text, l->hi_text, l->var_type, l->hi_text, l->var_type,
+             l->lo_text, l->var);
     else if (l->var_outside)
         putf(t, "        %s = %llu;\n        (void)%s;\n", l->var,
              (unsigned long long)l->trip, l->var);

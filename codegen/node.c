@@ -1614,6 +1614,8 @@ void put_node(text *t, gen *g, int d)
              elem(g, u.dist[k]), p->arrays[u.dist[k]].name, g->array_id[u.dist[k]],
              p->arrays[u.dist[k]].name);
     put_mine(t, g, np);
+    /* Whole copies first: a request's guard or index may read them. */
+    put_wholes(t, g, np, true);
     if (np->nslots)
         put_slot_groups(t, g, np);
     if (np->nstreams)
@@ -1621,7 +1623,6 @@ void put_node(text *t, gen *g, int d)
     for (int level = 1; level <= np->levels; level++)
         put_request_round(t, g, np, level);
 
-    put_wholes(t, g, np, true);
     put_compute_loop(t, g, np);
     put_wholes(t, g, np, false);
     put_reduction_combine(t, g, l, d);

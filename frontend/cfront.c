@@ -41,6 +41,7 @@ static void free_reader(reader *r)
     free(r->flows);
     free(r->header_nodes);
     free(r->body_loops);
+    free(r->jumps);
     free(r->open_loops);
     free(r->red_decls);
     free(r->red_self);
@@ -135,8 +136,8 @@ static void keep_sequential(reader *r)
 
 /* The reference of a doall that writes no array element whose owner may
  * run each iteration: a read of a distributed array at every iteration
- * (unguarded) at an index GF(2)-affine in the loop variable, the first in
- * the text; -1 when there is none. */
+ * (unguarded, or under the loop's range alone) at an index GF(2)-affine in
+ * the loop variable, the first in the text; -1 when there is none. */
 static int reduction_home(const hd_program *p, const hd_loop *l)
 {
     for (int k = 0; k < l->nrefs; k++) {
@@ -144,7 +145,9 @@ static int reduction_home(const hd_program *p, const hd_loop *l)
         const hd_array *a = &p->arrays[ref->array];
         hd_affine map;
         char why[8];
-        if (!ref->is_write && ref->guard < 0 && a->dist != HD_DIST_NONE &&
+        /* Under the loop's range alone it is read at every iteration C runs. */
+        if (!ref->is_write && (ref->guard < 0 || ref->guard == l->range_guard) &&
+            !ref->in_jump_loop && !ref->uses_vars && a->dist != HD_DIST_NONE &&
             a->log2_size >= p->n && hd_expr_affine(ref->index, l->k, &map, why, sizeof why))
             return k;
     }
@@ -163,13 +166,13 @@ static void table_loops(reader *r)
         hd_loop *l = &p->loops[k];
         const hd_array *home = l->home >= 0 ? &p->arrays[l->refs[l->home].array] : NULL;
         l->on_table = home && home->dist == HD_DIST_TABLE;
-        if (!l->on_table && l->trip == 0 && home && !home->dist_refused)
+        if (!l->on_table && l->var && l->trip == 0 && home && !home->dist_refused)
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound of this doall loop is known only at run time, and '%s' is "
                       "neither an array of 2^m elements nor distributed by block, cyclic or "
                       "a table, whose size would bound its iterations", home->name);
-        else if (!l->on_table && l->trip != (1LL << l->k) && !(home && home->dist_refused) &&
-                 (home || l->trip > 0))
+        else if (!l->on_table && l->var && l->trip != (1LL << l->k) &&
+                 !(home && home->dist_refused) && (home || l->trip > 0))
             hd_report(&r->d, HD_ERROR, l->begin, l->line,
                       "the bound %lld of this doall loop is not a power of two: a loop of "
                       "any size must write arrays distributed by table(T) (docs/meshes.md)",

@@ -12,6 +12,7 @@
  */
 #include "frontend_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,9 @@ void note_flow(reader *r, int target, int from)
         return;
     if (from >= 0)
         add_flow(r, local, from);
+    /* t[e] = ...: which element gets the value depends on e too. */
+    if (kind_of(r, strip_wrappers(r, target)) == CXCursor_ArraySubscriptExpr)
+        add_flow(r, local, target);
     /* A value set under a condition, or in a loop, depends on it too. */
     for (int k = 0; k < r->nctrl; k++)
         add_flow(r, local, r->ctrl[k]);
@@ -233,13 +237,20 @@ static int known_variable(reader *r, int loop, int init, int cond, int inc, int 
         return -1;
     if (strcmp(op, "<=") == 0)
         hi++;
+    /* Every value lo .. hi - 1 must be one k's type holds (k would wrap
+     * before reaching hi otherwise), and the loop must run. */
+    long long top = sg ? (bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1)
+                       : (bits >= 63 ? LLONG_MAX : (1LL << bits) - 1);
+    long long bottom = sg ? (bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1))) : 0;
+    if (hi <= lo || lo < bottom || hi - 1 > top)
+        return -1;
     if (!steps_by_one(r, inc, var) || changes(r, body, var))
         return -1;
     hd_loop *l = r->loop;
     l->inners = hd_xrealloc(l->inners, (size_t)(l->ninners + 1) * sizeof *l->inners);
     position pos = cursor_pos(r, cursor_of(r, loop));
     l->inners[l->ninners] = (hd_inner){ spelling(var), type_text(clang_getCursorType(var)), lo,
-                                        hi > lo ? hi : lo, pos.line, pos.col };
+                                        hi, pos.line, pos.col };
     r->inner_decls[r->ninner_decls] = var;
     r->inner_active[r->ninner_decls++] = false;
     return l->ninners++;
@@ -253,46 +264,86 @@ int inner_variable(reader *r, CXCursor decl)
     return 0;
 }
 
+static void add_header_node(reader *r, int header, int x)
+{
+    if (header < 0)
+        return;
+    hd_xreserve(&r->header_nodes, &r->header_nodes_cap, r->nheader_nodes + 1,
+                sizeof *r->header_nodes);
+    r->header_nodes[r->nheader_nodes++] = (struct header_node){ header, x };
+}
+
 /* A loop of the body: its header's parts, for the analysis's check that
- * they read no distributed data. */
-static void add_header(reader *r, int at, const int *parts, int nparts)
+ * they read no distributed data; its entry in loop->headers. */
+static int add_header(reader *r, int at, const int *parts, int nparts)
 {
     hd_loop *l = r->loop;
     l->headers = hd_xrealloc(l->headers, (size_t)(l->nheaders + 1) * sizeof *l->headers);
     position pos = cursor_pos(r, cursor_of(r, at));
     l->headers[l->nheaders] = (hd_inner_header){ pos.line, pos.col, pos.offset, 0, NULL, NULL };
-    for (int k = 0; k < nparts; k++) {
-        if (parts[k] < 0)
-            continue;
-        hd_xreserve(&r->header_nodes, &r->header_nodes_cap, r->nheader_nodes + 1,
-                    sizeof *r->header_nodes);
-        r->header_nodes[r->nheader_nodes++] = (struct header_node){ l->nheaders, parts[k] };
-    }
-    l->nheaders++;
+    for (int k = 0; k < nparts; k++)
+        if (parts[k] >= 0)
+            add_header_node(r, l->nheaders, parts[k]);
+    return l->nheaders++;
 }
 
 /* Loop x of the body opens (its breaks and continues are its own until
- * it closes). */
-static void open_loop(reader *r, int x)
+ * it closes); header: its entry in loop->headers. */
+static void open_loop(reader *r, int x, int header)
 {
     node *ext = extent_of(r, x);
     hd_xreserve(&r->body_loops, &r->body_loops_cap, r->nbody_loops + 1, sizeof *r->body_loops);
-    r->body_loops[r->nbody_loops] = (struct body_loop){ ext->begin, ext->end, false };
+    r->body_loops[r->nbody_loops] = (struct body_loop){ ext->begin, ext->end, false, header,
+                                                        r->nctrl, r->nflows };
     hd_xreserve(&r->open_loops, &r->open_loops_cap, r->nopen_loops + 1, sizeof *r->open_loops);
     r->open_loops[r->nopen_loops++] = r->nbody_loops++;
     r->inner_depth++;
 }
 
+/* The innermost loop closes: a value set in it depends on the conditions
+ * of its breaks and continues too (how far it got), as on its own. */
 static void close_loop(reader *r)
 {
-    r->nopen_loops--;
+    int b = r->open_loops[--r->nopen_loops];
+    int flows_end = r->nflows;
+    for (int j = 0; j < r->njumps; j++)
+        if (r->jumps[j].loop == b)
+            for (int f = r->body_loops[b].flows_base; f < flows_end; f++)
+                add_flow(r, r->flows[f].local, r->jumps[j].node);
     r->inner_depth--;
+}
+
+/* A break or continue of the innermost loop, under the conditions taken
+ * inside it: they decide what the loop's variables end up holding (a
+ * count up to a break), so those conditions are sources of every value
+ * set in the loop.  A break is no bound: the loop's header stays what
+ * its reads are checked from, and a search that stops on data is fine. */
+static void note_jump(reader *r, bool is_break)
+{
+    int b = r->open_loops[r->nopen_loops - 1];
+    struct body_loop *bl = &r->body_loops[b];
+    bl->jumps = true;
+    for (int c = bl->ctrl_base; c < r->nctrl; c++) {
+        hd_xreserve(&r->jumps, &r->jumps_cap, r->njumps + 1, sizeof *r->jumps);
+        r->jumps[r->njumps++] = (struct jump){ b, r->ctrl[c], is_break };
+    }
+}
+
+/* A statement of a loop's header (its init, its step): whether the loop
+ * runs at all is no part of the values it gives its variables, so the
+ * conditions around the loop are not their sources. */
+static void walk_header_statement(reader *r, int x)
+{
+    int around = r->nctrl;
+    r->nctrl = 0;
+    walk_statement(r, x);
+    r->nctrl = around;
 }
 
 /* The body of loop x, run while cond holds (cond < 0: until a break),
  * with var (-1: none) taking its known values, which its condition's
  * guard already reads. */
-static void walk_loop_body(reader *r, int x, int cond, int body, int inc, int var)
+static void walk_loop_body(reader *r, int x, int header, int cond, int body, int inc, int var)
 {
     int outer = r->guard;
     if (var >= 0)
@@ -301,10 +352,10 @@ static void walk_loop_body(reader *r, int x, int cond, int body, int inc, int va
         push_ctrl(r, cond);
         r->guard = add_guard(r, cond, true);
     }
-    open_loop(r, x);
+    open_loop(r, x, header);
     walk_statement(r, body);
     if (inc >= 0)
-        walk_statement(r, inc);
+        walk_header_statement(r, inc);
     close_loop(r);
     if (var >= 0)
         r->inner_active[var] = false;
@@ -348,34 +399,36 @@ bool walk_control(reader *r, int x)
             return true;
         }
         if (init >= 0)
-            walk_statement(r, init);
+            walk_header_statement(r, init);
         int var = known_variable(r, x, init, cond, inc, body);
         int parts[3] = { init, cond, inc };
-        add_header(r, cond >= 0 ? cond : x, parts, 3);
+        int header = add_header(r, cond >= 0 ? cond : x, parts, 3);
         if (cond >= 0)
             walk_operand(r, cond);
-        walk_loop_body(r, x, cond, body, inc, var);
+        walk_loop_body(r, x, header, cond, body, inc, var);
         return true;
     }
-    case CXCursor_WhileStmt:
+    case CXCursor_WhileStmt: {
         if (kids.n != 2)
             return false;
-        add_header(r, kids.kid[0], &kids.kid[0], 1);
+        int header = add_header(r, kids.kid[0], &kids.kid[0], 1);
         walk_operand(r, kids.kid[0]);
-        walk_loop_body(r, x, kids.kid[0], kids.kid[1], -1, -1);
+        walk_loop_body(r, x, header, kids.kid[0], kids.kid[1], -1, -1);
         return true;
-    case CXCursor_DoStmt:
+    }
+    case CXCursor_DoStmt: {
         if (kids.n != 2)
             return false;
         /* The body runs once before the condition is first evaluated. */
-        add_header(r, kids.kid[1], &kids.kid[1], 1);
+        int header = add_header(r, kids.kid[1], &kids.kid[1], 1);
         push_ctrl(r, kids.kid[1]);
-        open_loop(r, x);
+        open_loop(r, x, header);
         walk_statement(r, kids.kid[0]);
         close_loop(r);
         walk_operand(r, kids.kid[1]);
         r->nctrl--;
         return true;
+    }
     case CXCursor_BreakStmt:
     case CXCursor_ContinueStmt:
         if (!r->nopen_loops)
@@ -383,7 +436,7 @@ bool walk_control(reader *r, int x)
                      "iterations all run, each once; write the rest of the body under "
                      "an 'if'", kind_of(r, x) == CXCursor_BreakStmt ? "break" : "continue");
         else
-            r->body_loops[r->open_loops[r->nopen_loops - 1]].jumps = true;
+            note_jump(r, kind_of(r, x) == CXCursor_BreakStmt);
         return true;
     default:
         return false;

@@ -218,7 +218,16 @@ typedef struct {
                                 * break or continue leaves it early */
         unsigned begin, end;
         bool jumps;
+        int header;            /* its entry in loop->headers */
+        int ctrl_base;         /* r->nctrl inside it, before its body's */
+        int flows_base;        /* r->nflows when it opened */
     } *body_loops;
+    struct jump {              /* a condition under which a break (or a
+                                * continue) of body loop `loop` is taken */
+        int loop, node;
+        bool is_break;
+    } *jumps;
+    int njumps, jumps_cap;
     int nbody_loops, body_loops_cap;
     int *open_loops;           /* the loops around the walk (body_loops) */
     int nopen_loops, open_loops_cap;

@@ -136,8 +136,16 @@ static hd_expr *binary(hd_op op, hd_expr *a, hd_expr *b)
     return e;
 }
 
-static hd_expr *value_of(reader *r, int x, bool known, long long v)
+/* The value at node x (known: v), converted to the loop variable's type
+ * when bits > 0, as C's i = lo does, then widened. */
+static hd_expr *value_of(reader *r, int x, bool known, long long v, int bits, bool sg)
 {
+    if (!known && bits > 0) {
+        hd_expr *c = hd_expr_new(HD_EX_CAST, bits, sg);
+        c->kid[0] = expr_of(r, x);
+        c->nkids = 1;
+        return as_long(c);
+    }
     if (!known)
         return as_long(expr_of(r, x));
     hd_expr *c = hd_expr_new(HD_EX_CONST, 64, true);
@@ -175,16 +183,23 @@ static void add_range_guard(reader *r, int start, bool lo_known, long long lo, i
     g->parent = -1;
     g->cond = binary(HD_OP_LAND,
                      binary(HD_OP_GE, as_long(hd_expr_new(HD_EX_INDEX, bits, sg)),
-                            value_of(r, start, lo_known, lo)),
+                            value_of(r, start, lo_known, lo, bits, sg)),
                      binary(HD_OP_LT, as_long(hd_expr_new(HD_EX_INDEX, bits, sg)),
-                            value_of(r, bound, hi_known, hi)));
+                            value_of(r, bound, hi_known, hi, 0, true)));
     l->lo_text = bound_text(r, start, lo_known, lo);
     l->hi_text = bound_text(r, bound, hi_known, hi);
+    /* As C runs the loop: i = (T)lo, then i < hi (in C's conversions) at
+     * every step, the first failure ending it; i only grows, from 0 in
+     * the iterations' numbering, so the first test decides for lo. */
     char *var = spelling(r->loop_var);
-    size_t size = strlen(l->lo_text) + strlen(l->hi_text) + 2 * strlen(var) + 32;
+    char *type = type_text(clang_getCursorType(r->loop_var));
+    size_t size = 2 * strlen(l->lo_text) + 2 * strlen(l->hi_text) + 2 * strlen(var) +
+                  2 * strlen(type) + 48;
     g->text = hd_xmalloc(size);
-    snprintf(g->text, size, "(%s) <= %s && %s < (%s)", l->lo_text, var, var, l->hi_text);
+    snprintf(g->text, size, "(%s)(%s) < (%s) && (%s)(%s) <= %s && %s < (%s)", type, l->lo_text,
+             l->hi_text, type, l->lo_text, var, var, l->hi_text);
     free(var);
+    free(type);
     l->range_guard = l->nguards++;
     l->range_checked = !lo_known || !hi_known;
     r->guard = l->range_guard;
@@ -221,6 +236,10 @@ static void size_from_home(reader *r, int bound)
                  "expression, or the loop must write 'x[%s]' of a one-dimensional array "
                  "of 2^m elements, whose size then bounds %s", l->var ? l->var : "i",
                  l->var ? l->var : "i");
+        /* No iterations to number: the loop is not analysed. */
+        l->k = 0;
+        l->trip = 1;
+        l->home = -1;
         return;
     }
     l->k = a->log2_size;
@@ -279,6 +298,11 @@ static bool read_loop_header(reader *r, int loop, int *body)
     /* init's value: a constant, or what the header may read. */
     long long lo = 0, hi = 0;
     bool lo_known = evaluate(cursor_of(r, start), &lo);
+    /* C converts the start to the variable's type (i = lo) first. */
+    if (lo_known && bits < 64) {
+        unsigned long long u = (unsigned long long)lo & ((1ULL << bits) - 1);
+        lo = sg && (u >> (bits - 1)) ? (long long)(u | ~((1ULL << bits) - 1)) : (long long)u;
+    }
     if (!lo_known && !walk_bound(r, start, "start"))
         return false;
 
@@ -349,11 +373,42 @@ static bool read_loop_header(reader *r, int loop, int *body)
     return true;
 }
 
+/* The values of the inner variables at which a home's element stands
+ * for the iteration's: the first (in the loops' order) at which C writes
+ * it inside its array at i = 0, where that can be told (if (k > 0)
+ * c[i][k - 1] = ...: k = 1); else each loop's first.  Only a choice: the
+ * analysis checks every value gives the same owner (inner_refs.c). */
+static void home_values(const hd_program *p, const hd_loop *l, const hd_ref *ref, int64_t *vals)
+{
+    int64_t at[HD_MAX_INNERS];
+    for (int v = 0; v < l->ninners; v++)
+        vals[v] = at[v] = l->inners[v].lo;
+    uint64_t size = (uint64_t)p->arrays[ref->array].size;
+    for (int tries = 0; tries < 4096; tries++) {
+        uint64_t e, c;
+        char why[8];
+        bool runs = true;
+        for (int g = ref->guard; g >= 0 && runs; g = l->guards[g].parent)
+            if (l->guards[g].cond &&
+                hd_expr_eval_vars(l->guards[g].cond, 0, at, &c, why, sizeof why))
+                runs = (c != 0) == l->guards[g].when;
+        if (runs && hd_expr_eval_vars(ref->index, 0, at, &e, why, sizeof why) && e < size) {
+            memcpy(vals, at, (size_t)l->ninners * sizeof *vals);
+            return;
+        }
+        int v = l->ninners - 1;
+        while (v >= 0 && ++at[v] >= l->inners[v].hi)
+            at[v] = l->inners[v].lo, v--;
+        if (v < 0)
+            return;
+    }
+}
+
 /* The write whose owner runs an iteration: the first whose element is
  * known per iteration (its index reads no inner loop variable), else the
  * first, whose owner the analysis checks is the same for every value of
  * those variables, taken at their first values. */
-static void choose_home(hd_loop *l)
+static void choose_home(const hd_program *p, hd_loop *l)
 {
     for (int k = 0; k < l->nrefs; k++)
         if (l->refs[k].is_write && !l->refs[k].uses_vars) {
@@ -364,8 +419,7 @@ static void choose_home(hd_loop *l)
         if (l->refs[k].is_write) {
             l->home = k;
             int64_t first[HD_MAX_INNERS];
-            for (int v = 0; v < l->ninners; v++)
-                first[v] = l->inners[v].lo;
+            home_values(p, l, &l->refs[k], first);
             l->refs[k].home_index = hd_expr_bind_vars(l->refs[k].index, first);
             return;
         }
@@ -456,6 +510,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
     r->nflows = 0;
     r->nheader_nodes = 0;
     r->nbody_loops = 0;
+    r->njumps = 0;
     r->nopen_loops = 0;
     r->doall = pr;
     size_t line_start = pr->offset;
@@ -502,7 +557,7 @@ static void read_loop(reader *r, CXCursor c, pragma *pr)
             l->refs[k].uses_vars = hd_expr_uses_vars(l->refs[k].index);
         resolve_headers(r);
         if (r->d.errors == errors) {
-            choose_home(l);
+            choose_home(r->prog, l);
             if (l->home < 0)
                 l->home = NO_WRITES;   /* keep_sequential makes it sequential code */
             if (l->k < 0)

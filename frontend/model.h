@@ -95,6 +95,9 @@ typedef struct {
      * its first entry): the values left out, or why a family is not read
      * per value (owned, or NULL). */
     char *stage_note;
+    bool stage_inner;     /* the variables are those of inner loops of the
+                           * doall's body (analysis/inner_refs.c): the node
+                           * code reads the array from a whole copy */
 } hd_named_lcc;
 
 /* A node of a statement's expression tree (Wu 1984, Section 1.2, Figure

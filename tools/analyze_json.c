@@ -665,6 +665,8 @@ static void render_json(const hd_analyze_result *res, json_parts *parts, FILE *o
                     put_integer(out, v ? "," : "", l->in->stage_vars[v], l->in->stage_values[v]);
                 fputc('}', out);
                 put_integer(out, ",", "stage_line", l->in->stage_line);
+                if (l->in->stage_inner)
+                    fputs(",\"stage_inner\":true", out);
             }
             if (l->in->stage_note)
                 put_member(out, strings, ",", "stage_note", l->in->stage_note);

@@ -319,6 +319,13 @@ hd_index hd_element_in(int array, int v, hd_index o);
  * the array's SIZE elements": a subscript that the translator could not
  * check (it depends on data or on variables) went out of bounds. */
 HD_NORETURN_ void hd_index_error(const char *where, hd_index e, hd_index size);
+/* v < 0, for a value of any integer type (a doall's start): written
+ * inline, the test is "always false" for an unsigned type, which
+ * -Wtype-limits says. */
+static inline int hd_negative(long long hd_v)
+{
+    return hd_v < 0;
+}
 static inline hd_index hd_checked(hd_index hd_e, hd_index hd_size, const char *hd_where)
 {
     if ((uint64_t)hd_e >= (uint64_t)hd_size)

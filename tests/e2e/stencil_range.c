@@ -41,7 +41,13 @@ int main(void)
 #pragma hyperdo doall
     for (i = lo; i < hi; i++)
         u[i] = v[i] * 2 + (i > 50 ? v[i ^ 64] : 0);
-    printf("i = %d\n", i);
+    /* A doall whose only effect is a reduction, over part of u: it runs
+     * on the owners of u[k], the range its guard. */
+    double total = 0;
+#pragma hyperdo doall
+    for (int k = 5; k < 50; k++)
+        total += u[k] * (k & 3);
+    printf("i = %d, total %g\n", i, total);
     for (int k = 0; k < N; k++)
         printf("%.4f ", a[k]);
     printf("\n");
