@@ -290,13 +290,14 @@ static void put_host_doall(text *t, const gen *g, int d)
         int64_t lo, hi;
         bool lo_known, hi_known;
         hd_loop_range(l, &lo, &lo_known, &hi, &hi_known);
-        char lo_c[64], hi_c[64], size[64];
+        char lo_c[64], hi_c[64], size[64], size_arg[80];
         snprintf(lo_c, sizeof lo_c, "%lld", (long long)lo);
         snprintf(hi_c, sizeof hi_c, "%lld", (long long)hi);
         if (l->on_table)
             snprintf(size, sizeof size, "hd_size_in(%d)", g->array_id[home->array]);
         else
-            snprintf(size, sizeof size, "(hd_index)%lld", (long long)1 << l->k);
+            snprintf(size, sizeof size, "%lld", (long long)1 << l->k);
+        snprintf(size_arg, sizeof size_arg, "%s%s", l->on_table ? "" : "(hd_index)", size);
         const char *lo_t = lo_known ? lo_c : l->lo_text, *hi_t = hi_known ? hi_c : l->hi_text;
         text w = { 0 };
         putf(&w, "%s:%d:%d: '%s' (%s = %s .. %s - 1)", p->path, home->line, home->col,
@@ -306,7 +307,7 @@ static void put_host_doall(text *t, const gen *g, int d)
                 "            hd_index_error(", T, lo_t, hi_t, T, lo_t, hi_t, size);
         put_c_string(t, w.s);
         putf(t, ", hd_negative((long long)(%s)(%s)) ? (hd_index)(%s)(%s) : (hd_index)(%s) - 1, "
-                "%s);\n", T, lo_t, T, lo_t, hi_t, size);
+                "%s);\n", T, lo_t, T, lo_t, hi_t, size_arg);
         free(w.s);
     }
     for (int k = 0; k < u.ndist; k++)
