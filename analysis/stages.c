@@ -145,15 +145,7 @@ static hd_expr *bound_copy(const hd_loop *l, const hd_expr *e, const unsigned *m
         if (d && d->value)
             return bound_copy(l, d->value, mark, value, n);
     }
-    hd_expr *c = hd_expr_new(e->kind, e->bits, e->is_signed);
-    c->op = e->op;
-    c->helper = e->helper;
-    c->value = e->value;
-    c->invariant = e->invariant;
-    c->body_local = e->body_local;
-    c->var = e->var;
-    c->decl = e->decl;
-    c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
+    hd_expr *c = hd_expr_copy_node(e);
     c->nkids = e->nkids;
     for (int k = 0; k < e->nkids; k++)
         c->kid[k] = bound_copy(l, e->kid[k], mark, value, n);

@@ -206,23 +206,7 @@ static int known_variable(reader *r, int loop, int init, int cond, int inc, int 
         return -1;
     CXCursor var = clang_getNullCursor();
     long long lo, hi;
-    int start = -1;
-    children ik = kids_of(r, init);
-    if (kind_of(r, init) == CXCursor_DeclStmt && ik.n == 1 &&
-        kind_of(r, ik.kid[0]) == CXCursor_VarDecl) {
-        var = cursor_of(r, ik.kid[0]);
-        children vk = kids_of(r, ik.kid[0]);
-        if (vk.n >= 1)
-            start = vk.kid[vk.n < 8 ? vk.n - 1 : 7];
-    } else if (kind_of(r, init) == CXCursor_BinaryOperator && ik.n == 2 &&
-               kind_of(r, strip_wrappers(r, ik.kid[0])) == CXCursor_DeclRefExpr) {
-        char op[16];
-        operator_text(r, &ik, op, sizeof op);
-        if (strcmp(op, "=") == 0) {
-            var = clang_getCursorReferenced(cursor_of(r, strip_wrappers(r, ik.kid[0])));
-            start = ik.kid[1];
-        }
-    }
+    int start = for_start(r, init, &var);
     int bits;
     bool sg;
     if (clang_Cursor_isNull(var) || local_index(r, var) < 0 || !constant(r, start, &lo) ||

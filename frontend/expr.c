@@ -841,6 +841,20 @@ bool hd_expr_eval_vars(const hd_expr *e, uint64_t i, const int64_t *vars, uint64
     return eval(e, i, vars, value, why, why_size);
 }
 
+hd_expr *hd_expr_copy_node(const hd_expr *e)
+{
+    hd_expr *c = hd_expr_new(e->kind, e->bits, e->is_signed);
+    c->op = e->op;
+    c->helper = e->helper;
+    c->value = e->value;
+    c->invariant = e->invariant;
+    c->body_local = e->body_local;
+    c->var = e->var;
+    c->decl = e->decl;
+    c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
+    return c;
+}
+
 bool hd_expr_uses_vars(const hd_expr *e)
 {
     if (!e)
@@ -857,19 +871,12 @@ hd_expr *hd_expr_bind_vars(const hd_expr *e, const int64_t *vals)
 {
     if (!e)
         return NULL;
-    hd_expr *c = hd_expr_new(e->kind, e->bits, e->is_signed);
     if (e->kind == HD_EX_OPAQUE && e->var > 0) {
-        c->kind = HD_EX_CONST;
+        hd_expr *c = hd_expr_new(HD_EX_CONST, e->bits, e->is_signed);
         c->value = extend((uint64_t)vals[e->var - 1], e->bits, e->is_signed);
         return c;
     }
-    c->op = e->op;
-    c->helper = e->helper;
-    c->value = e->value;
-    c->invariant = e->invariant;
-    c->body_local = e->body_local;
-    c->decl = e->decl;
-    c->reason = e->reason ? hd_xstrdup(e->reason) : NULL;
+    hd_expr *c = hd_expr_copy_node(e);
     c->nkids = e->nkids;
     for (int k = 0; k < e->nkids; k++)
         c->kid[k] = hd_expr_bind_vars(e->kid[k], vals);

@@ -344,6 +344,10 @@ enum CXChildVisitResult find_doall(CXCursor c, CXCursor parent,
  * (-1 where the header leaves one out) and body; false when the header
  * cannot be read. */
 bool for_parts(reader *r, int x, int *init, int *cond, int *inc, int *body);
+/* The start of a for loop whose init is node init, `T v = lo` or `v =
+ * lo`: lo's node, and v in *var (left alone otherwise); -1 for any other
+ * init. */
+int for_start(reader *r, int init, CXCursor *var);
 /* Is node inc `v++`, `++v`, `v += 1` or `v = v + 1` (`1 + v`) of var? */
 bool steps_by_one(reader *r, int inc, CXCursor var);
 

@@ -68,6 +68,29 @@ static bool names_var(reader *r, int x, CXCursor var)
            clang_equalCursors(clang_getCursorReferenced(cursor_of(r, x)), var);
 }
 
+int for_start(reader *r, int init, CXCursor *var)
+{
+    children ik = kids_of(r, init);
+    if (kind_of(r, init) == CXCursor_DeclStmt && ik.n == 1 &&
+        kind_of(r, ik.kid[0]) == CXCursor_VarDecl) {
+        children vk = kids_of(r, ik.kid[0]);
+        if (vk.n < 1)
+            return -1;
+        *var = cursor_of(r, ik.kid[0]);
+        return vk.kid[vk.n < 8 ? vk.n - 1 : 7];
+    }
+    if (kind_of(r, init) == CXCursor_BinaryOperator && ik.n == 2 &&
+        kind_of(r, strip_wrappers(r, ik.kid[0])) == CXCursor_DeclRefExpr) {
+        char op[16];
+        operator_text(r, &ik, op, sizeof op);
+        if (strcmp(op, "=") == 0) {
+            *var = clang_getCursorReferenced(cursor_of(r, strip_wrappers(r, ik.kid[0])));
+            return ik.kid[1];
+        }
+    }
+    return -1;
+}
+
 bool steps_by_one(reader *r, int inc, CXCursor var)
 {
     children kids = kids_of(r, inc);
@@ -269,24 +292,8 @@ static bool read_loop_header(reader *r, int loop, int *body)
         return false;
     }
 
-    /* init: `int i = 0` or `i = 0`. */
-    int start = -1;
-    children ik = kids_of(r, init);
-    if (kind_of(r, init) == CXCursor_DeclStmt && ik.n == 1 &&
-        kind_of(r, ik.kid[0]) == CXCursor_VarDecl) {
-        r->loop_var = cursor_of(r, ik.kid[0]);
-        children vk = kids_of(r, ik.kid[0]);
-        if (vk.n >= 1)
-            start = vk.kid[vk.n < 8 ? vk.n - 1 : 7];
-    } else if (kind_of(r, init) == CXCursor_BinaryOperator && ik.n == 2 &&
-               kind_of(r, strip_wrappers(r, ik.kid[0])) == CXCursor_DeclRefExpr) {
-        char op[16];
-        operator_text(r, &ik, op, sizeof op);
-        if (strcmp(op, "=") == 0) {
-            r->loop_var = clang_getCursorReferenced(cursor_of(r, strip_wrappers(r, ik.kid[0])));
-            start = ik.kid[1];
-        }
-    }
+    /* init: `int i = lo` or `i = lo`. */
+    int start = for_start(r, init, &r->loop_var);
     int bits;
     bool sg;
     if (start < 0 || clang_Cursor_isNull(r->loop_var) ||

@@ -253,6 +253,9 @@ bool hd_expr_eval_vars(const hd_expr *e, uint64_t i, const int64_t *vars, uint64
                        char *why, size_t why_size);
 /* Does e read an inner loop variable (an OPAQUE with var > 0)? */
 bool hd_expr_uses_vars(const hd_expr *e);
+/* A node like e (its kind, type, operator, helper, value, unknown's
+ * marks and reason), without kids. */
+hd_expr *hd_expr_copy_node(const hd_expr *e);
 /* A copy of e with each inner loop variable v replaced by the constant
  * vals[v - 1]. */
 hd_expr *hd_expr_bind_vars(const hd_expr *e, const int64_t *vals);
