@@ -160,23 +160,18 @@ static void print_wrapped(FILE *out, const char *text)
 static void print_stage(FILE *out, const hd_named_lcc *in)
 {
     char buf[2048];
-    if (in->nstage_vars > 0 && in->stage_inner) {
-        size_t k = (size_t)snprintf(buf, sizeof buf, "At");
+    if (in->nstage_vars > 0) {
+        /* "At k = 3, j = 0" of inner loops, "Stage s = 3" of stage loops. */
+        size_t k = (size_t)snprintf(buf, sizeof buf, "%s", in->stage_inner ? "At" : "Stage");
         for (int v = 0; v < in->nstage_vars && k < sizeof buf; v++)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s = %lld", v ? "," : "",
                                   in->stage_vars[v], in->stage_values[v]);
-        if (k < sizeof buf)
+        if (k < sizeof buf && in->stage_inner)
             snprintf(buf + k, sizeof buf - k, " of the inner loop%s on line %d of the body: "
                      "the index is this LCC for each value, one of a family priced and mapped "
                      "as a set (docs/annotations.md, \"Statements: if and loops in the body\").",
                      in->nstage_vars > 1 ? "s ending" : "", in->stage_line);
-        print_wrapped(out, buf);
-    } else if (in->nstage_vars > 0) {
-        size_t k = (size_t)snprintf(buf, sizeof buf, "Stage");
-        for (int v = 0; v < in->nstage_vars && k < sizeof buf; v++)
-            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s = %lld", v ? "," : "",
-                                  in->stage_vars[v], in->stage_values[v]);
-        if (k < sizeof buf)
+        else if (k < sizeof buf)
             snprintf(buf + k, sizeof buf - k, " of the loop%s on line %d: the index reads %s, "
                      "so this is one LCC of a family, with this stage's b (docs/annotations.md, "
                      "\"Stage loops\"); the node code computes b when the loop runs.",
